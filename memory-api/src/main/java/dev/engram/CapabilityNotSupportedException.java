@@ -1,0 +1,10 @@
+package dev.engram;
+
+/** The store (or the configured wiring) lacks a capability the request needs; the mode is never changed silently. */
+public class CapabilityNotSupportedException extends MemoryException {
+  private static final long serialVersionUID = 1L;
+
+  public CapabilityNotSupportedException(String message) {
+    super(ErrorCode.CAPABILITY_NOT_SUPPORTED, message);
+  }
+}

@@ -1,0 +1,13 @@
+package dev.engram;
+
+/** One item of a revision's change set. */
+public enum ChangeKind {
+  APPEND,
+  UPDATE,
+  SUPERSEDE,
+  RETIRE,
+  REACTIVATE,
+  ROLLBACK,
+  METADATA,
+  DELETE
+}

@@ -1,0 +1,40 @@
+package dev.engram;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Options of the calls that change an existing entry ({@code correct}, {@code retire},
+ * {@code reactivate}, {@code rollback}).
+ *
+ * @param expectedRevision fail with {@link RevisionConflictException} unless the entry's scope is at
+ *     this revision
+ * @param source the actor recorded in history
+ * @param reason why, recorded in history
+ */
+public record ChangeOptions(@Nullable Long expectedRevision, @Nullable String source, @Nullable String reason) {
+  private static final ChangeOptions NONE = new ChangeOptions(null, null, null);
+
+  public static ChangeOptions none() {
+    return NONE;
+  }
+
+  public static ChangeOptions reason(String reason) {
+    return new ChangeOptions(null, null, java.util.Objects.requireNonNull(reason, "reason"));
+  }
+
+  public static ChangeOptions expectedRevision(long revision) {
+    return new ChangeOptions(revision, null, null);
+  }
+
+  public ChangeOptions withSource(String newSource) {
+    return new ChangeOptions(expectedRevision, java.util.Objects.requireNonNull(newSource, "source"), reason);
+  }
+
+  public ChangeOptions withReason(String newReason) {
+    return new ChangeOptions(expectedRevision, source, java.util.Objects.requireNonNull(newReason, "reason"));
+  }
+
+  public ChangeOptions withExpectedRevision(long revision) {
+    return new ChangeOptions(revision, source, reason);
+  }
+}

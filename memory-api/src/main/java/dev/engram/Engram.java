@@ -1,0 +1,134 @@
+package dev.engram;
+
+import java.util.List;
+
+/**
+ * Durable, governed memory for agents. Create one with {@link #builder()}; it is thread-safe and meant
+ * to be shared. Every call takes {@link Grants}: nothing outside the visible scopes is returned, and
+ * nothing lands outside the writable ones.
+ *
+ * <pre>{@code
+ * Engram engram = Engram.builder()
+ *     .store(new InMemoryMemoryStore())
+ *     .reasoner(new DeterministicReasoner())
+ *     .build();
+ * }</pre>
+ */
+public interface Engram extends AutoCloseable {
+
+  static EngramBuilder builder() {
+    return new EngramBuilder();
+  }
+
+  // ---- writing -------------------------------------------------------------------------------
+
+  default WriteResult write(Grants grants, String content) {
+    return write(grants, content, WriteOptions.defaults());
+  }
+
+  /**
+   * Files content through the reasoner and commits it atomically. Canonically equal content already
+   * active in the target scope is a no-op ({@code DEDUPED}); a write to an active {@code path} makes a
+   * new version of that entry ({@code UPDATED}).
+   */
+  WriteResult write(Grants grants, String content, WriteOptions options);
+
+  default MemoryEntry correct(Grants grants, String entryId, String content) {
+    return correct(grants, entryId, content, ChangeOptions.none());
+  }
+
+  /**
+   * Writes a new version of an active entry with new content; it inherits scope, topics, type and the
+   * other fields, and the old version is superseded. Equal content is a no-op that returns the current
+   * version.
+   */
+  MemoryEntry correct(Grants grants, String entryId, String content, ChangeOptions options);
+
+  default MemoryEntry retire(Grants grants, Citation citation, String reason) {
+    return retire(grants, citation, ChangeOptions.reason(reason));
+  }
+
+  /** Deactivates the cited current version. A stale citation is a {@link RevisionConflictException}. */
+  MemoryEntry retire(Grants grants, Citation citation, ChangeOptions options);
+
+  default MemoryEntry reactivate(Grants grants, Citation citation, String reason) {
+    return reactivate(grants, citation, ChangeOptions.reason(reason));
+  }
+
+  /** Makes the cited retired version active again. */
+  MemoryEntry reactivate(Grants grants, Citation citation, ChangeOptions options);
+
+  default MemoryEntry rollback(Grants grants, String eventId) {
+    return rollback(grants, eventId, ChangeOptions.none());
+  }
+
+  /**
+   * Restores content, priority, disclosure and glossary from a create/update/rollback event as a new
+   * version (and a new event). Nothing is edited in place.
+   */
+  MemoryEntry rollback(Grants grants, String eventId, ChangeOptions options);
+
+  /** Erases an entry everywhere: versions, events, indexes. Returns the number of versions removed. */
+  int deleteEntry(Grants grants, String entryId);
+
+  /** Erases a writable scope (and, when recursive, every scope below it). Returns the entries removed. */
+  int deleteScope(Grants grants, String prefix, boolean recursive);
+
+  // ---- reading -------------------------------------------------------------------------------
+
+  default List<MemoryEntry> read(Grants grants, String topic) {
+    return read(grants, List.of(topic), ReadOptions.defaults());
+  }
+
+  default List<MemoryEntry> read(Grants grants, String topic, ReadOptions options) {
+    return read(grants, List.of(topic), options);
+  }
+
+  default List<MemoryEntry> read(Grants grants, List<String> topics) {
+    return read(grants, topics, ReadOptions.defaults());
+  }
+
+  /** Active entries of the topics in visible scopes, newest first, each once, at most {@code limit} per topic. */
+  List<MemoryEntry> read(Grants grants, List<String> topics, ReadOptions options);
+
+  /** Topic summaries of every visible scope, ordered by scope then topic. */
+  List<TopicSummary> scan(Grants grants);
+
+  default List<MemoryEntry> list(Grants grants) {
+    return list(grants, ListOptions.defaults());
+  }
+
+  /** The deterministic audit read: ordered by scope, creating revision, then version. */
+  List<MemoryEntry> list(Grants grants, ListOptions options);
+
+  /** Any version, current or historical, by exact citation. */
+  MemoryEntry get(Grants grants, Citation citation);
+
+  /** The current version of an entry (whatever its status). */
+  MemoryEntry get(Grants grants, String entryId);
+
+  /** Every event of an entry, oldest first, with before/after snapshots, actor and reason. */
+  List<MemoryEvent> history(Grants grants, String entryId);
+
+  /** The current revision of a visible scope (0 if nothing was committed there). */
+  long revision(Grants grants, String scope);
+
+  /** Revisions of a visible scope after {@code sinceRevision}, oldest first. */
+  List<Revision> changes(Grants grants, String scope, long sinceRevision);
+
+  // ---- curation ------------------------------------------------------------------------------
+
+  /** Runs the reasoner's curate step over the dirty topics of the granted scopes. */
+  CurateReport curate(Grants grants);
+
+  /** Dirty (scope, topic) pairs across the whole store: the work list of curation workers. */
+  List<DirtyTopic> listDirtyTopics(int limit);
+
+  default List<DirtyTopic> listDirtyTopics() {
+    return listDirtyTopics(1000);
+  }
+
+  /** Closes the store. */
+  @Override
+  void close();
+}

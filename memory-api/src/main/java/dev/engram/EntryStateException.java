@@ -1,0 +1,10 @@
+package dev.engram;
+
+/** The entry is not in a state that allows the operation (e.g. correcting a retired entry). */
+public class EntryStateException extends MemoryException {
+  private static final long serialVersionUID = 1L;
+
+  public EntryStateException(String message) {
+    super(ErrorCode.ENTRY_STATE, message);
+  }
+}

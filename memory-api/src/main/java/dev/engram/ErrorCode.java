@@ -1,0 +1,17 @@
+package dev.engram;
+
+/** Machine-readable reason carried by every {@link MemoryException}. */
+public enum ErrorCode {
+  INVALID_INPUT,
+  INVALID_GRANT,
+  SCOPE_VIOLATION,
+  NOT_FOUND,
+  REVISION_CONFLICT,
+  ENTRY_STATE,
+  PRIORITY_CAP_EXCEEDED,
+  REASONER_FAILED,
+  INVALID_MODEL_OUTPUT,
+  CAPABILITY_NOT_SUPPORTED,
+  STORE_UNAVAILABLE,
+  STORE_INCOMPATIBLE
+}

@@ -1,0 +1,20 @@
+package dev.engram;
+
+/** What a {@link MemoryEvent} recorded. */
+public enum EventKind {
+  /** First version written. */
+  CREATE,
+  /** New version with new content or metadata (correct, path upsert, curation). */
+  UPDATE,
+  /** New version restored from an earlier create/update event. */
+  ROLLBACK,
+  RETIRE,
+  REACTIVATE,
+  /** The entry was merged into, or compacted into, another entry. */
+  MERGE;
+
+  /** Only these events can be rolled back to. */
+  public boolean restorable() {
+    return this == CREATE || this == UPDATE || this == ROLLBACK;
+  }
+}

@@ -1,0 +1,10 @@
+package dev.engram;
+
+/** A grant or namespace is malformed, or a protected-namespace policy forbids it. */
+public class InvalidGrantException extends InvalidInputException {
+  private static final long serialVersionUID = 1L;
+
+  public InvalidGrantException(String field, String message) {
+    super(ErrorCode.INVALID_GRANT, field, message);
+  }
+}

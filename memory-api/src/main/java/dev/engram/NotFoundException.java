@@ -1,0 +1,13 @@
+package dev.engram;
+
+/**
+ * The entry, version, event or scope does not exist, or is not visible to the grants. The two cases
+ * are deliberately indistinguishable so that grants never leak what lies outside them.
+ */
+public class NotFoundException extends MemoryException {
+  private static final long serialVersionUID = 1L;
+
+  public NotFoundException(String message) {
+    super(ErrorCode.NOT_FOUND, message);
+  }
+}

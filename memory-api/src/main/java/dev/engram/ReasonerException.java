@@ -1,0 +1,20 @@
+package dev.engram;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The reasoner failed ({@link ErrorCode#REASONER_FAILED}) or answered with a proposal that does not
+ * pass validation ({@link ErrorCode#INVALID_MODEL_OUTPUT}). Model output is untrusted: when this is
+ * thrown, nothing was written.
+ */
+public class ReasonerException extends MemoryException {
+  private static final long serialVersionUID = 1L;
+
+  public ReasonerException(ErrorCode code, String message, @Nullable Throwable cause) {
+    super(code, message, cause);
+  }
+
+  public static ReasonerException invalidOutput(String message) {
+    return new ReasonerException(ErrorCode.INVALID_MODEL_OUTPUT, "reasoner output rejected: " + message, null);
+  }
+}

@@ -1,0 +1,10 @@
+package dev.engram;
+
+/** An operation would write to, or erase in, a namespace the grants do not make writable. */
+public class ScopeViolationException extends MemoryException {
+  private static final long serialVersionUID = 1L;
+
+  public ScopeViolationException(String message) {
+    super(ErrorCode.SCOPE_VIOLATION, message);
+  }
+}

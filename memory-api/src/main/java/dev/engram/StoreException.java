@@ -1,0 +1,24 @@
+package dev.engram;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The backing store failed: it is unreachable ({@link ErrorCode#STORE_UNAVAILABLE}) or its data is
+ * not something this version can use ({@link ErrorCode#STORE_INCOMPATIBLE}). The original cause (e.g.
+ * an {@code SQLException}) is kept.
+ */
+public class StoreException extends MemoryException {
+  private static final long serialVersionUID = 1L;
+
+  public StoreException(ErrorCode code, String message, @Nullable Throwable cause) {
+    super(code, message, cause);
+  }
+
+  public static StoreException unavailable(String message, @Nullable Throwable cause) {
+    return new StoreException(ErrorCode.STORE_UNAVAILABLE, message, cause);
+  }
+
+  public static StoreException incompatible(String message) {
+    return new StoreException(ErrorCode.STORE_INCOMPATIBLE, message, null);
+  }
+}

@@ -1,0 +1,18 @@
+package dev.engram;
+
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What {@link Engram#scan(Grants)} reports for one topic of one visible scope.
+ *
+ * @param count active entries carrying the topic
+ * @param hasUncuratedWrites writes newer than the last curation pass
+ */
+public record TopicSummary(
+    String scope,
+    String topic,
+    int count,
+    @Nullable String blurb,
+    @Nullable Instant lastUpdatedAt,
+    boolean hasUncuratedWrites) {}

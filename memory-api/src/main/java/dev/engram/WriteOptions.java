@@ -1,0 +1,141 @@
+package dev.engram;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Optional settings of one {@link Engram#write(Grants, String, WriteOptions)}. Values are validated by
+ * the engine when the write runs, so a bad value fails that write with a precise message.
+ *
+ * @param topicsHint topics the reasoner should consider (the deterministic reasoner uses them as-is)
+ * @param type the entry type hint
+ * @param priority 0 core, 1 key, 2+ general (default 2)
+ * @param path a stable address; a write to an active path makes a new version of that entry
+ * @param expectedRevision fail with {@link RevisionConflictException} unless the target scope is at
+ *     this revision
+ * @param writePolicy overrides the engine's default write policy for this call
+ */
+public record WriteOptions(
+    List<String> topicsHint,
+    @Nullable EntryType type,
+    @Nullable Integer priority,
+    @Nullable String disclosure,
+    List<String> glossary,
+    @Nullable String path,
+    @Nullable String source,
+    List<String> evidence,
+    @Nullable Long expectedRevision,
+    @Nullable WritePolicy writePolicy) {
+
+  private static final WriteOptions DEFAULTS = builder().build();
+
+  public WriteOptions {
+    topicsHint = List.copyOf(topicsHint);
+    glossary = List.copyOf(glossary);
+    evidence = List.copyOf(evidence);
+  }
+
+  public static WriteOptions defaults() {
+    return DEFAULTS;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder; {@code build()} may be called more than once. */
+  public static final class Builder {
+    private List<String> topicsHint = List.of();
+    private @Nullable EntryType type;
+    private @Nullable Integer priority;
+    private @Nullable String disclosure;
+    private List<String> glossary = List.of();
+    private @Nullable String path;
+    private @Nullable String source;
+    private List<String> evidence = List.of();
+    private @Nullable Long expectedRevision;
+    private @Nullable WritePolicy writePolicy;
+
+    private Builder() {}
+
+    public Builder topicsHint(String... topics) {
+      return topicsHint(Arrays.asList(Objects.requireNonNull(topics, "topicsHint")));
+    }
+
+    public Builder topicsHint(List<String> topics) {
+      this.topicsHint = copyNoNulls("topicsHint", topics);
+      return this;
+    }
+
+    public Builder type(EntryType type) {
+      this.type = Objects.requireNonNull(type, "type");
+      return this;
+    }
+
+    public Builder priority(int priority) {
+      this.priority = priority;
+      return this;
+    }
+
+    public Builder disclosure(String disclosure) {
+      this.disclosure = Objects.requireNonNull(disclosure, "disclosure");
+      return this;
+    }
+
+    public Builder glossary(String... terms) {
+      return glossary(Arrays.asList(Objects.requireNonNull(terms, "glossary")));
+    }
+
+    public Builder glossary(List<String> terms) {
+      this.glossary = copyNoNulls("glossary", terms);
+      return this;
+    }
+
+    public Builder path(String path) {
+      this.path = Objects.requireNonNull(path, "path");
+      return this;
+    }
+
+    public Builder source(String source) {
+      this.source = Objects.requireNonNull(source, "source");
+      return this;
+    }
+
+    public Builder evidence(String... refs) {
+      return evidence(Arrays.asList(Objects.requireNonNull(refs, "evidence")));
+    }
+
+    public Builder evidence(List<String> refs) {
+      this.evidence = copyNoNulls("evidence", refs);
+      return this;
+    }
+
+    public Builder expectedRevision(long revision) {
+      this.expectedRevision = revision;
+      return this;
+    }
+
+    public Builder writePolicy(WritePolicy policy) {
+      this.writePolicy = Objects.requireNonNull(policy, "writePolicy");
+      return this;
+    }
+
+    public WriteOptions build() {
+      return new WriteOptions(
+          topicsHint, type, priority, disclosure, glossary, path, source, evidence, expectedRevision,
+          writePolicy);
+    }
+
+    private static List<String> copyNoNulls(String field, List<String> values) {
+      Objects.requireNonNull(values, field);
+      for (int i = 0; i < values.size(); i++) {
+        if (values.get(i) == null) {
+          throw new InvalidInputException(field + "[" + i + "]", "value is null");
+        }
+      }
+      return List.copyOf(values);
+    }
+  }
+}

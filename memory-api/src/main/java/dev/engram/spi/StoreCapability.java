@@ -1,0 +1,13 @@
+package dev.engram.spi;
+
+/** Optional abilities a store declares; the engine checks them instead of catching surprises. */
+public enum StoreCapability {
+  /** Data survives a restart of the process. */
+  DURABLE,
+  /** Several processes may share the data at once. */
+  MULTI_PROCESS,
+  /** Full-text search over content, glossary, disclosure and topics. */
+  FULL_TEXT_SEARCH,
+  /** Embedding vectors persisted per version. */
+  VECTOR_STORAGE
+}

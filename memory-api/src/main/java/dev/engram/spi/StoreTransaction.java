@@ -1,0 +1,51 @@
+package dev.engram.spi;
+
+import dev.engram.EntryStatus;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.Revision;
+import java.time.Instant;
+import java.util.Collection;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A unit of work on one scope, handed out by {@link MemoryStore#inTransaction}. All changes made
+ * through it commit together when the work returns, or not at all when it throws.
+ */
+public interface StoreTransaction extends StoreReader {
+
+  /** The scope this transaction holds the head of. */
+  String scope();
+
+  /** Stores a new version. Its {@code versionId} is new. */
+  void insertVersion(MemoryEntry version);
+
+  /** Changes the status of an existing version (the only in-place change a version ever gets). */
+  void updateStatus(String versionId, EntryStatus status, @Nullable String supersededBy, Instant updatedAt);
+
+  void appendEvent(MemoryEvent event);
+
+  /**
+   * Records a revision of the transaction's scope and makes it the head. Its number must be the
+   * current head + 1; a store throws {@link IllegalStateException} otherwise.
+   */
+  void appendRevision(Revision revision);
+
+  /** Marks the topics as written at {@code revision} (they become dirty). Creates missing topic rows. */
+  void markTopicsWritten(String scope, Collection<String> topics, long revision, Instant at);
+
+  /** Records a curation pass: the topic is clean as of {@code revision}; a non-null blurb replaces the old one. */
+  void markTopicCurated(String scope, String topic, long revision, @Nullable String blurb);
+
+  /**
+   * Erases an entry: every version, every event, its full-text and vector rows, and the topic rows of
+   * its scope that no remaining version carries. Returns the number of versions removed.
+   */
+  int eraseEntry(String entryId);
+
+  /**
+   * Erases everything stored for the transaction's scope but its revision head and revision log (ids
+   * only): versions, events, indexes and topic rows. Returns the number of entries removed.
+   */
+  int eraseScopeContent();
+}

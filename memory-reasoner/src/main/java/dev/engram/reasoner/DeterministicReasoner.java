@@ -1,0 +1,23 @@
+package dev.engram.reasoner;
+
+import dev.engram.EntryType;
+import dev.engram.spi.Reasoner;
+import dev.engram.spi.TagProposal;
+import dev.engram.spi.TagRequest;
+import java.util.List;
+
+/**
+ * The no-model reasoner: files every write in the first grant, under the caller's topic hints (or
+ * {@code general}), as the hinted type (or {@code fact}), with the content trimmed. It never flags
+ * duplicates itself (the engine's canonical dedupe still applies) and has no curate step, so
+ * {@code curate} is a no-op. Use it for tests, offline runs, and as a kill switch.
+ */
+public final class DeterministicReasoner implements Reasoner {
+
+  @Override
+  public TagProposal tag(TagRequest request) {
+    List<String> topics = request.topicsHint().isEmpty() ? List.of("general") : request.topicsHint();
+    EntryType type = request.typeHint() != null ? request.typeHint() : EntryType.FACT;
+    return new TagProposal(request.grants().get(0), topics, type, request.content().trim(), null);
+  }
+}

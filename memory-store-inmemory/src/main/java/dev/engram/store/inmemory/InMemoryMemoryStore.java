@@ -1,0 +1,645 @@
+package dev.engram.store.inmemory;
+
+import dev.engram.EntryStatus;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.Namespaces;
+import dev.engram.Revision;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoreCapability;
+import dev.engram.spi.StoreTransaction;
+import dev.engram.spi.TopicState;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The reference store: everything in memory, guarded by one read/write lock. Transactions are
+ * serialized and roll back through an undo log when their work throws. Thread-safe; nothing survives
+ * the process.
+ */
+public final class InMemoryMemoryStore implements MemoryStore {
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final Data data = new Data();
+
+  private static final class TopicRow {
+    @Nullable String blurb;
+    long lastWrite;
+    long lastCurated;
+    @Nullable Instant lastUpdatedAt;
+
+    TopicRow copy() {
+      TopicRow r = new TopicRow();
+      r.blurb = blurb;
+      r.lastWrite = lastWrite;
+      r.lastCurated = lastCurated;
+      r.lastUpdatedAt = lastUpdatedAt;
+      return r;
+    }
+  }
+
+  /** All state; only touched under the lock. */
+  private static final class Data {
+    final Map<String, MemoryEntry> versions = new HashMap<>();
+    final Map<String, TreeMap<Integer, String>> entryVersions = new HashMap<>();
+    /** scope -> versionId -> version (sorted by id, i.e. by creation). */
+    final Map<String, TreeMap<String, MemoryEntry>> byScope = new HashMap<>();
+    final Map<String, Long> heads = new HashMap<>();
+    final Map<String, List<Revision>> revisions = new HashMap<>();
+    final Map<String, MemoryEvent> events = new HashMap<>();
+    final Map<String, List<String>> entryEvents = new HashMap<>();
+    final Map<String, TreeMap<String, TopicRow>> topics = new HashMap<>();
+  }
+
+  @Override
+  public Set<StoreCapability> capabilities() {
+    return EnumSet.noneOf(StoreCapability.class);
+  }
+
+  @Override
+  public <T> T inTransaction(String scope, StoreWork<T> work) {
+    lock.writeLock().lock();
+    Tx tx = new Tx(scope);
+    try {
+      T result = work.run(tx);
+      tx.undo.clear();
+      return result;
+    } catch (RuntimeException | Error e) {
+      tx.rollback();
+      throw e;
+    } finally {
+      tx.closed = true;
+      lock.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public void close() {}
+
+  private <T> T read(Supplier<T> query) {
+    lock.readLock().lock();
+    try {
+      return query.get();
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  // ---- StoreReader, each call under the read lock
+
+  @Override
+  public long headRevision(String scope) {
+    return read(() -> Queries.headRevision(data, scope));
+  }
+
+  @Override
+  public Optional<MemoryEntry> version(String versionId) {
+    return read(() -> Optional.ofNullable(data.versions.get(versionId)));
+  }
+
+  @Override
+  public List<MemoryEntry> versions(String entryId) {
+    return read(() -> Queries.versions(data, entryId));
+  }
+
+  @Override
+  public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
+    return read(() -> Queries.findActive(data, scope, e -> e.contentHash().equals(contentHash)));
+  }
+
+  @Override
+  public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
+    return read(() -> Queries.findActive(data, scope, e -> path.equals(e.path())));
+  }
+
+  @Override
+  public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
+    return read(() -> Queries.activeByTopic(data, scopes, topic, limit));
+  }
+
+  @Override
+  public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
+    return read(() -> Queries.versionsIn(data, scopes, statuses));
+  }
+
+  @Override
+  public List<MemoryEvent> events(String entryId) {
+    return read(() -> Queries.events(data, entryId));
+  }
+
+  @Override
+  public Optional<MemoryEvent> event(String eventId) {
+    return read(() -> Optional.ofNullable(data.events.get(eventId)));
+  }
+
+  @Override
+  public List<Revision> revisions(String scope, long sinceExclusive, int limit) {
+    return read(() -> Queries.revisions(data, scope, sinceExclusive, limit));
+  }
+
+  @Override
+  public List<TopicState> topics(Collection<String> scopes) {
+    return read(() -> Queries.topics(data, scopes));
+  }
+
+  @Override
+  public List<TopicState> dirtyTopics(int limit) {
+    return read(() -> Queries.dirtyTopics(data, limit));
+  }
+
+  @Override
+  public int countActiveWithPriority(String namespace, int priority) {
+    return read(() -> Queries.countActiveWithPriority(data, namespace, priority));
+  }
+
+  @Override
+  public List<String> scopes(String prefix, boolean recursive) {
+    return read(() -> Queries.scopes(data, prefix, recursive));
+  }
+
+  /** Queries over {@link Data}; the caller holds a lock. */
+  private static final class Queries {
+    static long headRevision(Data d, String scope) {
+      return d.heads.getOrDefault(scope, 0L);
+    }
+
+    static List<MemoryEntry> versions(Data d, String entryId) {
+      TreeMap<Integer, String> ids = d.entryVersions.get(entryId);
+      if (ids == null) {
+        return List.of();
+      }
+      List<MemoryEntry> out = new ArrayList<>(ids.size());
+      for (String id : ids.values()) {
+        out.add(d.versions.get(id));
+      }
+      return out;
+    }
+
+    static Optional<MemoryEntry> findActive(Data d, String scope, java.util.function.Predicate<MemoryEntry> p) {
+      TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
+      if (s != null) {
+        for (MemoryEntry e : s.descendingMap().values()) {
+          if (e.isActive() && p.test(e)) {
+            return Optional.of(e);
+          }
+        }
+      }
+      return Optional.empty();
+    }
+
+    static List<MemoryEntry> activeByTopic(Data d, Collection<String> scopes, String topic, int limit) {
+      TreeSet<MemoryEntry> best = new TreeSet<>((a, b) -> b.versionId().compareTo(a.versionId()));
+      for (String scope : new HashSet<>(scopes)) {
+        TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
+        if (s == null) {
+          continue;
+        }
+        int taken = 0;
+        for (MemoryEntry e : s.descendingMap().values()) {
+          if (e.isActive() && e.topics().contains(topic)) {
+            best.add(e);
+            if (++taken >= limit) {
+              break;
+            }
+          }
+        }
+      }
+      List<MemoryEntry> out = new ArrayList<>(Math.min(limit, best.size()));
+      Iterator<MemoryEntry> it = best.iterator();
+      while (it.hasNext() && out.size() < limit) {
+        out.add(it.next());
+      }
+      return out;
+    }
+
+    static List<MemoryEntry> versionsIn(Data d, Collection<String> scopes, Set<EntryStatus> statuses) {
+      List<MemoryEntry> out = new ArrayList<>();
+      for (String scope : new HashSet<>(scopes)) {
+        TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
+        if (s != null) {
+          for (MemoryEntry e : s.values()) {
+            if (statuses.contains(e.status())) {
+              out.add(e);
+            }
+          }
+        }
+      }
+      return out;
+    }
+
+    static List<MemoryEvent> events(Data d, String entryId) {
+      List<String> ids = d.entryEvents.get(entryId);
+      if (ids == null) {
+        return List.of();
+      }
+      List<MemoryEvent> out = new ArrayList<>();
+      for (String id : ids) {
+        out.add(d.events.get(id));
+      }
+      out.sort((a, b) -> a.revision() != b.revision()
+          ? Long.compare(a.revision(), b.revision())
+          : a.eventId().compareTo(b.eventId()));
+      return out;
+    }
+
+    static List<Revision> revisions(Data d, String scope, long since, int limit) {
+      List<Revision> all = d.revisions.getOrDefault(scope, List.of());
+      List<Revision> out = new ArrayList<>();
+      for (Revision r : all) {
+        if (r.revision() > since && out.size() < limit) {
+          out.add(r);
+        }
+      }
+      return out;
+    }
+
+    static List<TopicState> topics(Data d, Collection<String> scopes) {
+      List<TopicState> out = new ArrayList<>();
+      for (String scope : new TreeSet<>(scopes)) {
+        TreeMap<String, TopicRow> rows = d.topics.get(scope);
+        if (rows != null) {
+          rows.forEach((topic, row) -> out.add(state(d, scope, topic, row)));
+        }
+      }
+      return out;
+    }
+
+    static List<TopicState> dirtyTopics(Data d, int limit) {
+      List<TopicState> out = new ArrayList<>();
+      for (String scope : new TreeSet<>(d.topics.keySet())) {
+        for (Map.Entry<String, TopicRow> e : d.topics.get(scope).entrySet()) {
+          if (e.getValue().lastWrite > e.getValue().lastCurated && out.size() < limit) {
+            out.add(state(d, scope, e.getKey(), e.getValue()));
+          }
+        }
+      }
+      return out;
+    }
+
+    static TopicState state(Data d, String scope, String topic, TopicRow row) {
+      int count = 0;
+      TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
+      if (s != null) {
+        for (MemoryEntry e : s.values()) {
+          if (e.isActive() && e.topics().contains(topic)) {
+            count++;
+          }
+        }
+      }
+      return new TopicState(scope, topic, count, row.blurb, row.lastWrite, row.lastCurated, row.lastUpdatedAt);
+    }
+
+    static int countActiveWithPriority(Data d, String namespace, int priority) {
+      int n = 0;
+      for (Map.Entry<String, TreeMap<String, MemoryEntry>> s : d.byScope.entrySet()) {
+        if (Namespaces.isSelfOrAncestor(namespace, s.getKey())) {
+          for (MemoryEntry e : s.getValue().values()) {
+            if (e.isActive() && e.priority() == priority) {
+              n++;
+            }
+          }
+        }
+      }
+      return n;
+    }
+
+    static List<String> scopes(Data d, String prefix, boolean recursive) {
+      TreeSet<String> out = new TreeSet<>();
+      for (String s : d.byScope.keySet()) {
+        if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
+          out.add(s);
+        }
+      }
+      for (String s : d.topics.keySet()) {
+        if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
+          out.add(s);
+        }
+      }
+      return List.copyOf(out);
+    }
+  }
+
+  /** A transaction: direct access to {@link Data} under the write lock, with an undo log. */
+  private final class Tx implements StoreTransaction {
+    private final String scope;
+    final Deque<Runnable> undo = new ArrayDeque<>();
+    boolean closed;
+
+    Tx(String scope) {
+      this.scope = scope;
+    }
+
+    void rollback() {
+      while (!undo.isEmpty()) {
+        undo.pop().run();
+      }
+    }
+
+    private Data d() {
+      if (closed) {
+        throw new IllegalStateException("transaction on " + scope + " is closed");
+      }
+      return data;
+    }
+
+    @Override
+    public String scope() {
+      return scope;
+    }
+
+    @Override
+    public void insertVersion(MemoryEntry v) {
+      Data d = d();
+      if (d.versions.containsKey(v.versionId())) {
+        throw new IllegalStateException("version " + v.versionId() + " already exists");
+      }
+      d.versions.put(v.versionId(), v);
+      d.entryVersions.computeIfAbsent(v.entryId(), k -> new TreeMap<>()).put(v.version(), v.versionId());
+      d.byScope.computeIfAbsent(v.scope(), k -> new TreeMap<>()).put(v.versionId(), v);
+      undo.push(() -> {
+        d.versions.remove(v.versionId());
+        TreeMap<Integer, String> ids = d.entryVersions.get(v.entryId());
+        ids.remove(v.version());
+        if (ids.isEmpty()) {
+          d.entryVersions.remove(v.entryId());
+        }
+        TreeMap<String, MemoryEntry> s = d.byScope.get(v.scope());
+        s.remove(v.versionId());
+        if (s.isEmpty()) {
+          d.byScope.remove(v.scope());
+        }
+      });
+    }
+
+    @Override
+    public void updateStatus(String versionId, EntryStatus status, @Nullable String supersededBy, Instant at) {
+      Data d = d();
+      MemoryEntry old = d.versions.get(versionId);
+      if (old == null) {
+        throw new IllegalStateException("version " + versionId + " does not exist");
+      }
+      MemoryEntry updated = old.withStatus(status, supersededBy, at);
+      d.versions.put(versionId, updated);
+      d.byScope.get(old.scope()).put(versionId, updated);
+      undo.push(() -> {
+        d.versions.put(versionId, old);
+        d.byScope.get(old.scope()).put(versionId, old);
+      });
+    }
+
+    @Override
+    public void appendEvent(MemoryEvent e) {
+      Data d = d();
+      d.events.put(e.eventId(), e);
+      d.entryEvents.computeIfAbsent(e.entryId(), k -> new ArrayList<>()).add(e.eventId());
+      undo.push(() -> {
+        d.events.remove(e.eventId());
+        List<String> ids = d.entryEvents.get(e.entryId());
+        ids.remove(e.eventId());
+        if (ids.isEmpty()) {
+          d.entryEvents.remove(e.entryId());
+        }
+      });
+    }
+
+    @Override
+    public void appendRevision(Revision r) {
+      Data d = d();
+      if (!r.scope().equals(scope)) {
+        throw new IllegalStateException("revision for " + r.scope() + " in a transaction on " + scope);
+      }
+      long head = d.heads.getOrDefault(scope, 0L);
+      if (r.revision() != head + 1) {
+        throw new IllegalStateException("revision " + r.revision() + " does not follow head " + head + " of " + scope);
+      }
+      d.heads.put(scope, r.revision());
+      d.revisions.computeIfAbsent(scope, k -> new ArrayList<>()).add(r);
+      undo.push(() -> {
+        List<Revision> list = d.revisions.get(scope);
+        list.remove(list.size() - 1);
+        if (head == 0) {
+          d.heads.remove(scope);
+        } else {
+          d.heads.put(scope, head);
+        }
+      });
+    }
+
+    @Override
+    public void markTopicsWritten(String topicScope, Collection<String> topics, long revision, Instant at) {
+      for (String topic : topics) {
+        TopicRow row = row(topicScope, topic);
+        row.lastWrite = Math.max(row.lastWrite, revision);
+        row.lastUpdatedAt = at;
+      }
+    }
+
+    @Override
+    public void markTopicCurated(String topicScope, String topic, long revision, @Nullable String blurb) {
+      TopicRow row = row(topicScope, topic);
+      row.lastCurated = Math.max(row.lastCurated, revision);
+      if (blurb != null) {
+        row.blurb = blurb;
+      }
+    }
+
+    /** The row, created if missing, with its prior state pushed to the undo log. */
+    private TopicRow row(String topicScope, String topic) {
+      Data d = d();
+      TreeMap<String, TopicRow> rows = d.topics.computeIfAbsent(topicScope, k -> new TreeMap<>());
+      TopicRow existing = rows.get(topic);
+      if (existing == null) {
+        TopicRow created = new TopicRow();
+        rows.put(topic, created);
+        undo.push(() -> {
+          rows.remove(topic);
+          if (rows.isEmpty()) {
+            d.topics.remove(topicScope);
+          }
+        });
+        return created;
+      }
+      TopicRow before = existing.copy();
+      undo.push(() -> rows.put(topic, before));
+      TopicRow live = existing.copy();
+      rows.put(topic, live);
+      return live;
+    }
+
+    @Override
+    public int eraseEntry(String entryId) {
+      Data d = d();
+      List<MemoryEntry> versions = Queries.versions(d, entryId);
+      if (versions.isEmpty()) {
+        return 0;
+      }
+      String entryScope = versions.get(0).scope();
+      Map<String, MemoryEntry> savedVersions = new HashMap<>();
+      for (MemoryEntry v : versions) {
+        savedVersions.put(v.versionId(), v);
+        d.versions.remove(v.versionId());
+        d.byScope.get(v.scope()).remove(v.versionId());
+      }
+      TreeMap<Integer, String> savedIds = d.entryVersions.remove(entryId);
+      List<String> savedEventIds = d.entryEvents.remove(entryId);
+      Map<String, MemoryEvent> savedEvents = new HashMap<>();
+      if (savedEventIds != null) {
+        for (String id : savedEventIds) {
+          savedEvents.put(id, d.events.remove(id));
+        }
+      }
+      TreeMap<String, MemoryEntry> scopeMap = d.byScope.get(entryScope);
+      boolean scopeEmptied = scopeMap != null && scopeMap.isEmpty();
+      if (scopeEmptied) {
+        d.byScope.remove(entryScope);
+      }
+      Set<String> stillCarried = new HashSet<>();
+      if (scopeMap != null) {
+        for (MemoryEntry e : scopeMap.values()) {
+          stillCarried.addAll(e.topics());
+        }
+      }
+      TreeMap<String, TopicRow> rows = d.topics.get(entryScope);
+      Map<String, TopicRow> removedRows = new HashMap<>();
+      if (rows != null) {
+        for (MemoryEntry v : versions) {
+          for (String t : v.topics()) {
+            if (!stillCarried.contains(t) && rows.containsKey(t)) {
+              removedRows.put(t, rows.remove(t));
+            }
+          }
+        }
+        if (rows.isEmpty()) {
+          d.topics.remove(entryScope);
+        }
+      }
+      undo.push(() -> {
+        if (rows != null) {
+          d.topics.putIfAbsent(entryScope, rows);
+          rows.putAll(removedRows);
+        }
+        if (scopeEmptied) {
+          d.byScope.put(entryScope, scopeMap);
+        }
+        d.events.putAll(savedEvents);
+        if (savedEventIds != null) {
+          d.entryEvents.put(entryId, savedEventIds);
+        }
+        d.entryVersions.put(entryId, savedIds);
+        for (MemoryEntry v : savedVersions.values()) {
+          d.versions.put(v.versionId(), v);
+          d.byScope.computeIfAbsent(v.scope(), k -> new TreeMap<>()).put(v.versionId(), v);
+        }
+      });
+      return versions.size();
+    }
+
+    @Override
+    public int eraseScopeContent() {
+      Data d = d();
+      TreeMap<String, MemoryEntry> scopeMap = d.byScope.get(scope);
+      Set<String> entryIds = new TreeSet<>();
+      if (scopeMap != null) {
+        for (MemoryEntry e : new ArrayList<>(scopeMap.values())) {
+          entryIds.add(e.entryId());
+        }
+      }
+      for (String id : entryIds) {
+        eraseEntry(id);
+      }
+      TreeMap<String, TopicRow> rows = d.topics.remove(scope);
+      if (rows != null) {
+        undo.push(() -> d.topics.put(scope, rows));
+      }
+      return entryIds.size();
+    }
+
+    // reads inside the transaction see its own writes
+
+    @Override
+    public long headRevision(String s) {
+      return Queries.headRevision(d(), s);
+    }
+
+    @Override
+    public Optional<MemoryEntry> version(String versionId) {
+      return Optional.ofNullable(d().versions.get(versionId));
+    }
+
+    @Override
+    public List<MemoryEntry> versions(String entryId) {
+      return Queries.versions(d(), entryId);
+    }
+
+    @Override
+    public Optional<MemoryEntry> findActiveByHash(String s, String contentHash) {
+      return Queries.findActive(d(), s, e -> e.contentHash().equals(contentHash));
+    }
+
+    @Override
+    public Optional<MemoryEntry> findActiveByPath(String s, String path) {
+      return Queries.findActive(d(), s, e -> path.equals(e.path()));
+    }
+
+    @Override
+    public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
+      return Queries.activeByTopic(d(), scopes, topic, limit);
+    }
+
+    @Override
+    public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
+      return Queries.versionsIn(d(), scopes, statuses);
+    }
+
+    @Override
+    public List<MemoryEvent> events(String entryId) {
+      return Queries.events(d(), entryId);
+    }
+
+    @Override
+    public Optional<MemoryEvent> event(String eventId) {
+      return Optional.ofNullable(d().events.get(eventId));
+    }
+
+    @Override
+    public List<Revision> revisions(String s, long sinceExclusive, int limit) {
+      return Queries.revisions(d(), s, sinceExclusive, limit);
+    }
+
+    @Override
+    public List<TopicState> topics(Collection<String> scopes) {
+      return Queries.topics(d(), scopes);
+    }
+
+    @Override
+    public List<TopicState> dirtyTopics(int limit) {
+      return Queries.dirtyTopics(d(), limit);
+    }
+
+    @Override
+    public int countActiveWithPriority(String namespace, int priority) {
+      return Queries.countActiveWithPriority(d(), namespace, priority);
+    }
+
+    @Override
+    public List<String> scopes(String prefix, boolean recursive) {
+      return Queries.scopes(d(), prefix, recursive);
+    }
+  }
+
+}
