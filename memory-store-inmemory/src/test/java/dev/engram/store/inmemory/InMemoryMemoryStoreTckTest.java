@@ -1,0 +1,11 @@
+package dev.engram.store.inmemory;
+
+import dev.engram.spi.MemoryStore;
+import dev.engram.tck.MemoryStoreTck;
+
+class InMemoryMemoryStoreTckTest extends MemoryStoreTck {
+  @Override
+  protected MemoryStore createStore() {
+    return new InMemoryMemoryStore();
+  }
+}

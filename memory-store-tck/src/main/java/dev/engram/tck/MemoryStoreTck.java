@@ -1,0 +1,15 @@
+package dev.engram.tck;
+
+import dev.engram.spi.MemoryStore;
+import org.junit.jupiter.api.Nested;
+
+/**
+ * The whole contract. A store's test class extends this and implements {@link #createStore()}; each
+ * layer below runs as a nested class, in the order CRUD → grants and isolation → versions, history,
+ * rollback, revisions → topics and dirty tracking → erasure → bad input → concurrency.
+ */
+public abstract class MemoryStoreTck {
+
+  /** A new, empty store. */
+  protected abstract MemoryStore createStore();
+}
