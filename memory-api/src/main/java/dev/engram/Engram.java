@@ -116,6 +116,22 @@ public interface Engram extends AutoCloseable {
   /** Revisions of a visible scope after {@code sinceRevision}, oldest first. */
   List<Revision> changes(Grants grants, String scope, long sinceRevision);
 
+  // ---- moving memory between stores ----------------------------------------------------------
+
+  /**
+   * Writes everything in the scopes visible to {@code grants} as JSON Lines: every version of every
+   * entry, every event, the revision log and the topic bookkeeping. Lossless: importing the result into
+   * an empty store gives identical {@code list(includeSuperseded)}, {@code history} and {@code scan}.
+   */
+  TransferReport export(Grants grants, java.io.Writer out);
+
+  /**
+   * Reads an {@link #export} stream. Every record is validated first (well-formed, consistent, every
+   * scope writable with {@code grants}, target scopes empty, no id already in use); then each scope is
+   * written in one transaction. Nothing is written when any record fails, or in dry-run mode.
+   */
+  TransferReport importFrom(Grants grants, java.io.Reader in, ImportOptions options);
+
   // ---- curation ------------------------------------------------------------------------------
 
   /** Runs the reasoner's curate step over the dirty topics of the granted scopes. */

@@ -26,6 +26,10 @@ import dev.engram.ReasonerException;
 import dev.engram.Revision;
 import dev.engram.RevisionConflictException;
 import dev.engram.TopicSummary;
+import dev.engram.TransferReport;
+import dev.engram.ImportOptions;
+import java.io.Reader;
+import java.io.Writer;
 import dev.engram.WritePolicy;
 import dev.engram.WriteOptions;
 import dev.engram.WriteResult;
@@ -561,6 +565,21 @@ public final class MemoryEngine implements Engram {
     }
     policy.requireVisible(grants, scope, "scope " + scope);
     return store.revisions(scope, sinceRevision, MAX_CHANGES);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // export / import
+
+  @Override
+  public TransferReport export(Grants grants, Writer out) {
+    policy.check(grants);
+    return new Transfer(store, config, policy).export(grants, out);
+  }
+
+  @Override
+  public TransferReport importFrom(Grants grants, Reader in, ImportOptions options) {
+    policy.check(grants);
+    return new Transfer(store, config, policy).importFrom(grants, in, options);
   }
 
   // ---------------------------------------------------------------------------------------------

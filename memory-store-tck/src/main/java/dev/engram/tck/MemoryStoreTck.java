@@ -12,4 +12,12 @@ public abstract class MemoryStoreTck {
 
   /** A new, empty store. */
   protected abstract MemoryStore createStore();
+
+  @Nested
+  class Transfer extends TransferContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
 }
