@@ -1,0 +1,22 @@
+package dev.engram.spi;
+
+import java.util.List;
+
+/**
+ * Turns texts into vectors for the vector channel of search. Implementations are thread-safe. The
+ * engine treats the output as untrusted: a vector of the wrong dimension or with non-finite values
+ * fails the embedding (and the write stays committed without vectors).
+ */
+public interface Embedder {
+
+  /** The model and dimension of every vector this embedder returns. */
+  EmbeddingProfile profile();
+
+  /**
+   * One vector per text, in order, each of {@code profile().dimension()} values. Vectors should be
+   * unit length; the engine normalizes them anyway.
+   *
+   * @throws RuntimeException when the model cannot be reached or fails; the engine reports it
+   */
+  List<float[]> embed(List<String> texts);
+}

@@ -1,0 +1,24 @@
+package dev.engram.spi;
+
+import java.util.Objects;
+
+/**
+ * Which model made a vector and how long it is. Vectors are stored per version with the profile
+ * {@link #id()}; a store holding vectors of another profile counts as incomplete for this one.
+ */
+public record EmbeddingProfile(String modelId, int dimension) {
+  public EmbeddingProfile {
+    Objects.requireNonNull(modelId, "modelId");
+    if (modelId.isBlank() || modelId.length() > 200) {
+      throw new IllegalArgumentException("modelId must be 1..200 non-blank characters");
+    }
+    if (dimension < 1 || dimension > 8192) {
+      throw new IllegalArgumentException("dimension must be between 1 and 8192, was " + dimension);
+    }
+  }
+
+  /** {@code modelId@dimension}, the key vectors are stored under. */
+  public String id() {
+    return modelId + "@" + dimension;
+  }
+}
