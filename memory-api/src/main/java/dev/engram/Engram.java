@@ -116,6 +116,32 @@ public interface Engram extends AutoCloseable {
   /** Revisions of a visible scope after {@code sinceRevision}, oldest first. */
   List<Revision> changes(Grants grants, String scope, long sinceRevision);
 
+  // ---- search and context ---------------------------------------------------------------------
+
+  /**
+   * Finds active entries in the visible scopes. Superseded and retired versions are never ranked.
+   * An explicit {@code VECTOR} or {@code HYBRID} request that cannot run fails with
+   * {@link CapabilityNotSupportedException} naming what is missing; only {@code AUTO} falls back.
+   */
+  SearchResult search(Grants grants, SearchRequest request);
+
+  default SearchResult search(Grants grants, String query) {
+    return search(grants, SearchRequest.of(query));
+  }
+
+  /**
+   * A bounded, cited context for a model: candidates from an {@code AUTO} search, deduplicated, each
+   * capped, the whole within {@code maxBytes} UTF-8 bytes, labelled as untrusted history.
+   */
+  PreparedContext prepareContext(Grants grants, ContextRequest request);
+
+  /**
+   * Embeds every active version in the visible scopes that has no vector for the current embedder
+   * profile (after a profile change, or after write-time embedding failed). Returns the number of
+   * versions embedded.
+   */
+  int reindex(Grants grants);
+
   // ---- moving memory between stores ----------------------------------------------------------
 
   /**

@@ -2,6 +2,7 @@ package dev.engram;
 
 import dev.engram.internal.EngineConfig;
 import dev.engram.internal.MemoryEngine;
+import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
 import java.time.Clock;
@@ -24,6 +25,8 @@ public final class EngramBuilder {
   private @Nullable Integer keyPriorityCap;
   private @Nullable WritePolicy writePolicy;
   private final List<ProtectedNamespace> protectedNamespaces = new ArrayList<>();
+  private @Nullable Embedder embedder;
+  private @Nullable SearchSettings searchSettings;
   private boolean built;
 
   EngramBuilder() {}
@@ -77,6 +80,20 @@ public final class EngramBuilder {
     return this;
   }
 
+  /** The embedder for the vector channel of search (default: none; search is full-text only). */
+  public EngramBuilder embedder(Embedder embedder) {
+    requireUnset("embedder", this.embedder);
+    this.embedder = Objects.requireNonNull(embedder, "embedder");
+    return this;
+  }
+
+  /** Search tuning (default {@link SearchSettings#DEFAULTS}). */
+  public EngramBuilder searchSettings(SearchSettings settings) {
+    requireUnset("searchSettings", this.searchSettings);
+    this.searchSettings = Objects.requireNonNull(settings, "searchSettings");
+    return this;
+  }
+
   /** Adds a protected namespace; may be called several times. */
   public EngramBuilder protectNamespace(ProtectedNamespace boundary) {
     checkNotBuilt();
@@ -100,7 +117,9 @@ public final class EngramBuilder {
         corePriorityCap != null ? corePriorityCap : DEFAULT_CORE_CAP,
         keyPriorityCap != null ? keyPriorityCap : DEFAULT_KEY_CAP,
         writePolicy != null ? writePolicy : WritePolicy.DEFAULT,
-        protectedNamespaces);
+        protectedNamespaces,
+        embedder,
+        searchSettings != null ? searchSettings : SearchSettings.DEFAULTS);
     return new MemoryEngine(store, reasoner, config);
   }
 

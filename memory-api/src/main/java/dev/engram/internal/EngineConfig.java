@@ -1,7 +1,10 @@
 package dev.engram.internal;
 
 import dev.engram.ProtectedNamespace;
+import dev.engram.SearchSettings;
 import dev.engram.WritePolicy;
+import dev.engram.spi.Embedder;
+import org.jspecify.annotations.Nullable;
 import java.time.Clock;
 import java.util.List;
 
@@ -12,7 +15,9 @@ public record EngineConfig(
     int corePriorityCap,
     int keyPriorityCap,
     WritePolicy writePolicy,
-    List<ProtectedNamespace> protectedNamespaces) {
+    List<ProtectedNamespace> protectedNamespaces,
+    @Nullable Embedder embedder,
+    SearchSettings search) {
   public EngineConfig {
     protectedNamespaces = List.copyOf(protectedNamespaces);
   }

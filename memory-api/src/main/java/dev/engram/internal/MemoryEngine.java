@@ -25,7 +25,12 @@ import dev.engram.ReadOptions;
 import dev.engram.ReasonerException;
 import dev.engram.Revision;
 import dev.engram.RevisionConflictException;
+import dev.engram.StoreException;
 import dev.engram.TopicSummary;
+import dev.engram.ContextRequest;
+import dev.engram.PreparedContext;
+import dev.engram.SearchRequest;
+import dev.engram.SearchResult;
 import dev.engram.TransferReport;
 import dev.engram.ImportOptions;
 import java.io.Reader;
@@ -81,12 +86,15 @@ public final class MemoryEngine implements Engram {
   private final Reasoner reasoner;
   private final EngineConfig config;
   private final GrantPolicy policy;
+  private final SearchService search;
 
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config) {
     this.store = Objects.requireNonNull(store, "store");
     this.reasoner = Objects.requireNonNull(reasoner, "reasoner");
     this.config = Objects.requireNonNull(config, "config");
     this.policy = new GrantPolicy(config.protectedNamespaces());
+    this.search = new SearchService(store, reasoner, config.search(),
+        config.embedder() == null ? null : new Embeddings(config.embedder()));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -112,6 +120,10 @@ public final class MemoryEngine implements Engram {
     TagProposal proposal = tag(new TagRequest(
         grants.namespaces(), visibleTopics, normalized, hints, options.type(), candidates));
     Filed filed = validateProposal(proposal, grants, writePolicy, candidates);
+    Embeddings.PendingVectors pending = path == null && filed.duplicateOf == null
+        && store.findActiveByHash(filed.scope, filed.hash).isPresent()
+        ? null
+        : search.pendingFor(filed.content, disclosure, glossary, path);
 
     return store.inTransaction(filed.scope, tx -> {
       long head = tx.headRevision(filed.scope);
@@ -141,6 +153,7 @@ public final class MemoryEngine implements Engram {
               filed.content, filed.topics, filed.type, priority, disclosure, glossary, path, source, evidence,
               filed.hash, EntryStatus.ACTIVE, null, existing.createdAt(), now, rev);
           supersede(tx, existing, next, EventKind.UPDATE, ChangeKind.UPDATE, source, "path upsert", rev, now);
+          putVectors(tx, pending, next);
           return new WriteResult(WriteResult.Outcome.UPDATED, next, rev);
         }
       }
@@ -153,6 +166,7 @@ public final class MemoryEngine implements Engram {
           Ids.next(), Ids.next(), 1, null, filed.scope, filed.content, filed.topics, filed.type, priority,
           disclosure, glossary, path, source, evidence, filed.hash, EntryStatus.ACTIVE, null, now, now, rev);
       tx.insertVersion(entry);
+      putVectors(tx, pending, entry);
       tx.appendRevision(new Revision(filed.scope, rev, List.of(new Change(ChangeKind.APPEND, entry.entryId(),
           entry.versionId())), now));
       tx.appendEvent(new MemoryEvent(Ids.next(), filed.scope, entry.entryId(), EventKind.CREATE, null, entry,
@@ -254,6 +268,8 @@ public final class MemoryEngine implements Engram {
     MemoryEntry cur = visibleCurrent(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
     String hash = Text.contentHash(normalized);
+    Embeddings.PendingVectors pending = cur.contentHash().equals(hash)
+        ? null : search.pendingFor(normalized, cur.disclosure(), cur.glossary(), cur.path());
     return store.inTransaction(cur.scope(), tx -> {
       long head = tx.headRevision(cur.scope());
       checkExpected(cur.scope(), opts.expectedRevision(), head);
@@ -263,7 +279,7 @@ public final class MemoryEngine implements Engram {
         return c;
       }
       return newVersion(tx, c, normalized, c.topics(), c.type(), c.priority(), c.disclosure(), c.glossary(),
-          opts.source(), EventKind.UPDATE, ChangeKind.UPDATE, opts.reason(), head + 1);
+          opts.source(), EventKind.UPDATE, ChangeKind.UPDATE, opts.reason(), head + 1, pending);
     });
   }
 
@@ -335,6 +351,9 @@ public final class MemoryEngine implements Engram {
     }
     policy.requireWritable(grants, config.writePolicy(), event.scope());
     MemoryEntry snap = event.after();
+    MemoryEntry before = current(store, event.entryId());
+    Embeddings.PendingVectors pending = before == null
+        ? null : search.pendingFor(snap.content(), snap.disclosure(), snap.glossary(), before.path());
     return store.inTransaction(event.scope(), tx -> {
       long head = tx.headRevision(event.scope());
       checkExpected(event.scope(), opts.expectedRevision(), head);
@@ -352,7 +371,7 @@ public final class MemoryEngine implements Engram {
       checkCap(tx, c.scope(), snap.priority(), c.isActive() ? c : null);
       String reason = opts.reason() != null ? opts.reason() : "rollback to event " + eventId;
       return newVersion(tx, c, snap.content(), c.topics(), c.type(), snap.priority(), snap.disclosure(),
-          snap.glossary(), opts.source(), EventKind.ROLLBACK, ChangeKind.ROLLBACK, reason, head + 1);
+          snap.glossary(), opts.source(), EventKind.ROLLBACK, ChangeKind.ROLLBACK, reason, head + 1, pending);
     });
   }
 
@@ -360,14 +379,22 @@ public final class MemoryEngine implements Engram {
   private MemoryEntry newVersion(
       StoreTransaction tx, MemoryEntry cur, String content, List<String> topics, EntryType type, int priority,
       @Nullable String disclosure, List<String> glossary, @Nullable String source, EventKind eventKind,
-      ChangeKind changeKind, @Nullable String reason, long rev) {
+      ChangeKind changeKind, @Nullable String reason, long rev, Embeddings.@Nullable PendingVectors pending) {
     Instant now = now();
     MemoryEntry next = new MemoryEntry(
         cur.entryId(), Ids.next(), cur.version() + 1, cur.versionId(), cur.scope(), content, topics, type,
         priority, disclosure, glossary, cur.path(), source, cur.evidence(), Text.contentHash(content),
         EntryStatus.ACTIVE, null, cur.createdAt(), now, rev);
     supersede(tx, cur, next, eventKind, changeKind, source, reason, rev, now);
+    putVectors(tx, pending, next);
     return next;
+  }
+
+  private void putVectors(StoreTransaction tx, Embeddings.@Nullable PendingVectors pending, MemoryEntry version) {
+    String profile = search.profileId();
+    if (pending != null && profile != null && pending.matches(version)) {
+      tx.putVectors(profile, pending.bind(version.versionId()));
+    }
   }
 
   private void supersede(
@@ -568,6 +595,29 @@ public final class MemoryEngine implements Engram {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // search and context
+
+  @Override
+  public SearchResult search(Grants grants, SearchRequest request) {
+    policy.check(grants);
+    Objects.requireNonNull(request, "request");
+    return search.search(grants, request);
+  }
+
+  @Override
+  public PreparedContext prepareContext(Grants grants, ContextRequest request) {
+    policy.check(grants);
+    Objects.requireNonNull(request, "request");
+    return search.prepareContext(grants, request);
+  }
+
+  @Override
+  public int reindex(Grants grants) {
+    policy.check(grants);
+    return search.reindex(grants);
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // export / import
 
   @Override
@@ -629,6 +679,8 @@ public final class MemoryEngine implements Engram {
             new Curation(this, t.scope(), shown).apply(op);
           }
           applied.add(label);
+        } catch (StoreException e) {
+          throw e;
         } catch (MemoryException | NullPointerException e) {
           rejected.add(label + ": " + e.getMessage());
         }
@@ -640,6 +692,15 @@ public final class MemoryEngine implements Engram {
         return head;
       });
       curated.add(new DirtyTopic(t.scope(), t.topic(), t.lastWriteRevision(), at));
+    }
+    if (!curated.isEmpty() && search.profileId() != null
+        && store.capabilities().contains(dev.engram.spi.StoreCapability.VECTOR_STORAGE)) {
+      List<String> scopes = new ArrayList<>(new TreeSet<>(curated.stream().map(DirtyTopic::scope).toList()));
+      try {
+        search.reindex(Grants.of(scopes));
+      } catch (MemoryException | IllegalStateException e) {
+        rejected.add("reindex after curation failed (vectors stay incomplete until reindex): " + e.getMessage());
+      }
     }
     return new CurateReport(true, curated, applied, rejected);
   }
@@ -684,7 +745,7 @@ public final class MemoryEngine implements Engram {
       StoreTransaction tx, MemoryEntry cur, String content, List<String> topics, @Nullable String reason,
       EventKind kind, ChangeKind changeKind, long rev) {
     return newVersion(tx, cur, content, topics, cur.type(), cur.priority(), cur.disclosure(), cur.glossary(),
-        CURATOR, kind, changeKind, reason, rev);
+        CURATOR, kind, changeKind, reason, rev, null);
   }
 
   static @Nullable MemoryEntry current(StoreReader reader, String entryId) {

@@ -1,6 +1,7 @@
 package dev.engram.spi;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Files content on write ({@link #tag}) and, optionally, tidies a topic ({@link #curate}). Its answers
@@ -19,5 +20,15 @@ public interface Reasoner {
   /** Proposes operations for one slice. The default proposes none. */
   default List<CurateOp> curate(CurateRequest request) {
     return List.of();
+  }
+
+  /**
+   * Writes the views (gist and questions) of a version about to be stored. Return null to let the
+   * engine build rule-based views from the content, disclosure, glossary and path. The answer is
+   * untrusted: invalid views are replaced by the rule-based ones.
+   */
+  default @Nullable EntryViews views(
+      String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
+    return null;
   }
 }

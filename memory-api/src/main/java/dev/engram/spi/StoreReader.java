@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import dev.engram.CapabilityNotSupportedException;
 
 /**
  * The queries a store answers. Scopes passed in are already validated and authorized by the engine;
@@ -59,4 +60,27 @@ public interface StoreReader {
 
   /** Scopes that hold any version or topic row and equal {@code prefix} or (when recursive) lie below it. */
   List<String> scopes(String prefix, boolean recursive);
+
+  // ---- search (optional capabilities)
+
+  /**
+   * Active versions in {@code scopes} matching at least one query term, best first, at most
+   * {@code limit}. Stores declaring {@link StoreCapability#FULL_TEXT_SEARCH} implement it.
+   */
+  default List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " has no full-text search");
+  }
+
+  /**
+   * Vectors stored under {@code profileId} for the active versions of {@code scope}. Stores declaring
+   * {@link StoreCapability#VECTOR_STORAGE} implement it.
+   */
+  default List<StoredVector> activeVectors(String scope, String profileId) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
+  }
+
+  /** Active versions of {@code scope} without any vector under {@code profileId}. */
+  default int countActiveWithoutVectors(String scope, String profileId) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
+  }
 }

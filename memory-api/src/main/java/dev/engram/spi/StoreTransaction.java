@@ -6,6 +6,8 @@ import dev.engram.MemoryEvent;
 import dev.engram.Revision;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
+import dev.engram.CapabilityNotSupportedException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,4 +50,12 @@ public interface StoreTransaction extends StoreReader {
    * only): versions, events, indexes and topic rows. Returns the number of entries removed.
    */
   int eraseScopeContent();
+
+  /**
+   * Replaces the vectors stored under {@code profileId} for the versions named in {@code vectors}.
+   * Stores declaring {@link StoreCapability#VECTOR_STORAGE} implement it; erasure removes vectors too.
+   */
+  default void putVectors(String profileId, List<StoredVector> vectors) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
+  }
 }

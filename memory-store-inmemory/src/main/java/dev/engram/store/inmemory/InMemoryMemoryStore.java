@@ -6,7 +6,10 @@ import dev.engram.MemoryEvent;
 import dev.engram.Namespaces;
 import dev.engram.Revision;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.FullTextQuery;
+import dev.engram.spi.ScoredEntry;
 import dev.engram.spi.StoreCapability;
+import dev.engram.spi.StoredVector;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.TopicState;
 import java.time.Instant;
@@ -18,6 +21,8 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,11 +69,15 @@ public final class InMemoryMemoryStore implements MemoryStore {
     final Map<String, MemoryEvent> events = new HashMap<>();
     final Map<String, List<String>> entryEvents = new HashMap<>();
     final Map<String, TreeMap<String, TopicRow>> topics = new HashMap<>();
+    /** scope -> full-text index of its active versions. */
+    final Map<String, TextIndex> text = new HashMap<>();
+    /** profile -> versionId -> vectors of that version's views. */
+    final Map<String, Map<String, List<StoredVector>>> vectors = new HashMap<>();
   }
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return EnumSet.noneOf(StoreCapability.class);
+    return EnumSet.of(StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE);
   }
 
   @Override
@@ -170,6 +179,21 @@ public final class InMemoryMemoryStore implements MemoryStore {
   @Override
   public List<String> scopes(String prefix, boolean recursive) {
     return read(() -> Queries.scopes(data, prefix, recursive));
+  }
+
+  @Override
+  public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
+    return read(() -> Queries.searchFullText(data, scopes, query, limit));
+  }
+
+  @Override
+  public List<StoredVector> activeVectors(String scope, String profileId) {
+    return read(() -> Queries.activeVectors(data, scope, profileId));
+  }
+
+  @Override
+  public int countActiveWithoutVectors(String scope, String profileId) {
+    return read(() -> Queries.countActiveWithoutVectors(data, scope, profileId));
   }
 
   /** Queries over {@link Data}; the caller holds a lock. */
@@ -318,6 +342,67 @@ public final class InMemoryMemoryStore implements MemoryStore {
       return n;
     }
 
+    static List<ScoredEntry> searchFullText(Data d, Collection<String> scopes, FullTextQuery query, int limit) {
+      List<TextIndex> indexes = new ArrayList<>();
+      for (String scope : new HashSet<>(scopes)) {
+        TextIndex ix = d.text.get(scope);
+        if (ix != null) {
+          indexes.add(ix);
+        }
+      }
+      Set<String> stems = new LinkedHashSet<>();
+      for (String term : query.terms()) {
+        stems.addAll(TextIndex.analyze(term));
+      }
+      List<ScoredEntry> out = new ArrayList<>();
+      for (Map.Entry<String, Double> hit : TextIndex.score(indexes, stems).entrySet()) {
+        MemoryEntry e = d.versions.get(hit.getKey());
+        if (e == null || !e.isActive()) {
+          continue;
+        }
+        if (!query.topics().isEmpty() && e.topics().stream().noneMatch(query.topics()::contains)) {
+          continue;
+        }
+        if (!query.types().isEmpty() && !query.types().contains(e.type())) {
+          continue;
+        }
+        out.add(new ScoredEntry(e, hit.getValue()));
+      }
+      out.sort((a, b) -> {
+        int c = Double.compare(b.score(), a.score());
+        return c != 0 ? c : b.entry().versionId().compareTo(a.entry().versionId());
+      });
+      return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
+    }
+
+    static List<StoredVector> activeVectors(Data d, String scope, String profileId) {
+      Map<String, List<StoredVector>> byVersion = d.vectors.getOrDefault(profileId, Map.of());
+      List<StoredVector> out = new ArrayList<>();
+      TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
+      if (s != null) {
+        for (MemoryEntry e : s.values()) {
+          if (e.isActive()) {
+            out.addAll(byVersion.getOrDefault(e.versionId(), List.of()));
+          }
+        }
+      }
+      return out;
+    }
+
+    static int countActiveWithoutVectors(Data d, String scope, String profileId) {
+      Map<String, List<StoredVector>> byVersion = d.vectors.getOrDefault(profileId, Map.of());
+      int n = 0;
+      TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
+      if (s != null) {
+        for (MemoryEntry e : s.values()) {
+          if (e.isActive() && !byVersion.containsKey(e.versionId())) {
+            n++;
+          }
+        }
+      }
+      return n;
+    }
+
     static List<String> scopes(Data d, String prefix, boolean recursive) {
       TreeSet<String> out = new TreeSet<>();
       for (String s : d.byScope.keySet()) {
@@ -371,6 +456,9 @@ public final class InMemoryMemoryStore implements MemoryStore {
       d.versions.put(v.versionId(), v);
       d.entryVersions.computeIfAbsent(v.entryId(), k -> new TreeMap<>()).put(v.version(), v.versionId());
       d.byScope.computeIfAbsent(v.scope(), k -> new TreeMap<>()).put(v.versionId(), v);
+      if (v.isActive()) {
+        indexText(v);
+      }
       undo.push(() -> {
         d.versions.remove(v.versionId());
         TreeMap<Integer, String> ids = d.entryVersions.get(v.entryId());
@@ -394,12 +482,75 @@ public final class InMemoryMemoryStore implements MemoryStore {
         throw new IllegalStateException("version " + versionId + " does not exist");
       }
       MemoryEntry updated = old.withStatus(status, supersededBy, at);
+      if (old.isActive() && !updated.isActive()) {
+        unindexText(old);
+      } else if (!old.isActive() && updated.isActive()) {
+        indexText(updated);
+      }
       d.versions.put(versionId, updated);
       d.byScope.get(old.scope()).put(versionId, updated);
       undo.push(() -> {
         d.versions.put(versionId, old);
         d.byScope.get(old.scope()).put(versionId, old);
       });
+    }
+
+    private void indexText(MemoryEntry v) {
+      Data d = d();
+      d.text.computeIfAbsent(v.scope(), k -> new TextIndex()).add(v);
+      undo.push(() -> {
+        TextIndex ix = d.text.get(v.scope());
+        ix.remove(v);
+        if (ix.isEmpty()) {
+          d.text.remove(v.scope());
+        }
+      });
+    }
+
+    private void unindexText(MemoryEntry v) {
+      Data d = d();
+      TextIndex ix = d.text.get(v.scope());
+      if (ix == null) {
+        return;
+      }
+      ix.remove(v);
+      if (ix.isEmpty()) {
+        d.text.remove(v.scope());
+      }
+      undo.push(() -> d.text.computeIfAbsent(v.scope(), k -> new TextIndex()).add(v));
+    }
+
+    @Override
+    public void putVectors(String profileId, List<StoredVector> vectors) {
+      Data d = d();
+      Map<String, List<StoredVector>> grouped = new LinkedHashMap<>();
+      for (StoredVector v : vectors) {
+        if (!d.versions.containsKey(v.versionId())) {
+          throw new IllegalStateException("version " + v.versionId() + " does not exist");
+        }
+        grouped.computeIfAbsent(v.versionId(), k -> new ArrayList<>()).add(v);
+      }
+      Map<String, List<StoredVector>> byVersion = d.vectors.computeIfAbsent(profileId, k -> new HashMap<>());
+      for (Map.Entry<String, List<StoredVector>> g : grouped.entrySet()) {
+        List<StoredVector> previous = byVersion.put(g.getKey(), List.copyOf(g.getValue()));
+        undo.push(() -> {
+          if (previous == null) {
+            byVersion.remove(g.getKey());
+          } else {
+            byVersion.put(g.getKey(), previous);
+          }
+        });
+      }
+    }
+
+    private void eraseVectors(String versionId) {
+      Data d = d();
+      for (Map<String, List<StoredVector>> byVersion : d.vectors.values()) {
+        List<StoredVector> previous = byVersion.remove(versionId);
+        if (previous != null) {
+          undo.push(() -> byVersion.put(versionId, previous));
+        }
+      }
     }
 
     @Override
@@ -491,6 +642,10 @@ public final class InMemoryMemoryStore implements MemoryStore {
       String entryScope = versions.get(0).scope();
       Map<String, MemoryEntry> savedVersions = new HashMap<>();
       for (MemoryEntry v : versions) {
+        if (v.isActive()) {
+          unindexText(v);
+        }
+        eraseVectors(v.versionId());
         savedVersions.put(v.versionId(), v);
         d.versions.remove(v.versionId());
         d.byScope.get(v.scope()).remove(v.versionId());
@@ -639,6 +794,21 @@ public final class InMemoryMemoryStore implements MemoryStore {
     @Override
     public List<String> scopes(String prefix, boolean recursive) {
       return Queries.scopes(d(), prefix, recursive);
+    }
+
+    @Override
+    public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
+      return Queries.searchFullText(d(), scopes, query, limit);
+    }
+
+    @Override
+    public List<StoredVector> activeVectors(String s, String profileId) {
+      return Queries.activeVectors(d(), s, profileId);
+    }
+
+    @Override
+    public int countActiveWithoutVectors(String s, String profileId) {
+      return Queries.countActiveWithoutVectors(d(), s, profileId);
     }
   }
 

@@ -1,0 +1,7 @@
+package dev.engram;
+
+/** A retrieval channel that contributed a hit. */
+public enum SearchChannel {
+  FTS,
+  VECTOR
+}

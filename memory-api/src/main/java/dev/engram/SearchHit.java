@@ -1,0 +1,31 @@
+package dev.engram;
+
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One ranked result.
+ *
+ * @param score the fused score (for single-channel modes, that channel's score); higher is better
+ * @param matchedBy the channels that found the entry
+ * @param ftsRank 1-based rank in the full-text channel, or null
+ * @param vectorRank 1-based rank in the vector channel, or null
+ * @param cosine the best cosine similarity over the entry's views, or null
+ */
+public record SearchHit(
+    MemoryEntry entry,
+    double score,
+    Set<SearchChannel> matchedBy,
+    @Nullable Integer ftsRank,
+    @Nullable Integer vectorRank,
+    @Nullable Double cosine) {
+  public SearchHit {
+    Objects.requireNonNull(entry, "entry");
+    matchedBy = Set.copyOf(matchedBy);
+  }
+
+  public Citation citation() {
+    return entry.citation();
+  }
+}

@@ -1,0 +1,21 @@
+package dev.engram;
+
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The hits of a search and the mode that produced them.
+ *
+ * @param requested the mode asked for
+ * @param used the mode actually run ({@code FTS}, {@code VECTOR} or {@code HYBRID}); differs from
+ *     {@code requested} only for {@code AUTO}
+ * @param fallbackReason why {@code AUTO} ran full-text only, or null
+ */
+public record SearchResult(SearchMode requested, SearchMode used, List<SearchHit> hits, @Nullable String fallbackReason) {
+  public SearchResult {
+    Objects.requireNonNull(requested, "requested");
+    Objects.requireNonNull(used, "used");
+    hits = List.copyOf(hits);
+  }
+}

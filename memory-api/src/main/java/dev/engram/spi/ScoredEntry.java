@@ -1,0 +1,11 @@
+package dev.engram.spi;
+
+import dev.engram.MemoryEntry;
+import java.util.Objects;
+
+/** A version and a channel score (higher is better). */
+public record ScoredEntry(MemoryEntry entry, double score) {
+  public ScoredEntry {
+    Objects.requireNonNull(entry, "entry");
+  }
+}

@@ -1,0 +1,33 @@
+package dev.engram.spi;
+
+import java.util.Objects;
+
+/**
+ * One embedding of one view of a version.
+ *
+ * @param view what was embedded: {@code content}, {@code gist}, {@code question1}…
+ * @param vector unit length, of the profile's dimension
+ */
+public record StoredVector(String versionId, String view, float[] vector) {
+  public StoredVector {
+    Objects.requireNonNull(versionId, "versionId");
+    Objects.requireNonNull(view, "view");
+    Objects.requireNonNull(vector, "vector");
+  }
+
+  /** Little-endian IEEE-754 bytes, the portable form SQL stores keep in a BLOB / bytea column. */
+  public static byte[] toBytes(float[] v) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(v.length * 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.asFloatBuffer().put(v);
+    return b.array();
+  }
+
+  public static float[] fromBytes(byte[] bytes) {
+    if (bytes.length % 4 != 0) {
+      throw new IllegalArgumentException("vector bytes must be a multiple of 4, were " + bytes.length);
+    }
+    float[] v = new float[bytes.length / 4];
+    java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
+    return v;
+  }
+}
