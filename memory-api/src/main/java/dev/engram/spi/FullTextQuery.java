@@ -42,8 +42,8 @@ public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryTyp
   }
 
   /**
-   * Splits text into lowercase letter/digit tokens, drops stopwords (unless nothing else is left),
-   * deduplicates and keeps at most {@value #MAX_TERMS}.
+   * Splits text into lowercase letter/digit tokens, drops stopwords, deduplicates and keeps at most
+   * {@value #MAX_TERMS}. A query made only of stopwords has no terms and matches nothing.
    */
   public static List<String> terms(String text) {
     String s = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
@@ -76,9 +76,6 @@ public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryTyp
       if (!STOPWORDS.contains(t)) {
         kept.add(t);
       }
-    }
-    if (kept.isEmpty()) {
-      kept.addAll(tokens);
     }
     List<String> out = new ArrayList<>(kept);
     return List.copyOf(out.subList(0, Math.min(out.size(), MAX_TERMS)));
