@@ -1,0 +1,686 @@
+package dev.engram.embeddings.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.spi.Embedder;
+import dev.engram.spi.EmbeddingProfile;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Embeds texts with any server that speaks the OpenAI {@code POST /v1/embeddings} wire format:
+ * OpenAI itself, and the compatible endpoints of Ollama, vLLM, llama.cpp, LM Studio, LocalAI,
+ * text-embeddings-inference and most hosted gateways.
+ *
+ * <pre>{@code
+ * Embedder embedder = OpenAiCompatibleEmbedder.builder()
+ *     .baseUrl(OpenAiCompatibleEmbedder.OPENAI_BASE_URL)
+ *     .apiKey(System.getenv("OPENAI_API_KEY"))
+ *     .model("text-embedding-3-small")
+ *     .dimension(1536)
+ *     .build();
+ * }</pre>
+ *
+ * <p>Texts are sent in batches of {@link Builder#batchSize(int)}, one request at a time. Every answer
+ * is treated as untrusted: it must hold exactly one embedding per input, each {@code index} once,
+ * each embedding {@link Builder#dimension(int)} finite numbers; anything else fails the call with an
+ * {@link EmbeddingException} ({@code INVALID_MODEL_OUTPUT}) saying what was wrong. Results are ordered
+ * by {@code index}, not by their position in the answer.
+ *
+ * <p>Statuses 408, 429 and 5xx, connection failures and timeouts are retried up to {@link
+ * Builder#maxRetries(int)} times, waiting {@link Builder#retryBackoff(Duration)} doubled on each
+ * retry (plus up to a quarter of random jitter, at most 30 s, at least a {@code Retry-After} the
+ * server sent). Other statuses fail at once. The API key is sent only in the {@code Authorization}
+ * header and never appears in a message, even when the server echoes it.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class OpenAiCompatibleEmbedder implements Embedder {
+
+  /** The base URL of OpenAI's API. */
+  public static final String OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(30);
+  private static final int ERROR_BODY_LIMIT = 64 * 1024;
+  private static final int MESSAGE_SNIPPET = 300;
+
+  private final URI endpoint;
+  private final @Nullable String apiKey;
+  private final String model;
+  private final EmbeddingProfile profile;
+  private final boolean requestDimensions;
+  private final Duration timeout;
+  private final int batchSize;
+  private final int maxRetries;
+  private final Duration retryBackoff;
+  private final long maxResponseBytes;
+  private final Map<String, String> headers;
+  private final HttpClient client;
+
+  private OpenAiCompatibleEmbedder(Builder b, URI endpoint, String model) {
+    this.endpoint = endpoint;
+    this.apiKey = b.apiKey;
+    this.model = model;
+    this.profile = new EmbeddingProfile(model, b.dimension);
+    this.requestDimensions = b.requestDimensions;
+    this.timeout = b.timeout;
+    this.batchSize = b.batchSize;
+    this.maxRetries = b.maxRetries;
+    this.retryBackoff = b.retryBackoff;
+    this.maxResponseBytes = b.maxResponseBytes;
+    this.headers = Map.copyOf(b.headers);
+    this.client =
+        b.httpClient != null
+            ? b.httpClient
+            : HttpClient.newBuilder()
+                .connectTimeout(b.timeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public EmbeddingProfile profile() {
+    return profile;
+  }
+
+  /** The URL requests are posted to: the base URL followed by {@code /embeddings}. */
+  public URI endpoint() {
+    return endpoint;
+  }
+
+  /**
+   * One vector of {@code profile().dimension()} values per text, in order. The values are returned
+   * as the server sent them, not normalized.
+   *
+   * @throws NullPointerException if {@code texts} or one of its elements is null
+   * @throws IllegalArgumentException if a text is empty
+   * @throws EmbeddingException if the server cannot be reached, answers with an error, or answers
+   *     with something other than one valid vector per text
+   */
+  @Override
+  public List<float[]> embed(List<String> texts) {
+    Objects.requireNonNull(texts, "texts");
+    for (int i = 0; i < texts.size(); i++) {
+      String text = texts.get(i);
+      if (text == null) {
+        throw new NullPointerException("texts[" + i + "]");
+      }
+      if (text.isEmpty()) {
+        throw new IllegalArgumentException("texts[" + i + "] is empty; only non-empty texts can be embedded");
+      }
+    }
+    if (texts.isEmpty()) {
+      return List.of();
+    }
+    List<float[]> vectors = new ArrayList<>(texts.size());
+    for (int from = 0; from < texts.size(); from += batchSize) {
+      vectors.addAll(embedBatch(texts.subList(from, Math.min(texts.size(), from + batchSize))));
+    }
+    return List.copyOf(vectors);
+  }
+
+  private List<float[]> embedBatch(List<String> batch) {
+    HttpRequest request = request(batch);
+    int attempt = 0;
+    while (true) {
+      attempt++;
+      Duration retryAfter = Duration.ZERO;
+      EmbeddingException failure;
+      try {
+        HttpResponse<byte[]> response = send(request);
+        int status = response.statusCode();
+        if (status >= 200 && status < 300) {
+          return parse(response.body(), batch.size());
+        }
+        failure =
+            EmbeddingException.httpStatus(
+                "POST " + endpoint + " answered HTTP " + status + attempts(attempt) + ": "
+                    + serverMessage(response.body()),
+                status);
+        if (!retryable(status)) {
+          throw failure;
+        }
+        retryAfter = retryAfter(response);
+      } catch (TimeoutException e) {
+        failure =
+            EmbeddingException.failed(
+                "POST " + endpoint + " timed out after " + timeout.toMillis() + " ms" + attempts(attempt), e);
+      } catch (IOException e) {
+        failure =
+            EmbeddingException.failed(
+                "POST " + endpoint + " failed" + attempts(attempt) + ": " + describe(e), e);
+      }
+      if (attempt > maxRetries) {
+        throw failure;
+      }
+      pause(backoff(attempt, retryAfter), failure);
+    }
+  }
+
+  private HttpRequest request(List<String> batch) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("model", model);
+    ArrayNode input = body.putArray("input");
+    batch.forEach(input::add);
+    body.put("encoding_format", "float");
+    if (requestDimensions) {
+      body.put("dimensions", profile.dimension());
+    }
+    byte[] json;
+    try {
+      json = JSON.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      throw EmbeddingException.failed("could not write the embedding request: " + e.getOriginalMessage(), e);
+    }
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(endpoint)
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(json));
+    if ("http".equalsIgnoreCase(endpoint.getScheme())) {
+      // plain-text servers often mishandle the h2c upgrade of a request with a body
+      request.version(HttpClient.Version.HTTP_1_1);
+    }
+    headers.forEach(request::setHeader);
+    if (apiKey != null) {
+      request.header("Authorization", "Bearer " + apiKey);
+    }
+    return request.build();
+  }
+
+  /** Sends once; the whole exchange, body included, must finish within the timeout. */
+  private HttpResponse<byte[]> send(HttpRequest request) throws IOException, TimeoutException {
+    AtomicReference<@Nullable LimitedBodySubscriber> reader = new AtomicReference<>();
+    CompletableFuture<HttpResponse<byte[]>> exchange =
+        client.sendAsync(
+            request,
+            info -> {
+              boolean success = info.statusCode() >= 200 && info.statusCode() < 300;
+              LimitedBodySubscriber subscriber =
+                  new LimitedBodySubscriber(success ? maxResponseBytes : ERROR_BODY_LIMIT, !success);
+              info.headers().firstValueAsLong("Content-Length").ifPresent(subscriber::rejectDeclaredLength);
+              reader.set(subscriber);
+              return subscriber;
+            });
+    try {
+      return exchange.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      cancel(exchange, reader.get());
+      throw e;
+    } catch (InterruptedException e) {
+      cancel(exchange, reader.get());
+      Thread.currentThread().interrupt();
+      throw EmbeddingException.failed("interrupted while waiting for POST " + endpoint, e);
+    } catch (ExecutionException e) {
+      for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+        if (c instanceof LimitedBodySubscriber.TooLarge) {
+          throw EmbeddingException.invalidResponse(
+              "POST " + endpoint + " answered with a body over the limit of " + maxResponseBytes + " bytes");
+        }
+        if (c instanceof HttpTimeoutException) {
+          TimeoutException timedOut = new TimeoutException(c.getMessage());
+          timedOut.initCause(c);
+          throw timedOut;
+        }
+      }
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      if (cause instanceof IOException) {
+        throw (IOException) cause;
+      }
+      throw EmbeddingException.failed("POST " + endpoint + " failed: " + describe(cause), cause);
+    }
+  }
+
+  private static void cancel(
+      CompletableFuture<HttpResponse<byte[]>> exchange, @Nullable LimitedBodySubscriber reader) {
+    exchange.cancel(true);
+    if (reader != null) {
+      reader.abort();
+    }
+  }
+
+  private List<float[]> parse(byte[] body, int expected) {
+    JsonNode root;
+    try {
+      root = JSON.readTree(body);
+    } catch (IOException e) {
+      String detail = e instanceof JsonProcessingException ? ((JsonProcessingException) e).getOriginalMessage() : e.getMessage();
+      throw invalid("body is not JSON (" + redact(String.valueOf(detail)) + "): " + snippet(body));
+    }
+    if (root == null || root.isMissingNode()) {
+      throw invalid("body is empty");
+    }
+    if (!root.isObject()) {
+      throw invalid("body is " + kind(root) + ", expected an object");
+    }
+    JsonNode data = root.get("data");
+    if (data == null || data.isNull()) {
+      if (root.has("error")) {
+        throw EmbeddingException.failed(
+            "POST " + endpoint + " answered HTTP 2xx with an error: " + errorMessage(root), null);
+      }
+      throw invalid("body has no \"data\" field");
+    }
+    if (!data.isArray()) {
+      throw invalid("\"data\" is " + kind(data) + ", expected an array");
+    }
+    if (data.size() != expected) {
+      throw invalid("expected " + expected + " embeddings for " + expected + " inputs, got " + data.size());
+    }
+    int dimension = profile.dimension();
+    float[][] vectors = new float[expected][];
+    for (int i = 0; i < expected; i++) {
+      JsonNode item = data.get(i);
+      String at = "data[" + i + "]";
+      if (!item.isObject()) {
+        throw invalid(at + " is " + kind(item) + ", expected an object");
+      }
+      JsonNode indexNode = item.get("index");
+      if (indexNode == null || indexNode.isNull()) {
+        throw invalid(at + ".index is missing");
+      }
+      if (!indexNode.isIntegralNumber() || !indexNode.canConvertToInt()) {
+        throw invalid(at + ".index is not an integer: " + abbreviate(indexNode.toString()));
+      }
+      int index = indexNode.intValue();
+      if (index < 0 || index >= expected) {
+        throw invalid(at + ".index " + index + " is outside 0.." + (expected - 1));
+      }
+      if (vectors[index] != null) {
+        throw invalid(at + ".index " + index + " appears twice");
+      }
+      JsonNode embedding = item.get("embedding");
+      if (embedding == null || embedding.isNull()) {
+        throw invalid(at + ".embedding is missing");
+      }
+      if (!embedding.isArray()) {
+        throw invalid(at + ".embedding is " + kind(embedding) + ", expected an array of numbers");
+      }
+      if (embedding.size() != dimension) {
+        throw invalid(at + ".embedding has " + embedding.size() + " values, expected " + dimension);
+      }
+      float[] vector = new float[dimension];
+      for (int j = 0; j < dimension; j++) {
+        JsonNode value = embedding.get(j);
+        if (!value.isNumber()) {
+          throw invalid(at + ".embedding[" + j + "] is " + kind(value) + ", expected a number");
+        }
+        float f = (float) value.doubleValue();
+        if (!Float.isFinite(f)) {
+          throw invalid(at + ".embedding[" + j + "] is not a finite float: " + abbreviate(value.toString()));
+        }
+        vector[j] = f;
+      }
+      vectors[index] = vector;
+    }
+    return List.of(vectors);
+  }
+
+  private EmbeddingException invalid(String problem) {
+    return EmbeddingException.invalidResponse("POST " + endpoint + " answered with an unusable body: " + problem);
+  }
+
+  private static String kind(JsonNode node) {
+    switch (node.getNodeType()) {
+      case ARRAY:
+        return "an array";
+      case OBJECT:
+        return "an object";
+      case NULL:
+        return "null";
+      default:
+        return "a " + node.getNodeType().name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** What the server said in an error body: OpenAI's {@code error} object, or the body itself. */
+  private String serverMessage(byte[] body) {
+    if (body.length == 0) {
+      return "(empty body)";
+    }
+    try {
+      JsonNode root = JSON.readTree(body);
+      if (root != null && root.isObject()) {
+        if (root.has("error")) {
+          return errorMessage(root);
+        }
+        for (String field : List.of("message", "detail")) {
+          JsonNode value = root.get(field);
+          if (value != null && value.isTextual()) {
+            return abbreviate(value.asText());
+          }
+        }
+      }
+    } catch (IOException e) {
+      // not JSON: the raw text below says more
+    }
+    return snippet(body);
+  }
+
+  private String errorMessage(JsonNode root) {
+    JsonNode error = root.get("error");
+    if (error.isTextual()) {
+      return abbreviate(error.asText());
+    }
+    if (!error.isObject()) {
+      return abbreviate(root.toString());
+    }
+    StringBuilder text = new StringBuilder();
+    JsonNode message = error.get("message");
+    text.append(message != null && !message.isNull() ? message.asText() : "(no message)");
+    List<String> details = new ArrayList<>();
+    for (String field : List.of("type", "code", "param")) {
+      JsonNode value = error.get(field);
+      if (value != null && value.isValueNode() && !value.isNull()) {
+        details.add(field + ": " + value.asText());
+      }
+    }
+    if (!details.isEmpty()) {
+      text.append(" (").append(String.join(", ", details)).append(')');
+    }
+    return abbreviate(text.toString());
+  }
+
+  private String snippet(byte[] body) {
+    if (body.length == 0) {
+      return "(empty body)";
+    }
+    int length = Math.min(body.length, MESSAGE_SNIPPET * 4);
+    return abbreviate(new String(body, 0, length, StandardCharsets.UTF_8));
+  }
+
+  /** One line of at most {@value #MESSAGE_SNIPPET} printable characters, with the API key masked. */
+  private String abbreviate(String text) {
+    String line = redact(text).replaceAll("\\p{Cntrl}+", " ").strip();
+    if (line.length() > MESSAGE_SNIPPET) {
+      line = line.substring(0, MESSAGE_SNIPPET) + "…";
+    }
+    return line.isEmpty() ? "(blank)" : line;
+  }
+
+  private String redact(String text) {
+    return apiKey == null ? text : text.replace(apiKey, "[api key]");
+  }
+
+  private static String describe(Throwable e) {
+    String message = e.getMessage();
+    return e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+  }
+
+  private static String attempts(int attempt) {
+    return attempt == 1 ? "" : " (attempt " + attempt + ")";
+  }
+
+  private static boolean retryable(int status) {
+    return status == 408 || status == 429 || status >= 500;
+  }
+
+  private static Duration retryAfter(HttpResponse<?> response) {
+    Optional<String> header = response.headers().firstValue("Retry-After");
+    if (header.isEmpty()) {
+      return Duration.ZERO;
+    }
+    try {
+      double seconds = Double.parseDouble(header.get().strip());
+      if (seconds > 0 && seconds < MAX_RETRY_DELAY.toSeconds()) {
+        return Duration.ofMillis((long) (seconds * 1000));
+      }
+      return seconds > 0 ? MAX_RETRY_DELAY : Duration.ZERO;
+    } catch (NumberFormatException e) {
+      return Duration.ZERO;
+    }
+  }
+
+  private Duration backoff(int attempt, Duration retryAfter) {
+    long base = retryBackoff.toMillis() << Math.min(attempt - 1, 20);
+    long jitter = base > 0 ? ThreadLocalRandom.current().nextLong(base / 4 + 1) : 0;
+    long millis = Math.max(Math.min(base + jitter, MAX_RETRY_DELAY.toMillis()), retryAfter.toMillis());
+    return Duration.ofMillis(millis);
+  }
+
+  private static void pause(Duration delay, EmbeddingException failure) {
+    if (delay.isZero()) {
+      return;
+    }
+    try {
+      Thread.sleep(delay.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failure.addSuppressed(e);
+      throw failure;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "OpenAiCompatibleEmbedder[endpoint=" + endpoint + ", model=" + model + ", dimension="
+        + profile.dimension() + "]";
+  }
+
+  /**
+   * Settings of an {@link OpenAiCompatibleEmbedder}. {@link #baseUrl}, {@link #model} and {@link
+   * #dimension} are required; each setter checks its value and names it when it rejects one. A
+   * builder can be reused; each {@link #build()} takes a snapshot.
+   */
+  public static final class Builder {
+    private @Nullable String baseUrl;
+    private @Nullable String apiKey;
+    private @Nullable String model;
+    private int dimension;
+    private boolean requestDimensions;
+    private Duration timeout = Duration.ofSeconds(60);
+    private int batchSize = 64;
+    private int maxRetries = 2;
+    private Duration retryBackoff = Duration.ofMillis(500);
+    private long maxResponseBytes = 64L * 1024 * 1024;
+    private final Map<String, String> headers = new LinkedHashMap<>();
+    private @Nullable HttpClient httpClient;
+
+    private Builder() {}
+
+    /**
+     * Where the API lives, e.g. {@value OpenAiCompatibleEmbedder#OPENAI_BASE_URL} or {@code
+     * http://localhost:11434/v1}; requests go to this URL followed by {@code /embeddings}. Trailing
+     * slashes are ignored. Required.
+     */
+    public Builder baseUrl(String baseUrl) {
+      Objects.requireNonNull(baseUrl, "baseUrl");
+      this.baseUrl = baseUrl;
+      endpointOf(baseUrl);
+      return this;
+    }
+
+    /** Sent as {@code Authorization: Bearer <apiKey>}. Optional: local servers often need none. */
+    public Builder apiKey(@Nullable String apiKey) {
+      if (apiKey != null) {
+        if (apiKey.isBlank()) {
+          throw new IllegalArgumentException("apiKey must not be blank; leave it unset when the server needs none");
+        }
+        if (apiKey.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+          throw new IllegalArgumentException("apiKey contains control characters");
+        }
+      }
+      this.apiKey = apiKey;
+      return this;
+    }
+
+    /** The {@code model} field of each request, and the {@link EmbeddingProfile#modelId()}. Required. */
+    public Builder model(String model) {
+      Objects.requireNonNull(model, "model");
+      if (model.isBlank() || model.length() > 200) {
+        throw new IllegalArgumentException("model must be 1..200 non-blank characters");
+      }
+      this.model = model;
+      return this;
+    }
+
+    /** The length of every vector the model returns; every answer is checked against it. Required. */
+    public Builder dimension(int dimension) {
+      if (dimension < 1 || dimension > 8192) {
+        throw new IllegalArgumentException("dimension must be between 1 and 8192, was " + dimension);
+      }
+      this.dimension = dimension;
+      return this;
+    }
+
+    /**
+     * Whether each request asks for {@link #dimension} values with the {@code dimensions} field, for
+     * models that can shorten their vectors (OpenAI's {@code text-embedding-3-*}). Default false.
+     */
+    public Builder requestDimensions(boolean requestDimensions) {
+      this.requestDimensions = requestDimensions;
+      return this;
+    }
+
+    /**
+     * The longest one attempt may take, from connecting to the last byte of the answer. Default 60
+     * seconds.
+     */
+    public Builder timeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+      }
+      this.timeout = timeout;
+      return this;
+    }
+
+    /** The most texts sent in one request, 1..2048. Default 64. */
+    public Builder batchSize(int batchSize) {
+      if (batchSize < 1 || batchSize > 2048) {
+        throw new IllegalArgumentException("batchSize must be between 1 and 2048, was " + batchSize);
+      }
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    /** How often a request is retried after a retryable failure, 0..10. Default 2. */
+    public Builder maxRetries(int maxRetries) {
+      if (maxRetries < 0 || maxRetries > 10) {
+        throw new IllegalArgumentException("maxRetries must be between 0 and 10, was " + maxRetries);
+      }
+      this.maxRetries = maxRetries;
+      return this;
+    }
+
+    /** The wait before the first retry, doubled for each further one. Default 500 ms. */
+    public Builder retryBackoff(Duration retryBackoff) {
+      Objects.requireNonNull(retryBackoff, "retryBackoff");
+      if (retryBackoff.isNegative() || retryBackoff.compareTo(MAX_RETRY_DELAY) > 0) {
+        throw new IllegalArgumentException("retryBackoff must be between 0 and 30 s, was " + retryBackoff);
+      }
+      this.retryBackoff = retryBackoff;
+      return this;
+    }
+
+    /** The largest successful answer accepted, in bytes (at least 1024). Default 64 MiB. */
+    public Builder maxResponseBytes(long maxResponseBytes) {
+      if (maxResponseBytes < 1024) {
+        throw new IllegalArgumentException("maxResponseBytes must be at least 1024, was " + maxResponseBytes);
+      }
+      this.maxResponseBytes = maxResponseBytes;
+      return this;
+    }
+
+    /**
+     * An extra header sent with every request, e.g. {@code OpenAI-Organization} or a gateway's own
+     * key header. Its value never appears in messages.
+     */
+    public Builder header(String name, String value) {
+      Objects.requireNonNull(name, "header name");
+      Objects.requireNonNull(value, "header value");
+      if (name.equalsIgnoreCase("Authorization") || name.equalsIgnoreCase("Content-Type")) {
+        throw new IllegalArgumentException("header " + name + " is set by the embedder; use apiKey for Authorization");
+      }
+      try {
+        HttpRequest.newBuilder().header(name, value);
+      } catch (IllegalArgumentException e) {
+        String reason = String.valueOf(e.getMessage());
+        throw new IllegalArgumentException(
+            "header " + name + " cannot be sent: " + (value.isEmpty() ? reason : reason.replace(value, "[value]")));
+      }
+      headers.put(name, value);
+      return this;
+    }
+
+    /**
+     * The client to send requests with, e.g. one with a proxy or custom TLS. By default each embedder
+     * builds its own, with a connect timeout of {@link #timeout} and no redirects.
+     */
+    public Builder httpClient(HttpClient httpClient) {
+      this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
+      return this;
+    }
+
+    /**
+     * @throws IllegalStateException if baseUrl, model or dimension was not set
+     */
+    public OpenAiCompatibleEmbedder build() {
+      if (baseUrl == null) {
+        throw new IllegalStateException("baseUrl is not set");
+      }
+      if (model == null) {
+        throw new IllegalStateException("model is not set");
+      }
+      if (dimension == 0) {
+        throw new IllegalStateException("dimension is not set");
+      }
+      return new OpenAiCompatibleEmbedder(this, endpointOf(baseUrl), model);
+    }
+
+    private static URI endpointOf(String baseUrl) {
+      String trimmed = baseUrl.strip();
+      while (trimmed.endsWith("/")) {
+        trimmed = trimmed.substring(0, trimmed.length() - 1);
+      }
+      URI base;
+      try {
+        base = new URI(trimmed);
+      } catch (URISyntaxException e) {
+        throw new IllegalArgumentException(
+            "baseUrl is not a valid URL: " + e.getReason() + " at index " + e.getIndex(), null);
+      }
+      String scheme = base.getScheme();
+      if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))) {
+        throw new IllegalArgumentException("baseUrl must be an http:// or https:// URL");
+      }
+      if (base.getHost() == null) {
+        throw new IllegalArgumentException("baseUrl has no host");
+      }
+      if (base.getRawUserInfo() != null || base.getRawQuery() != null || base.getRawFragment() != null) {
+        throw new IllegalArgumentException("baseUrl must not carry user info, a query or a fragment");
+      }
+      return URI.create(trimmed + "/embeddings");
+    }
+  }
+}

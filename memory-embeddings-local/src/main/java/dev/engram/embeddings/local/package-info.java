@@ -1,0 +1,8 @@
+/**
+ * An offline {@link dev.engram.spi.Embedder}: {@link dev.engram.embeddings.local.MiniLmEmbedder} runs
+ * all-MiniLM-L6-v2 (quantized) in process, with no network and no API key.
+ */
+@NullMarked
+package dev.engram.embeddings.local;
+
+import org.jspecify.annotations.NullMarked;
