@@ -90,8 +90,9 @@ final class Curation {
     List<Change> changes = new ArrayList<>();
     MemoryEntry target = keep;
     Set<String> topics = new LinkedHashSet<>(keep.topics());
-    if (m.mergedContent() != null) {
-      String content = content(m.mergedContent());
+    String mergedContent = m.mergedContent() == null ? null : content(m.mergedContent());
+    if (mergedContent != null && !Text.contentHash(mergedContent).equals(keep.contentHash())) {
+      String content = mergedContent;
       target = new MemoryEntry(keep.entryId(), Ids.next(), keep.version() + 1, keep.versionId(), scope, content,
           keep.topics(), keep.type(), keep.priority(), keep.disclosure(), keep.glossary(), keep.path(),
           MemoryEngine.CURATOR, keep.evidence(), Text.contentHash(content), EntryStatus.ACTIVE, null,
@@ -121,9 +122,10 @@ final class Curation {
       topics.addAll(o.topics());
       priority = Math.min(priority, o.priority());
     }
-    List<String> topicList = Text.topics("topics", List.copyOf(topics), true);
+    List<String> union = List.copyOf(topics);
+    List<String> topicList = Text.topics("topics", union.subList(0, Math.min(union.size(), Text.MAX_TOPICS)), true);
     MemoryEntry summary = new MemoryEntry(Ids.next(), Ids.next(), 1, null, scope, content,
-        topicList.subList(0, Math.min(topicList.size(), Text.MAX_TOPICS)), EntryType.SUMMARY, Math.max(priority, 2),
+        topicList, EntryType.SUMMARY, Math.max(priority, 2),
         null, List.of(), null, MemoryEngine.CURATOR, List.of(), Text.contentHash(content), EntryStatus.ACTIVE, null,
         now, now, rev);
     tx.insertVersion(summary);

@@ -14,7 +14,31 @@ public abstract class MemoryStoreTck {
   protected abstract MemoryStore createStore();
 
   @Nested
+  class Crud extends CrudContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
   class Transfer extends TransferContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
+  class Versions extends VersionsContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
+  class Topics extends TopicsContract {
     @Override
     protected MemoryStore createStore() {
       return MemoryStoreTck.this.createStore();

@@ -1,0 +1,302 @@
+package dev.engram.tck;
+
+import dev.engram.EntryStatus;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.Revision;
+import dev.engram.StoreException;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoreCapability;
+import dev.engram.spi.StoreTransaction;
+import dev.engram.spi.TopicState;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Wraps a store and, when armed, makes one transaction fail in the middle: right after a chosen
+ * write step has been applied to the real transaction, it throws a {@link StoreException}. The store
+ * under test must then roll back everything that transaction already wrote (invariant 3).
+ */
+public final class FaultInjectingStore implements MemoryStore {
+
+  /** The write steps of a {@link StoreTransaction}. */
+  public enum Step {
+    INSERT_VERSION,
+    UPDATE_STATUS,
+    APPEND_EVENT,
+    APPEND_REVISION,
+    MARK_TOPICS_WRITTEN,
+    MARK_TOPIC_CURATED,
+    ERASE_ENTRY,
+    ERASE_SCOPE_CONTENT
+  }
+
+  private final MemoryStore delegate;
+  private final AtomicReference<@Nullable Step> armed = new AtomicReference<>();
+  private final AtomicInteger injected = new AtomicInteger();
+
+  public FaultInjectingStore(MemoryStore delegate) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+  }
+
+  /** Arms one fault: the next time {@code step} is applied inside a transaction, that transaction throws. */
+  public void failAfter(Step step) {
+    armed.set(Objects.requireNonNull(step, "step"));
+  }
+
+  /** Whether an armed fault is still waiting for its step. */
+  public boolean armed() {
+    return armed.get() != null;
+  }
+
+  /** How many faults were thrown so far. */
+  public int faultsInjected() {
+    return injected.get();
+  }
+
+  public MemoryStore delegate() {
+    return delegate;
+  }
+
+  /**
+   * The delegate's capabilities without the search ones: this wrapper exercises the transactional
+   * core only, so the engine never routes index queries through it.
+   */
+  @Override
+  public Set<StoreCapability> capabilities() {
+    Set<StoreCapability> caps = EnumSet.noneOf(StoreCapability.class);
+    caps.addAll(delegate.capabilities());
+    caps.remove(StoreCapability.FULL_TEXT_SEARCH);
+    caps.remove(StoreCapability.VECTOR_STORAGE);
+    return caps;
+  }
+
+  @Override
+  public <T> T inTransaction(String scope, StoreWork<T> work) {
+    return delegate.inTransaction(scope, tx -> work.run(new Tx(tx)));
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+
+  private void after(Step step) {
+    if (armed.compareAndSet(step, null)) {
+      injected.incrementAndGet();
+      throw StoreException.unavailable("injected fault after " + step, null);
+    }
+  }
+
+  @Override
+  public long headRevision(String scope) {
+    return delegate.headRevision(scope);
+  }
+
+  @Override
+  public Optional<MemoryEntry> version(String versionId) {
+    return delegate.version(versionId);
+  }
+
+  @Override
+  public List<MemoryEntry> versions(String entryId) {
+    return delegate.versions(entryId);
+  }
+
+  @Override
+  public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
+    return delegate.findActiveByHash(scope, contentHash);
+  }
+
+  @Override
+  public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
+    return delegate.findActiveByPath(scope, path);
+  }
+
+  @Override
+  public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
+    return delegate.activeByTopic(scopes, topic, limit);
+  }
+
+  @Override
+  public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
+    return delegate.versionsIn(scopes, statuses);
+  }
+
+  @Override
+  public List<MemoryEvent> events(String entryId) {
+    return delegate.events(entryId);
+  }
+
+  @Override
+  public Optional<MemoryEvent> event(String eventId) {
+    return delegate.event(eventId);
+  }
+
+  @Override
+  public List<Revision> revisions(String scope, long sinceExclusive, int limit) {
+    return delegate.revisions(scope, sinceExclusive, limit);
+  }
+
+  @Override
+  public List<TopicState> topics(Collection<String> scopes) {
+    return delegate.topics(scopes);
+  }
+
+  @Override
+  public List<TopicState> dirtyTopics(int limit) {
+    return delegate.dirtyTopics(limit);
+  }
+
+  @Override
+  public int countActiveWithPriority(String namespace, int priority) {
+    return delegate.countActiveWithPriority(namespace, priority);
+  }
+
+  @Override
+  public List<String> scopes(String prefix, boolean recursive) {
+    return delegate.scopes(prefix, recursive);
+  }
+
+  /** Delegates to the real transaction and fails after the armed step. */
+  private final class Tx implements StoreTransaction {
+    private final StoreTransaction tx;
+
+    Tx(StoreTransaction tx) {
+      this.tx = tx;
+    }
+
+    @Override
+    public String scope() {
+      return tx.scope();
+    }
+
+    @Override
+    public void insertVersion(MemoryEntry version) {
+      tx.insertVersion(version);
+      after(Step.INSERT_VERSION);
+    }
+
+    @Override
+    public void updateStatus(String versionId, EntryStatus status, @Nullable String supersededBy, Instant updatedAt) {
+      tx.updateStatus(versionId, status, supersededBy, updatedAt);
+      after(Step.UPDATE_STATUS);
+    }
+
+    @Override
+    public void appendEvent(MemoryEvent event) {
+      tx.appendEvent(event);
+      after(Step.APPEND_EVENT);
+    }
+
+    @Override
+    public void appendRevision(Revision revision) {
+      tx.appendRevision(revision);
+      after(Step.APPEND_REVISION);
+    }
+
+    @Override
+    public void markTopicsWritten(String scope, Collection<String> topics, long revision, Instant at) {
+      tx.markTopicsWritten(scope, topics, revision, at);
+      after(Step.MARK_TOPICS_WRITTEN);
+    }
+
+    @Override
+    public void markTopicCurated(String scope, String topic, long revision, @Nullable String blurb) {
+      tx.markTopicCurated(scope, topic, revision, blurb);
+      after(Step.MARK_TOPIC_CURATED);
+    }
+
+    @Override
+    public int eraseEntry(String entryId) {
+      int n = tx.eraseEntry(entryId);
+      after(Step.ERASE_ENTRY);
+      return n;
+    }
+
+    @Override
+    public int eraseScopeContent() {
+      int n = tx.eraseScopeContent();
+      after(Step.ERASE_SCOPE_CONTENT);
+      return n;
+    }
+
+    @Override
+    public long headRevision(String scope) {
+      return tx.headRevision(scope);
+    }
+
+    @Override
+    public Optional<MemoryEntry> version(String versionId) {
+      return tx.version(versionId);
+    }
+
+    @Override
+    public List<MemoryEntry> versions(String entryId) {
+      return tx.versions(entryId);
+    }
+
+    @Override
+    public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
+      return tx.findActiveByHash(scope, contentHash);
+    }
+
+    @Override
+    public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
+      return tx.findActiveByPath(scope, path);
+    }
+
+    @Override
+    public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
+      return tx.activeByTopic(scopes, topic, limit);
+    }
+
+    @Override
+    public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
+      return tx.versionsIn(scopes, statuses);
+    }
+
+    @Override
+    public List<MemoryEvent> events(String entryId) {
+      return tx.events(entryId);
+    }
+
+    @Override
+    public Optional<MemoryEvent> event(String eventId) {
+      return tx.event(eventId);
+    }
+
+    @Override
+    public List<Revision> revisions(String scope, long sinceExclusive, int limit) {
+      return tx.revisions(scope, sinceExclusive, limit);
+    }
+
+    @Override
+    public List<TopicState> topics(Collection<String> scopes) {
+      return tx.topics(scopes);
+    }
+
+    @Override
+    public List<TopicState> dirtyTopics(int limit) {
+      return tx.dirtyTopics(limit);
+    }
+
+    @Override
+    public int countActiveWithPriority(String namespace, int priority) {
+      return tx.countActiveWithPriority(namespace, priority);
+    }
+
+    @Override
+    public List<String> scopes(String prefix, boolean recursive) {
+      return tx.scopes(prefix, recursive);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package dev.engram.tck;
+
+import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.spi.CurateOp;
+import dev.engram.spi.CurateRequest;
+import dev.engram.spi.Reasoner;
+import dev.engram.spi.TagProposal;
+import dev.engram.spi.TagRequest;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+
+/**
+ * A reasoner whose answers a test scripts. It tags like {@link DeterministicReasoner} until
+ * {@link #onTag} says otherwise, curates ({@link #curates()} is true) with whatever {@link #onCurate}
+ * returns, and records every request it receives. Answers may be deliberately hostile: null lists,
+ * null ops, ids it was never shown. Thread-safe.
+ */
+public final class ScriptedReasoner implements Reasoner {
+  private final DeterministicReasoner deterministic = new DeterministicReasoner();
+  private volatile Function<TagRequest, TagProposal> tagScript = deterministic::tag;
+  private volatile Function<CurateRequest, List<CurateOp>> curateScript = request -> List.of();
+  private final List<TagRequest> tagRequests = new CopyOnWriteArrayList<>();
+  private final List<CurateRequest> curateRequests = new CopyOnWriteArrayList<>();
+
+  /** Answers every later tag request with {@code script}; it may return null or throw. */
+  public ScriptedReasoner onTag(Function<TagRequest, TagProposal> script) {
+    this.tagScript = Objects.requireNonNull(script, "script");
+    return this;
+  }
+
+  /** Tags like the deterministic reasoner again. */
+  public ScriptedReasoner tagDeterministically() {
+    return onTag(deterministic::tag);
+  }
+
+  /** Answers every later curate request with {@code script}; it may return null, null ops or throw. */
+  public ScriptedReasoner onCurate(Function<CurateRequest, List<CurateOp>> script) {
+    this.curateScript = Objects.requireNonNull(script, "script");
+    return this;
+  }
+
+  /**
+   * Proposes {@code ops} (null elements allowed) whenever the slice of {@code topic} is curated, and
+   * nothing for other topics.
+   */
+  public ScriptedReasoner onCurate(String topic, CurateOp... ops) {
+    List<CurateOp> proposal = Arrays.asList(ops.clone());
+    return onCurate(request -> request.topic().equals(topic) ? proposal : List.of());
+  }
+
+  @Override
+  public TagProposal tag(TagRequest request) {
+    tagRequests.add(request);
+    return tagScript.apply(request);
+  }
+
+  @Override
+  public boolean curates() {
+    return true;
+  }
+
+  @Override
+  public List<CurateOp> curate(CurateRequest request) {
+    curateRequests.add(request);
+    return curateScript.apply(request);
+  }
+
+  /** Every tag request received, oldest first. */
+  public List<TagRequest> tagRequests() {
+    return List.copyOf(tagRequests);
+  }
+
+  /** Every curate request received, oldest first. */
+  public List<CurateRequest> curateRequests() {
+    return List.copyOf(curateRequests);
+  }
+
+  /** The most recent tag request. */
+  public TagRequest lastTagRequest() {
+    if (tagRequests.isEmpty()) {
+      throw new IllegalStateException("no tag request was received");
+    }
+    return tagRequests.get(tagRequests.size() - 1);
+  }
+}
