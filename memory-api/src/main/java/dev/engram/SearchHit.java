@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  * One ranked result.
  *
  * @param score the fused score (for single-channel modes, that channel's score); higher is better
- * @param matchedBy the channels that found the entry
+ * @param matchedBy the channels that found the entry, in {@link SearchChannel} order
  * @param ftsRank 1-based rank in the full-text channel, or null
  * @param vectorRank 1-based rank in the vector channel, or null
  * @param cosine the best cosine similarity over the entry's views, or null
@@ -22,7 +22,9 @@ public record SearchHit(
     @Nullable Double cosine) {
   public SearchHit {
     Objects.requireNonNull(entry, "entry");
-    matchedBy = Set.copyOf(matchedBy);
+    matchedBy = matchedBy.isEmpty()
+        ? Set.of()
+        : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(matchedBy));
   }
 
   public Citation citation() {

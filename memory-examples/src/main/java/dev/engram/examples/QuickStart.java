@@ -1,34 +1,58 @@
 package dev.engram.examples;
 
+import dev.engram.ContextRequest;
 import dev.engram.Engram;
 import dev.engram.Grants;
 import dev.engram.ListOptions;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
+import dev.engram.PreparedContext;
+import dev.engram.SearchHit;
+import dev.engram.SearchResult;
 import dev.engram.TopicSummary;
 import dev.engram.WriteOptions;
 import dev.engram.WriteResult;
+import dev.engram.embeddings.local.MiniLmEmbedder;
 import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
+import dev.engram.store.sqlite.SqliteMemoryStore;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A walk through the core calls: write, dedupe, read, scan, correct, history, retire and the audit
- * listing. Runs on the in-memory store with the deterministic reasoner: no server, no API key.
+ * A walk through the core calls: write, dedupe, read, scan, correct, history, retire, the audit
+ * listing, a hybrid search and a PreparedContext. Runs with the deterministic reasoner and the offline
+ * MiniLM embedder: no server, no API key. With a file argument the memory lives in that SQLite file
+ * and survives restarts; without one it lives in memory.
  */
 public final class QuickStart {
   private QuickStart() {}
 
   public static void main(String[] args) {
-    run(new InMemoryMemoryStore(), System.out);
+    if (args.length > 1) {
+      System.err.println("usage: QuickStart [memory.db]");
+      System.exit(2);
+    }
+    MemoryStore store = args.length == 1 ? new SqliteMemoryStore(Path.of(args[0])) : new InMemoryMemoryStore();
+    if (args.length == 1) {
+      System.out.println("== memory file " + Path.of(args[0]).toAbsolutePath());
+    }
+    run(store, new MiniLmEmbedder(), System.out);
   }
 
   /** Runs the walk-through on {@code store}, printing to {@code out}. */
-  public static void run(MemoryStore store, PrintStream out) {
-    try (Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build()) {
+  public static void run(MemoryStore store, Embedder embedder, PrintStream out) {
+    try (Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner()).embedder(embedder).build()) {
       Grants grants = Grants.of("app/user/u_123");
+      List<MemoryEntry> earlier = engram.list(grants);
+      if (!earlier.isEmpty()) {
+        out.println("== remembered from an earlier run: " + earlier.size() + " active entries");
+        engram.deleteScope(grants, "app/user/u_123", true);
+        out.println("   (erased them to start the walk-through afresh)");
+      }
 
       out.println("== write");
       WriteResult w = engram.write(grants, "Prefers metric units.",
@@ -75,6 +99,20 @@ public final class QuickStart {
         out.println("  " + show(e));
       }
       out.println("== scope revision: " + engram.revision(grants, "app/user/u_123"));
+
+      out.println("== hybrid search (full text + MiniLM vectors, fused by reciprocal rank fusion)");
+      for (String query : List.of("what gym equipment is available at home?", "Which weights do I own for home workouts?")) {
+        SearchResult found = engram.search(grants, query);
+        out.println("  \"" + query + "\" (" + found.used() + ")");
+        for (SearchHit hit : found.hits()) {
+          out.println("    " + hit.matchedBy() + " " + hit.entry().content());
+        }
+      }
+
+      out.println("== prepared context (bounded, cited, labelled untrusted)");
+      PreparedContext ctx = engram.prepareContext(grants, ContextRequest.of("plan my next training week", 1024));
+      out.println("  " + ctx.status() + ", " + ctx.contentBytes() + " of 1024 bytes, " + ctx.citations().size() + " citations");
+      out.print(ctx.content() == null ? "" : ctx.content().indent(4));
     }
   }
 

@@ -2,18 +2,35 @@ package dev.engram.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.engram.embeddings.local.MiniLmEmbedder;
+import dev.engram.spi.MemoryStore;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
+import dev.engram.store.sqlite.SqliteMemoryStore;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class QuickStartTest {
+  private static MiniLmEmbedder embedder;
+
+  @BeforeAll
+  static void loadModel() {
+    embedder = new MiniLmEmbedder();
+  }
+
+  private static String run(MemoryStore store) {
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    QuickStart.run(store, embedder, new PrintStream(buf, true, StandardCharsets.UTF_8));
+    return buf.toString(StandardCharsets.UTF_8);
+  }
+
   @Test
   void walkThroughShowsEveryStep() {
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    QuickStart.run(new InMemoryMemoryStore(), new PrintStream(buf, true, StandardCharsets.UTF_8));
-    String out = buf.toString(StandardCharsets.UTF_8);
+    String out = run(new InMemoryMemoryStore());
     assertThat(out)
         .contains("APPENDED  [ACTIVE v1 r1 [preferences]] Prefers metric units.")
         .contains("DEDUPED  revision still 3")
@@ -23,6 +40,24 @@ class QuickStartTest {
         .contains("[RETIRED v2 r4 [preferences]] Prefers imperial units.")
         .contains("active preferences now: 0")
         .contains("[SUPERSEDED v1 r1 [preferences]] Prefers metric units.")
-        .contains("== scope revision: 5");
+        .contains("== scope revision: 5")
+        .contains("\"what gym equipment is available at home?\" (HYBRID)\n    [FTS, VECTOR] Owns dumbbells and a bench.")
+        .contains("\"Which weights do I own for home workouts?\" (HYBRID)\n    [VECTOR] Owns dumbbells and a bench.")
+        .contains("READY, ")
+        .contains("<<<BEGIN UNTRUSTED MEMORY>>>")
+        .contains("Owns dumbbells and a bench.")
+        .doesNotContain("remembered from an earlier run");
+    String search = out.substring(out.indexOf("== hybrid search"), out.indexOf("== prepared context"));
+    assertThat(search).doesNotContain("imperial");
+  }
+
+  @Test
+  void memoryInASqliteFileSurvivesARestart(@TempDir Path dir) {
+    Path file = dir.resolve("memory.db");
+    String first = run(new SqliteMemoryStore(file));
+    assertThat(first).doesNotContain("remembered from an earlier run").contains("(HYBRID)");
+    String second = run(new SqliteMemoryStore(file));
+    assertThat(second).contains("== remembered from an earlier run: 2 active entries")
+        .contains("APPENDED  [ACTIVE v1 r");
   }
 }
