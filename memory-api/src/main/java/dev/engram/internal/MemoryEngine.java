@@ -303,8 +303,12 @@ public final class MemoryEngine implements Engram {
       long head = tx.headRevision(citation.scope());
       checkExpected(citation.scope(), opts.expectedRevision(), head);
       MemoryEntry c = current(tx, citation.entryId());
-      if (c == null || !c.scope().equals(citation.scope())) {
-        throw new NotFoundException("entry " + citation.entryId() + " not found in scope " + citation.scope());
+      MemoryEntry cited = tx.version(citation.versionId()).orElse(null);
+      if (c == null || cited == null
+          || !cited.entryId().equals(citation.entryId())
+          || !cited.scope().equals(citation.scope())
+          || cited.createdInRevision() != citation.revision()) {
+        throw new NotFoundException("no version matches citation " + citation.render() + " for " + grants);
       }
       if (!c.versionId().equals(citation.versionId())) {
         throw new RevisionConflictException(citation.scope(), null, head,

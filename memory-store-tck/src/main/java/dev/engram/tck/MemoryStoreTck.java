@@ -30,6 +30,14 @@ public abstract class MemoryStoreTck {
   }
 
   @Nested
+  class GrantsAndIsolation extends GrantsContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
   class Versions extends VersionsContract {
     @Override
     protected MemoryStore createStore() {
@@ -39,6 +47,30 @@ public abstract class MemoryStoreTck {
 
   @Nested
   class Topics extends TopicsContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
+  class Erasure extends ErasureContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
+  class BadInput extends BadInputContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
+  class Concurrency extends ConcurrencyContract {
     @Override
     protected MemoryStore createStore() {
       return MemoryStoreTck.this.createStore();

@@ -1,0 +1,283 @@
+package dev.engram.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.engram.Change;
+import dev.engram.ChangeKind;
+import dev.engram.Citation;
+import dev.engram.DirtyTopic;
+import dev.engram.Engram;
+import dev.engram.Grants;
+import dev.engram.ListOptions;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.NotFoundException;
+import dev.engram.ReadOptions;
+import dev.engram.Revision;
+import dev.engram.ScopeViolationException;
+import dev.engram.TopicSummary;
+import dev.engram.WriteOptions;
+import dev.engram.WritePolicy;
+import dev.engram.WriteResult;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Erasure ({@code deleteEntry}, {@code deleteScope}): the one exception to "history is complete".
+ * After it, no version, event or topic row of the erased entries is readable through any call, the
+ * revision log keeps only ids and keeps counting up, and nothing else is touched.
+ */
+public abstract class ErasureContract extends ContractSupport {
+
+  private static final ListOptions ALL = ListOptions.builder().includeSuperseded(true).build();
+
+  /**
+   * Scope {@code er/u1} holds a victim with four versions, a retirement and a reactivation (topics
+   * {@code secret-topic} and {@code shared}), plus a bystander (topic {@code shared}); {@code er/u1/sub}
+   * and {@code er/u2} hold more bystanders.
+   */
+  private final class Fixture {
+    final Engram engram = newEngram();
+    final Grants grants = Grants.of("er/u1");
+    final Grants auditor = Grants.of("er/u1", "er/u1/sub", "er/u2");
+    final String victimId;
+    final List<Citation> victimCitations = new ArrayList<>();
+    final List<String> victimEventIds = new ArrayList<>();
+    final WriteResult bystander;
+    final WriteResult below;
+    final WriteResult other;
+
+    Fixture() {
+      WriteResult first = engram.write(grants, "the victim's secret diagnosis",
+          WriteOptions.builder().topicsHint("secret-topic", "shared").path("health/diagnosis").build());
+      victimId = first.entry().entryId();
+      victimCitations.add(first.citation());
+      MemoryEntry v2 = engram.correct(grants, victimId, "the victim's secret diagnosis, revised");
+      victimCitations.add(v2.citation());
+      MemoryEntry retired = engram.retire(grants, v2.citation(), "no longer relevant");
+      engram.reactivate(grants, retired.citation(), "relevant again");
+      MemoryEntry v3 = engram.correct(grants, victimId, "the victim's secret diagnosis, third take");
+      victimCitations.add(v3.citation());
+      for (MemoryEvent e : engram.history(grants, victimId)) {
+        victimEventIds.add(e.eventId());
+      }
+      bystander = write(engram, grants, "a bystander fact in the same scope", "shared");
+      below = write(engram, Grants.of("er/u1/sub"), "a bystander below", "secret-topic");
+      other = write(engram, Grants.of("er/u2"), "a bystander in another scope", "secret-topic");
+    }
+  }
+
+  @Test
+  void deleteEntryErasesEveryVersionCitationAndEvent() {
+    Fixture f = new Fixture();
+    assertThat(f.victimEventIds).hasSize(5);
+    assertThat(f.engram.deleteEntry(f.grants, f.victimId)).isEqualTo(3);
+
+    for (Grants g : List.of(f.grants, f.auditor)) {
+      for (Citation c : f.victimCitations) {
+        assertThatThrownBy(() -> f.engram.get(g, c)).as(c.render()).isInstanceOf(NotFoundException.class);
+      }
+      assertThatThrownBy(() -> f.engram.get(g, f.victimId)).isInstanceOf(NotFoundException.class);
+      assertThatThrownBy(() -> f.engram.history(g, f.victimId)).isInstanceOf(NotFoundException.class);
+      assertThat(f.engram.list(g, ALL)).extracting(MemoryEntry::entryId).doesNotContain(f.victimId);
+      assertThat(f.engram.list(g, ListOptions.builder().includeRetired(true).build()))
+          .extracting(MemoryEntry::entryId).doesNotContain(f.victimId);
+      assertThat(f.engram.read(g, List.of("secret-topic", "shared"), ReadOptions.limit(1000)))
+          .extracting(MemoryEntry::entryId).doesNotContain(f.victimId);
+    }
+    for (String eventId : f.victimEventIds) {
+      assertThatThrownBy(() -> f.engram.rollback(f.grants, eventId)).isInstanceOf(NotFoundException.class);
+    }
+    assertThat(f.engram.list(f.auditor, ALL)).extracting(MemoryEntry::content)
+        .noneMatch(c -> c.contains("diagnosis"));
+  }
+
+  @Test
+  void deleteEntryDropsTopicsOnlyTheErasedEntryCarried() {
+    Fixture f = new Fixture();
+    f.engram.deleteEntry(f.grants, f.victimId);
+    assertThat(f.engram.scan(f.grants)).extracting(t -> t.scope() + ":" + t.topic() + "=" + t.count())
+        .containsExactly("er/u1:shared=1");
+    assertThat(f.engram.scan(f.auditor)).extracting(TopicSummary::scope, TopicSummary::topic)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("er/u1", "shared"),
+            org.assertj.core.groups.Tuple.tuple("er/u1/sub", "secret-topic"),
+            org.assertj.core.groups.Tuple.tuple("er/u2", "secret-topic"));
+    assertThat(f.engram.listDirtyTopics()).extracting(DirtyTopic::scope, DirtyTopic::topic)
+        .doesNotContain(org.assertj.core.groups.Tuple.tuple("er/u1", "secret-topic"));
+  }
+
+  @Test
+  void deleteEntryFreesItsContentHashAndPath() {
+    Fixture f = new Fixture();
+    f.engram.deleteEntry(f.grants, f.victimId);
+    WriteResult again = f.engram.write(f.grants, "the victim's secret diagnosis, third take",
+        WriteOptions.builder().topicsHint("secret-topic").path("health/diagnosis").build());
+    assertThat(again.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
+    assertThat(again.entry().entryId()).isNotEqualTo(f.victimId);
+    assertThat(again.entry().version()).isEqualTo(1);
+    assertThat(again.entry().previousVersionId()).isNull();
+    assertThat(f.engram.history(f.grants, again.entry().entryId())).hasSize(1);
+  }
+
+  @Test
+  void deleteEntryLeavesEveryOtherEntryUntouched() {
+    Fixture f = new Fixture();
+    Grants sub = Grants.of("er/u1/sub");
+    ListOptions onlySub = ListOptions.builder().includeSuperseded(true).scope("er/u1/sub").build();
+    List<MemoryEntry> subBefore = f.engram.list(sub, onlySub);
+    List<MemoryEvent> subHistory = f.engram.history(sub, f.below.entry().entryId());
+    VisibleState otherBefore = VisibleState.of(f.engram, Grants.of("er/u2"));
+    List<MemoryEvent> bystanderHistory = f.engram.history(f.grants, f.bystander.entry().entryId());
+    f.engram.deleteEntry(f.grants, f.victimId);
+    assertThat(f.engram.get(f.grants, f.bystander.citation())).isEqualTo(f.bystander.entry());
+    assertThat(f.engram.history(f.grants, f.bystander.entry().entryId())).isEqualTo(bystanderHistory);
+    assertThat(f.engram.list(f.auditor, ALL)).extracting(MemoryEntry::entryId)
+        .containsExactlyInAnyOrder(
+            f.bystander.entry().entryId(), f.below.entry().entryId(), f.other.entry().entryId());
+    assertThat(f.engram.list(sub, onlySub)).isEqualTo(subBefore);
+    assertThat(f.engram.history(sub, f.below.entry().entryId())).isEqualTo(subHistory);
+    assertThat(VisibleState.of(f.engram, Grants.of("er/u2"))).isEqualTo(otherBefore);
+  }
+
+  @Test
+  void deleteEntryMakesOneRevisionThatCarriesOnlyIds() {
+    Fixture f = new Fixture();
+    long head = f.engram.revision(f.grants, "er/u1");
+    List<Revision> logBefore = f.engram.changes(f.grants, "er/u1", 0);
+    f.engram.deleteEntry(f.grants, f.victimId);
+    assertThat(f.engram.revision(f.grants, "er/u1")).isEqualTo(head + 1);
+    List<Revision> log = f.engram.changes(f.grants, "er/u1", 0);
+    assertThat(log).extracting(Revision::revision).containsExactly(
+        java.util.stream.LongStream.rangeClosed(1, head + 1).boxed().toArray(Long[]::new));
+    assertThat(log.subList(0, logBefore.size())).isEqualTo(logBefore);
+    assertThat(log.get(log.size() - 1).changes()).containsExactly(new Change(ChangeKind.DELETE, f.victimId, null));
+    assertThat(log.toString()).doesNotContain("diagnosis").doesNotContain("secret-topic");
+    WriteResult next = write(f.engram, f.grants, "written after the erasure", "shared");
+    assertThat(next.revision()).isEqualTo(head + 2);
+  }
+
+  @Test
+  void erasedEntriesCannotBeChangedOrErasedAgain() {
+    Fixture f = new Fixture();
+    Citation last = f.victimCitations.get(f.victimCitations.size() - 1);
+    f.engram.deleteEntry(f.grants, f.victimId);
+    VisibleState before = VisibleState.of(f.engram, f.auditor);
+    assertThatThrownBy(() -> f.engram.correct(f.grants, f.victimId, "resurrect")).isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(() -> f.engram.retire(f.grants, last, "again")).isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(() -> f.engram.reactivate(f.grants, last, "again")).isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(() -> f.engram.deleteEntry(f.grants, f.victimId)).isInstanceOf(NotFoundException.class);
+    assertThat(VisibleState.of(f.engram, f.auditor)).isEqualTo(before);
+  }
+
+  @Test
+  void deleteScopeWithoutRecursionErasesOnlyThatScope() {
+    Fixture f = new Fixture();
+    long head = f.engram.revision(f.grants, "er/u1");
+    Grants sub = Grants.of("er/u1/sub");
+    List<MemoryEntry> belowBefore = f.engram.list(sub, ListOptions.builder().includeSuperseded(true).scope("er/u1/sub").build());
+    List<MemoryEvent> belowHistory = f.engram.history(sub, f.below.entry().entryId());
+    long belowHead = f.engram.revision(sub, "er/u1/sub");
+    VisibleState otherBefore = VisibleState.of(f.engram, Grants.of("er/u2"));
+    assertThat(f.engram.deleteScope(f.grants, "er/u1", false)).isEqualTo(2);
+
+    assertThat(f.engram.list(f.grants, ALL)).isEmpty();
+    assertThat(f.engram.scan(f.grants)).isEmpty();
+    assertThat(f.engram.read(f.grants, List.of("secret-topic", "shared"))).isEmpty();
+    for (Citation c : f.victimCitations) {
+      assertThatThrownBy(() -> f.engram.get(f.grants, c)).isInstanceOf(NotFoundException.class);
+    }
+    assertThatThrownBy(() -> f.engram.get(f.grants, f.bystander.citation())).isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(() -> f.engram.history(f.grants, f.victimId)).isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(() -> f.engram.history(f.grants, f.bystander.entry().entryId()))
+        .isInstanceOf(NotFoundException.class);
+    assertThat(f.engram.listDirtyTopics()).extracting(DirtyTopic::scope).doesNotContain("er/u1");
+    assertThat(f.engram.list(sub, ListOptions.builder().includeSuperseded(true).scope("er/u1/sub").build()))
+        .isEqualTo(belowBefore).isNotEmpty();
+    assertThat(f.engram.history(sub, f.below.entry().entryId())).isEqualTo(belowHistory);
+    assertThat(f.engram.revision(sub, "er/u1/sub")).isEqualTo(belowHead);
+    assertThat(f.engram.scan(sub)).extracting(TopicSummary::scope).containsExactly("er/u1/sub");
+    assertThat(VisibleState.of(f.engram, Grants.of("er/u2"))).isEqualTo(otherBefore);
+
+    assertThat(f.engram.revision(f.grants, "er/u1")).isEqualTo(head + 1);
+    Revision erasure = f.engram.changes(f.grants, "er/u1", head).get(0);
+    assertThat(erasure.changes()).extracting(Change::kind).containsOnly(ChangeKind.DELETE);
+    assertThat(erasure.changes()).extracting(Change::entryId)
+        .containsExactlyInAnyOrder(f.victimId, f.bystander.entry().entryId());
+    assertThat(erasure.changes()).extracting(Change::versionId).containsOnlyNulls();
+  }
+
+  @Test
+  void deleteScopeRecursiveErasesTheSubtreeAndNothingBesideIt() {
+    Engram engram = newEngram();
+    for (String scope : List.of("rec/a_b", "rec/a_b/c", "rec/a_b/c/d", "rec/aXb", "rec/a_bc", "rec/A_B", "rec/a%",
+        "rec/ab", "rec")) {
+      write(engram, Grants.of(scope), "fact in " + scope, "t");
+    }
+    Grants beside = Grants.of("rec/aXb", "rec/a_bc", "rec/A_B", "rec/a%", "rec/ab");
+    VisibleState besideBefore = VisibleState.of(engram, beside);
+    assertThat(engram.deleteScope(Grants.of("rec/a_b"), "rec/a_b", true)).isEqualTo(3);
+    for (String scope : List.of("rec/a_b", "rec/a_b/c", "rec/a_b/c/d")) {
+      assertThat(engram.list(Grants.of(scope), ALL)).as(scope).extracting(MemoryEntry::scope).doesNotContain(scope);
+      assertThat(engram.scan(Grants.of(scope))).as(scope).extracting(TopicSummary::scope).doesNotContain(scope);
+      assertThat(engram.revision(Grants.of(scope), scope)).as(scope).isEqualTo(2);
+    }
+    assertThat(VisibleState.of(engram, beside)).isEqualTo(besideBefore);
+
+    assertThat(engram.deleteScope(Grants.of("rec/a%"), "rec/a%", true)).isEqualTo(1);
+    assertThat(engram.list(Grants.of("rec/ab"), ALL)).extracting(MemoryEntry::scope).containsExactly("rec", "rec/ab");
+    assertThat(engram.list(Grants.of("rec/aXb"), ALL)).extracting(MemoryEntry::scope).containsExactly("rec", "rec/aXb");
+  }
+
+  @Test
+  void revisionsKeepCountingUpAcrossScopeErasure() {
+    Engram engram = newEngram();
+    Grants g = Grants.of("cnt/s");
+    write(engram, g, "one", "t");
+    write(engram, g, "two", "t");
+    assertThat(engram.deleteScope(g, "cnt/s", false)).isEqualTo(2);
+    assertThat(engram.revision(g, "cnt/s")).isEqualTo(3);
+    WriteResult after = write(engram, g, "one", "t");
+    assertThat(after.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
+    assertThat(after.revision()).isEqualTo(4);
+    assertThat(engram.changes(g, "cnt/s", 0)).extracting(Revision::revision).containsExactly(1L, 2L, 3L, 4L);
+    assertThat(engram.changes(g, "cnt/s", 0)).flatExtracting(Revision::changes).extracting(Change::kind)
+        .containsExactly(ChangeKind.APPEND, ChangeKind.APPEND, ChangeKind.DELETE, ChangeKind.DELETE, ChangeKind.APPEND);
+    assertThat(engram.deleteScope(g, "cnt/s/never-written", false)).isZero();
+  }
+
+  @Test
+  void erasingOutsideTheWritableScopesIsAScopeViolationAndErasesNothing() {
+    Fixture f = new Fixture();
+    WriteResult ancestor = write(f.engram, Grants.of("er"), "an ancestor fact", "shared");
+    Grants all = Grants.of("er/u1", "er/u1/sub", "er/u2", "er");
+    VisibleState before = VisibleState.of(f.engram, all);
+    assertThatThrownBy(() -> f.engram.deleteEntry(f.grants, ancestor.entry().entryId()))
+        .isInstanceOf(ScopeViolationException.class).hasMessageContaining("'er'");
+    assertThatThrownBy(() -> f.engram.deleteScope(f.grants, "er", false))
+        .isInstanceOf(ScopeViolationException.class).hasMessageContaining("'er'");
+    assertThatThrownBy(() -> f.engram.deleteScope(f.grants, "er", true)).isInstanceOf(ScopeViolationException.class);
+    assertThatThrownBy(() -> f.engram.deleteScope(f.grants, "er/u2", true)).isInstanceOf(ScopeViolationException.class);
+    assertThatThrownBy(() -> f.engram.deleteScope(f.grants, "er/u1x", false))
+        .isInstanceOf(ScopeViolationException.class);
+    assertThatThrownBy(() -> f.engram.deleteEntry(f.grants, f.other.entry().entryId()))
+        .isInstanceOf(NotFoundException.class);
+    assertThat(VisibleState.of(f.engram, all)).isEqualTo(before);
+  }
+
+  @Test
+  void recursiveErasureIsRefusedWholeWhenAnySubscopeIsNotWritable() {
+    Engram engram = newEngram(new TargetedReasoner(), b -> b.writePolicy(WritePolicy.grantOnly()));
+    write(engram, Grants.of("gw/u1"), "top fact", "t");
+    write(engram, Grants.of("gw/u1/notes"), "note fact", "t");
+    Grants all = Grants.of("gw/u1", "gw/u1/notes");
+    VisibleState before = VisibleState.of(engram, all);
+    assertThatThrownBy(() -> engram.deleteScope(Grants.of("gw/u1"), "gw/u1", true))
+        .isInstanceOf(ScopeViolationException.class).hasMessageContaining("gw/u1/notes");
+    assertThat(VisibleState.of(engram, all)).isEqualTo(before);
+    assertThat(engram.deleteScope(Grants.of("gw/u1"), "gw/u1", false)).isEqualTo(1);
+    assertThat(engram.list(Grants.of("gw/u1/notes"))).extracting(MemoryEntry::content).containsExactly("note fact");
+  }
+}
