@@ -69,7 +69,8 @@ final class Curation {
           if (topics.isEmpty()) {
             topics.add(Text.DEFAULT_TOPIC);
           }
-          engine.versionFor(tx, c, c.content(), List.copyOf(topics), s.core() ? "promote to core" : "demote from core",
+          engine.versionFor(tx, c, c.content(), Text.topics("topics", List.copyOf(topics), true),
+              s.core() ? "promote to core" : "demote from core",
               EventKind.UPDATE, ChangeKind.METADATA, rev);
       } else {
         throw new InvalidInputException("op", "blurbs are recorded with the curation pass, not applied alone");

@@ -494,6 +494,35 @@ public abstract class TopicsContract extends ContractSupport {
   }
 
   @Test
+  void setCoreNeverBreaksTheTopicRules() {
+    Rig r = rig();
+    Engram e = r.engram();
+    List<String> sixteen = new ArrayList<>();
+    for (int i = 0; i < 15; i++) {
+      sixteen.add("t" + i);
+    }
+    sixteen.add("profile");
+    MemoryEntry full = e.write(U1, "Entry with the most topics allowed",
+        WriteOptions.builder().topicsHint(sixteen).build()).entry();
+    MemoryEntry onlyCore = write(e, U1, "Entry that is only core", "core").entry();
+    r.reasoner().onCurate(req -> switch (req.topic()) {
+      case "profile" -> List.of(new CurateOp.SetCore(full.entryId(), true));
+      case "core" -> List.of(new CurateOp.SetCore(onlyCore.entryId(), false));
+      default -> List.of();
+    });
+
+    CurateReport report = e.curate(U1);
+
+    assertThat(report.rejected()).singleElement().asString().contains("setcore").contains("limit is 16");
+    assertThat(e.get(U1, full.entryId())).isEqualTo(full);
+    MemoryEntry demoted = e.get(U1, onlyCore.entryId());
+    assertThat(demoted.version()).isEqualTo(2);
+    assertThat(demoted.topics()).containsExactly("general");
+    assertThat(e.read(U1, "core")).isEmpty();
+    assertThat(e.read(U1, "general")).containsExactly(demoted);
+  }
+
+  @Test
   void blurbOpsReplaceTheTopicBlurbWithoutARevision() {
     Rig r = rig();
     Engram e = r.engram();
