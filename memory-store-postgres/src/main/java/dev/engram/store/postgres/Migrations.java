@@ -1,0 +1,151 @@
+package dev.engram.store.postgres;
+
+import dev.engram.StoreException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The versioned schema: SQL resources {@code V<n>__<description>.sql} applied in order inside one
+ * transaction that holds a transaction-level advisory lock, so any number of processes can start at
+ * once and each script runs exactly once. Applied versions are recorded in the library-owned table
+ * {@code <prefix>schema_history}.
+ */
+final class Migrations {
+  /** Advisory lock class id of Engram migrations ("Engr"). */
+  private static final int LOCK_CLASS = 0x456E6772;
+  private static final List<String> SCRIPTS = List.of("V1__init.sql");
+
+  /** The newest schema version this library knows. */
+  static final int LATEST = SCRIPTS.size();
+
+  private final String schema;
+  private final String prefix;
+  private final String history;
+
+  Migrations(String schema, String prefix) {
+    this.schema = schema;
+    this.prefix = prefix;
+    this.history = (schema.isEmpty() ? "" : schema + ".") + prefix + "schema_history";
+  }
+
+  /** The scripts with placeholders resolved, oldest first. */
+  List<String> scripts() {
+    List<String> out = new ArrayList<>(SCRIPTS.size());
+    for (String name : SCRIPTS) {
+      out.add(render(name));
+    }
+    return out;
+  }
+
+  /** Brings the schema to {@link #LATEST}; refuses a schema newer than that. */
+  void migrate(Connection c) throws SQLException {
+    boolean autoCommit = c.getAutoCommit();
+    c.setAutoCommit(false);
+    try {
+      try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
+        lock.setInt(1, LOCK_CLASS);
+        lock.setInt(2, history.hashCode());
+        lock.execute();
+      }
+      try (Statement st = c.createStatement()) {
+        if (!schema.isEmpty()) {
+          st.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+        }
+        st.execute("CREATE TABLE IF NOT EXISTS " + history + " ("
+            + "version integer PRIMARY KEY, "
+            + "script text NOT NULL, "
+            + "installed_at timestamptz NOT NULL DEFAULT now())");
+      }
+      int current = installedVersion(c);
+      requireKnown(current);
+      for (int v = current + 1; v <= LATEST; v++) {
+        String name = SCRIPTS.get(v - 1);
+        try (Statement st = c.createStatement()) {
+          st.execute(render(name));
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+            "INSERT INTO " + history + " (version, script) VALUES (?, ?)")) {
+          ps.setInt(1, v);
+          ps.setString(2, name);
+          ps.executeUpdate();
+        }
+      }
+      c.commit();
+    } catch (SQLException | RuntimeException e) {
+      try {
+        c.rollback();
+      } catch (SQLException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    } finally {
+      c.setAutoCommit(autoCommit);
+    }
+  }
+
+  /**
+   * Checks a schema the host manages: when the history table exists it must be at {@link #LATEST};
+   * without it, the store's tables must exist.
+   */
+  void verify(Connection c) throws SQLException {
+    if (exists(c, history)) {
+      int current = installedVersion(c);
+      requireKnown(current);
+      if (current < LATEST) {
+        throw StoreException.incompatible("the Engram schema is at version " + current + " but this library needs "
+            + LATEST + "; apply the newer migrations or build the store with runMigrations(true)");
+      }
+    } else if (!exists(c, (schema.isEmpty() ? "" : schema + ".") + prefix + "versions")) {
+      throw StoreException.incompatible("no Engram tables with prefix '" + prefix + "'"
+          + (schema.isEmpty() ? "" : " in schema " + schema)
+          + "; create them from PostgresMemoryStore.migrationScripts or build the store with runMigrations(true)");
+    }
+  }
+
+  private int installedVersion(Connection c) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT coalesce(max(version), 0) FROM " + history)) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  private static void requireKnown(int current) {
+    if (current > LATEST) {
+      throw StoreException.incompatible("the Engram schema is at version " + current
+          + ", newer than version " + LATEST + " that this library knows; upgrade the library");
+    }
+  }
+
+  private static boolean exists(Connection c, String table) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+      ps.setString(1, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getBoolean(1);
+      }
+    }
+  }
+
+  private String render(String name) {
+    String path = "/dev/engram/store/postgres/" + name;
+    try (InputStream in = Migrations.class.getResourceAsStream(path)) {
+      if (in == null) {
+        throw new IllegalStateException("migration " + path + " is missing from the classpath");
+      }
+      String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      return text.replace("${schema}", schema.isEmpty() ? "" : schema + ".").replace("${prefix}", prefix);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read migration " + path, e);
+    }
+  }
+}

@@ -1,0 +1,972 @@
+package dev.engram.store.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.engram.EntryStatus;
+import dev.engram.ErrorCode;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.Revision;
+import dev.engram.StoreException;
+import dev.engram.spi.EntryJson;
+import dev.engram.spi.FullTextQuery;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.ScoredEntry;
+import dev.engram.spi.StoreCapability;
+import dev.engram.spi.StoreTransaction;
+import dev.engram.spi.StoredVector;
+import dev.engram.spi.TopicState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link MemoryStore} on PostgreSQL, shared safely by many processes.
+ *
+ * <ul>
+ *   <li>Transactions on a scope lock that scope's head row ({@code SELECT … FOR UPDATE}), so writers to
+ *       one scope serialize across processes and revisions stay gap-free; writers to different scopes
+ *       run in parallel.
+ *   <li>The schema is versioned: on start the store applies missing migrations under an advisory lock
+ *       (any number of processes may start at once) and refuses a schema newer than it knows.
+ *   <li>Curation workers in any number of processes take leased claims on dirty topics with
+ *       {@link #claimDirtyTopics}; no two hold the same (scope, topic) at once.
+ * </ul>
+ *
+ * <p>Build it from a JDBC URL (the store then owns a HikariCP pool and closes it) or from a
+ * {@link DataSource} the application owns. Thread-safe.
+ *
+ * <pre>{@code
+ * try (PostgresMemoryStore store = new PostgresMemoryStore("jdbc:postgresql://db/app?user=app&password=...")) {
+ *   Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build();
+ *   ...
+ * }
+ * }</pre>
+ */
+public final class PostgresMemoryStore implements MemoryStore {
+  /** The table prefix used unless the builder sets another. */
+  public static final String DEFAULT_TABLE_PREFIX = "engram_";
+
+  private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]*");
+  private static final int MAX_PREFIX_CHARS = 30;
+  private static final int MAX_SCHEMA_CHARS = 63;
+  private static final int MAX_WORKER_ID_CHARS = 256;
+  private static final int MAX_CLAIMS = 10_000;
+  private static final Comparator<TopicClaim> CLAIM_ORDER =
+      Comparator.comparing(TopicClaim::scope).thenComparing(TopicClaim::topic);
+
+  private final DataSource dataSource;
+  private final @Nullable HikariDataSource ownedPool;
+  private final String schema;
+  private final String tablePrefix;
+  private final Sql sql;
+  private final Reads reads;
+  private final @Nullable Runnable afterClose;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  /**
+   * A store on the database at {@code jdbcUrl} ({@code jdbc:postgresql:…}, credentials as URL
+   * parameters), with its own connection pool, the default table prefix, and migrations applied.
+   */
+  public PostgresMemoryStore(String jdbcUrl) {
+    this(builder().jdbcUrl(jdbcUrl));
+  }
+
+  /** A store on connections from {@code dataSource}, with the default table prefix and migrations applied. */
+  public PostgresMemoryStore(DataSource dataSource) {
+    this(builder().dataSource(dataSource));
+  }
+
+  private PostgresMemoryStore(Builder b) {
+    this.schema = b.schema;
+    this.tablePrefix = b.tablePrefix;
+    this.sql = new Sql(schema, tablePrefix);
+    this.reads = new Reads(sql);
+    this.afterClose = b.afterClose;
+    if (b.jdbcUrl != null) {
+      this.ownedPool = pool(b.jdbcUrl, b.maximumPoolSize);
+      this.dataSource = ownedPool;
+    } else {
+      this.ownedPool = null;
+      this.dataSource = Objects.requireNonNull(b.dataSource, "dataSource");
+    }
+    try {
+      Migrations migrations = new Migrations(schema, tablePrefix);
+      if (b.runMigrations) {
+        read("applying migrations", c -> {
+          migrations.migrate(c);
+          return null;
+        });
+      } else {
+        read("checking the schema", c -> {
+          migrations.verify(c);
+          return null;
+        });
+      }
+    } catch (RuntimeException e) {
+      if (ownedPool != null) {
+        ownedPool.close();
+      }
+      throw e;
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * The migration scripts this library applies, oldest first, with the schema and table prefix
+   * resolved: for hosts that manage the schema themselves ({@link Builder#runMigrations(boolean)
+   * runMigrations(false)}).
+   */
+  public static List<String> migrationScripts(@Nullable String schema, String tablePrefix) {
+    return new Migrations(schema == null ? "" : checkSchema(schema), checkPrefix(tablePrefix)).scripts();
+  }
+
+  /** The schema version this library writes and reads. */
+  public static int schemaVersion() {
+    return Migrations.LATEST;
+  }
+
+  public String tablePrefix() {
+    return tablePrefix;
+  }
+
+  @Override
+  public Set<StoreCapability> capabilities() {
+    return EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
+        StoreCapability.VECTOR_STORAGE);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // transactions
+
+  @Override
+  public <T> T inTransaction(String scope, StoreWork<T> work) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(work, "work");
+    Connection c = connect("a transaction on " + scope);
+    Tx tx = null;
+    try {
+      c.setAutoCommit(false);
+      tx = new Tx(c, scope);
+      tx.lockHead();
+      T result = work.run(tx);
+      tx.closed = true;
+      c.commit();
+      return result;
+    } catch (SQLException e) {
+      rollback(c, e);
+      throw failure("the transaction on " + scope, e);
+    } catch (RuntimeException | Error e) {
+      rollback(c, e);
+      throw e;
+    } finally {
+      if (tx != null) {
+        tx.closed = true;
+      }
+      release(c);
+    }
+  }
+
+  private static void rollback(Connection c, Throwable cause) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  /** Returns a connection to the pool with auto-commit restored; a broken one is simply closed. */
+  private static void release(Connection c) {
+    try {
+      c.setAutoCommit(true);
+    } catch (SQLException ignored) {
+      // the connection is broken; closing it below lets the pool discard it
+    }
+    try {
+      c.close();
+    } catch (SQLException ignored) {
+      // nothing left to release
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // curation claims
+
+  /**
+   * Claims up to {@code limit} dirty (scope, topic) pairs for {@code workerId} for the length of
+   * {@code lease}, ordered by scope then topic. Pairs claimed by others and not yet expired are
+   * skipped, as are pairs another worker is claiming at this instant ({@code FOR UPDATE SKIP
+   * LOCKED}), so concurrent workers in any number of processes get disjoint claims. Leases run on
+   * the database clock. A claim ends when released, or when its lease passes (then any worker may
+   * claim the pair again).
+   */
+  public List<TopicClaim> claimDirtyTopics(String workerId, int limit, Duration lease) {
+    String worker = checkWorker(workerId);
+    if (limit < 1 || limit > MAX_CLAIMS) {
+      throw new IllegalArgumentException("limit must be between 1 and " + MAX_CLAIMS + ", was " + limit);
+    }
+    double seconds = leaseSeconds(lease);
+    String token = UUID.randomUUID().toString();
+    return read("claiming dirty topics", c -> {
+      List<TopicClaim> out = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement(sql.claimDirtyTopics)) {
+        ps.setInt(1, limit);
+        ps.setString(2, worker);
+        ps.setString(3, token);
+        ps.setDouble(4, seconds);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(new TopicClaim(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), worker, token,
+                rs.getObject(5, OffsetDateTime.class).toInstant()));
+          }
+        }
+      }
+      out.sort(CLAIM_ORDER);
+      return List.copyOf(out);
+    });
+  }
+
+  /**
+   * Extends a claim to {@code lease} from now. Empty when the claim was released or another worker
+   * has claimed the pair since its lease passed.
+   */
+  public Optional<TopicClaim> renewClaim(TopicClaim claim, Duration lease) {
+    Objects.requireNonNull(claim, "claim");
+    double seconds = leaseSeconds(lease);
+    return read("renewing a claim", c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql.renewClaim)) {
+        ps.setDouble(1, seconds);
+        ps.setString(2, claim.scope());
+        ps.setString(3, claim.topic());
+        ps.setString(4, claim.token());
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next()) {
+            return Optional.<TopicClaim>empty();
+          }
+          Instant until = rs.getObject(1, OffsetDateTime.class).toInstant();
+          return Optional.of(new TopicClaim(claim.scope(), claim.topic(), claim.lastWriteRevision(),
+              claim.lastCuratedRevision(), claim.workerId(), claim.token(), until));
+        }
+      }
+    });
+  }
+
+  /**
+   * Ends a claim so the pair is claimable again at once (when still dirty). Returns false when the
+   * claim had already ended: released, or taken over by another worker after its lease passed.
+   */
+  public boolean releaseClaim(TopicClaim claim) {
+    Objects.requireNonNull(claim, "claim");
+    return read("releasing a claim", c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql.releaseClaim)) {
+        ps.setString(1, claim.scope());
+        ps.setString(2, claim.topic());
+        ps.setString(3, claim.token());
+        return ps.executeUpdate() > 0;
+      }
+    });
+  }
+
+  private static String checkWorker(String workerId) {
+    Objects.requireNonNull(workerId, "workerId");
+    if (workerId.isBlank() || workerId.length() > MAX_WORKER_ID_CHARS) {
+      throw new IllegalArgumentException("workerId must be 1.." + MAX_WORKER_ID_CHARS + " non-blank characters");
+    }
+    return workerId;
+  }
+
+  private static double leaseSeconds(Duration lease) {
+    Objects.requireNonNull(lease, "lease");
+    if (lease.isNegative() || lease.isZero()) {
+      throw new IllegalArgumentException("lease must be positive, was " + lease);
+    }
+    if (lease.compareTo(Duration.ofDays(365)) > 0) {
+      throw new IllegalArgumentException("lease must be at most 365 days, was " + lease);
+    }
+    return lease.toNanos() / 1e9;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // reads outside transactions: one statement each, on a pooled connection
+
+  @Override
+  public long headRevision(String scope) {
+    return read("reading the head of " + scope, c -> reads.headRevision(c, scope));
+  }
+
+  @Override
+  public Optional<MemoryEntry> version(String versionId) {
+    return read("reading version " + versionId, c -> reads.version(c, versionId));
+  }
+
+  @Override
+  public List<MemoryEntry> versions(String entryId) {
+    return read("reading the versions of " + entryId, c -> reads.versions(c, entryId));
+  }
+
+  @Override
+  public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
+    return read("finding by content hash in " + scope, c -> reads.findActiveByHash(c, scope, contentHash));
+  }
+
+  @Override
+  public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
+    return read("finding by path in " + scope, c -> reads.findActiveByPath(c, scope, path));
+  }
+
+  @Override
+  public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
+    return read("reading topic " + topic, c -> reads.activeByTopic(c, scopes, topic, limit));
+  }
+
+  @Override
+  public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
+    return read("listing versions", c -> reads.versionsIn(c, scopes, statuses));
+  }
+
+  @Override
+  public List<MemoryEvent> events(String entryId) {
+    return read("reading the events of " + entryId, c -> reads.events(c, entryId));
+  }
+
+  @Override
+  public Optional<MemoryEvent> event(String eventId) {
+    return read("reading event " + eventId, c -> reads.event(c, eventId));
+  }
+
+  @Override
+  public List<Revision> revisions(String scope, long sinceExclusive, int limit) {
+    return read("reading the revisions of " + scope, c -> reads.revisions(c, scope, sinceExclusive, limit));
+  }
+
+  @Override
+  public List<TopicState> topics(Collection<String> scopes) {
+    return read("reading topics", c -> reads.topics(c, scopes));
+  }
+
+  @Override
+  public List<TopicState> dirtyTopics(int limit) {
+    return read("reading dirty topics", c -> reads.dirtyTopics(c, limit));
+  }
+
+  @Override
+  public int countActiveWithPriority(String namespace, int priority) {
+    return read("counting priorities in " + namespace, c -> reads.countActiveWithPriority(c, namespace, priority));
+  }
+
+  @Override
+  public List<String> scopes(String prefix, boolean recursive) {
+    return read("listing scopes under " + prefix, c -> reads.scopes(c, prefix, recursive));
+  }
+
+  @Override
+  public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
+    return read("searching full text", c -> reads.searchFullText(c, scopes, query, limit));
+  }
+
+  @Override
+  public List<StoredVector> activeVectors(String scope, String profileId) {
+    return read("reading vectors of " + scope, c -> reads.activeVectors(c, scope, profileId));
+  }
+
+  @Override
+  public int countActiveWithoutVectors(String scope, String profileId) {
+    return read("counting versions without vectors in " + scope,
+        c -> reads.countActiveWithoutVectors(c, scope, profileId));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // lifecycle and plumbing
+
+  /** Closes the pool the store created from a JDBC URL; a {@link DataSource} passed in stays open. Idempotent. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      if (ownedPool != null) {
+        ownedPool.close();
+      }
+      if (afterClose != null) {
+        afterClose.run();
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "PostgresMemoryStore[" + (schema.isEmpty() ? "" : schema + ".") + tablePrefix + "*]";
+  }
+
+  @FunctionalInterface
+  private interface SqlWork<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  private <T> T read(String what, SqlWork<T> work) {
+    Connection c = connect(what);
+    try {
+      return work.run(c);
+    } catch (SQLException e) {
+      throw failure(what, e);
+    } finally {
+      release(c);
+    }
+  }
+
+  private Connection connect(String what) {
+    if (closed.get()) {
+      throw new IllegalStateException(this + " is closed");
+    }
+    try {
+      return dataSource.getConnection();
+    } catch (SQLException e) {
+      throw failure("connecting for " + what, e);
+    }
+  }
+
+  /** A missing table or schema means the database is not (yet) an Engram database; anything else is unavailability. */
+  static StoreException failure(String what, SQLException e) {
+    String state = e.getSQLState();
+    String message = "PostgreSQL failed " + what + ": " + e.getMessage();
+    if ("42P01".equals(state) || "42703".equals(state) || "3F000".equals(state)) {
+      return new StoreException(ErrorCode.STORE_INCOMPATIBLE,
+          message + " (the Engram tables are missing or differ; run the migrations)", e);
+    }
+    return StoreException.unavailable(message, e);
+  }
+
+  private static HikariDataSource pool(String jdbcUrl, int maximumPoolSize) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(jdbcUrl);
+    config.setPoolName("engram-postgres");
+    config.setMaximumPoolSize(maximumPoolSize);
+    config.setMinimumIdle(Math.min(2, maximumPoolSize));
+    try {
+      return new HikariDataSource(config);
+    } catch (RuntimeException e) {
+      throw StoreException.unavailable("cannot open a PostgreSQL pool on " + redact(jdbcUrl) + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String redact(String jdbcUrl) {
+    return jdbcUrl.replaceAll("(?i)(password=)[^&]*", "$1***");
+  }
+
+  private static String checkPrefix(String prefix) {
+    Objects.requireNonNull(prefix, "tablePrefix");
+    if (!prefix.isEmpty() && (prefix.length() > MAX_PREFIX_CHARS || !IDENTIFIER.matcher(prefix).matches())) {
+      throw new IllegalArgumentException("tablePrefix '" + prefix + "' must be empty or 1.." + MAX_PREFIX_CHARS
+          + " characters of a-z, 0-9 and _, not starting with a digit");
+    }
+    return prefix;
+  }
+
+  private static String checkSchema(String schema) {
+    Objects.requireNonNull(schema, "schema");
+    if (schema.length() > MAX_SCHEMA_CHARS || !IDENTIFIER.matcher(schema).matches()) {
+      throw new IllegalArgumentException("schema '" + schema + "' must be 1.." + MAX_SCHEMA_CHARS
+          + " characters of a-z, 0-9 and _, not starting with a digit");
+    }
+    return schema;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // the transaction
+
+  /** One transaction: a connection with auto-commit off that holds the row lock of its scope's head. */
+  private final class Tx implements StoreTransaction {
+    private final Connection c;
+    private final String scope;
+    private long head;
+    boolean closed;
+
+    Tx(Connection c, String scope) {
+      this.c = c;
+      this.scope = scope;
+    }
+
+    void lockHead() throws SQLException {
+      Optional<Long> locked = selectHeadForUpdate();
+      if (locked.isEmpty()) {
+        try (PreparedStatement ps = c.prepareStatement(sql.createHead)) {
+          ps.setString(1, scope);
+          ps.executeUpdate();
+        }
+        locked = selectHeadForUpdate();
+      }
+      head = locked.orElseThrow(() -> new IllegalStateException("the head row of " + scope + " vanished"));
+    }
+
+    private Optional<Long> selectHeadForUpdate() throws SQLException {
+      try (PreparedStatement ps = c.prepareStatement(sql.lockHead)) {
+        ps.setString(1, scope);
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+        }
+      }
+    }
+
+    private void checkOpen() {
+      if (closed) {
+        throw new IllegalStateException("transaction on " + scope + " is closed");
+      }
+    }
+
+    private <T> T run(String what, SqlWork<T> work) {
+      checkOpen();
+      try {
+        return work.run(c);
+      } catch (SQLException e) {
+        throw failure(what + " in the transaction on " + scope, e);
+      }
+    }
+
+    @Override
+    public String scope() {
+      return scope;
+    }
+
+    @Override
+    public void insertVersion(MemoryEntry v) {
+      Objects.requireNonNull(v, "version");
+      long inserted = run("inserting version " + v.versionId(), conn -> {
+        try (PreparedStatement ps = conn.prepareStatement(sql.insertVersion)) {
+          int i = 0;
+          ps.setString(++i, v.versionId());
+          ps.setString(++i, v.entryId());
+          ps.setInt(++i, v.version());
+          ps.setString(++i, v.previousVersionId());
+          ps.setString(++i, v.scope());
+          ps.setString(++i, v.content());
+          ps.setArray(++i, Rows.textArray(conn, v.topics()));
+          ps.setString(++i, v.type().wireName());
+          ps.setInt(++i, v.priority());
+          ps.setString(++i, v.disclosure());
+          ps.setArray(++i, Rows.textArray(conn, v.glossary()));
+          ps.setString(++i, v.path());
+          ps.setString(++i, v.source());
+          ps.setArray(++i, Rows.textArray(conn, v.evidence()));
+          ps.setString(++i, v.contentHash());
+          ps.setString(++i, v.status().name());
+          ps.setString(++i, v.supersededBy());
+          ps.setString(++i, v.createdAt().toString());
+          ps.setString(++i, v.updatedAt().toString());
+          ps.setLong(++i, v.createdInRevision());
+          ps.setString(++i, String.join(" ", v.glossary()));
+          ps.setString(++i, v.content());
+          ps.setString(++i, String.join(" ", v.topics()));
+          ps.setString(++i, v.disclosure());
+          ps.setBoolean(++i, v.isActive());
+          ps.setArray(++i, Rows.textArray(conn, v.topics()));
+          try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+          }
+        }
+      });
+      if (inserted == 0) {
+        throw new IllegalStateException("version " + v.versionId() + " already exists");
+      }
+    }
+
+    @Override
+    public void updateStatus(String versionId, EntryStatus status, @Nullable String supersededBy, Instant at) {
+      long updated = run("updating version " + versionId, conn -> {
+        try (PreparedStatement ps = conn.prepareStatement(sql.updateStatus)) {
+          ps.setString(1, status.name());
+          ps.setString(2, supersededBy);
+          ps.setString(3, at.toString());
+          ps.setString(4, versionId);
+          ps.setBoolean(5, status == EntryStatus.ACTIVE);
+          try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+          }
+        }
+      });
+      if (updated == 0) {
+        throw new IllegalStateException("version " + versionId + " does not exist");
+      }
+    }
+
+    @Override
+    public void appendEvent(MemoryEvent e) {
+      Objects.requireNonNull(e, "event");
+      int inserted = run("appending event " + e.eventId(), conn -> {
+        try (PreparedStatement ps = conn.prepareStatement(sql.insertEvent)) {
+          ps.setString(1, e.eventId());
+          ps.setString(2, e.entryId());
+          ps.setString(3, e.scope());
+          ps.setLong(4, e.revision());
+          ps.setString(5, EntryJson.writeEvent(e));
+          return ps.executeUpdate();
+        }
+      });
+      if (inserted == 0) {
+        throw new IllegalStateException("event " + e.eventId() + " already exists");
+      }
+    }
+
+    @Override
+    public void appendRevision(Revision r) {
+      Objects.requireNonNull(r, "revision");
+      checkOpen();
+      if (!r.scope().equals(scope)) {
+        throw new IllegalStateException("revision for " + r.scope() + " in a transaction on " + scope);
+      }
+      if (r.revision() != head + 1) {
+        throw new IllegalStateException("revision " + r.revision() + " does not follow head " + head + " of " + scope);
+      }
+      run("appending revision " + r.revision(), conn -> {
+        try (PreparedStatement ps = conn.prepareStatement(sql.appendRevision)) {
+          ps.setString(1, scope);
+          ps.setLong(2, r.revision());
+          ps.setString(3, EntryJson.writeChanges(r.changes()));
+          ps.setString(4, r.at().toString());
+          ps.setLong(5, r.revision());
+          ps.setString(6, scope);
+          return ps.executeUpdate();
+        }
+      });
+      head = r.revision();
+    }
+
+    @Override
+    public void markTopicsWritten(String topicScope, Collection<String> topics, long revision, Instant at) {
+      Set<String> distinct = new LinkedHashSet<>(topics);
+      if (distinct.isEmpty()) {
+        checkOpen();
+        return;
+      }
+      run("marking topics written in " + topicScope, conn -> {
+        try (PreparedStatement ps = conn.prepareStatement(sql.markTopicsWritten)) {
+          ps.setString(1, topicScope);
+          ps.setLong(2, revision);
+          ps.setString(3, at.toString());
+          ps.setArray(4, Rows.textArray(conn, distinct));
+          return ps.executeUpdate();
+        }
+      });
+    }
+
+    @Override
+    public void markTopicCurated(String topicScope, String topic, long revision, @Nullable String blurb) {
+      run("marking topic " + topic + " curated", conn -> {
+        try (PreparedStatement ps = conn.prepareStatement(sql.markTopicCurated)) {
+          ps.setString(1, topicScope);
+          ps.setString(2, topic);
+          ps.setLong(3, revision);
+          ps.setString(4, blurb);
+          return ps.executeUpdate();
+        }
+      });
+    }
+
+    @Override
+    public int eraseEntry(String entryId) {
+      return run("erasing entry " + entryId, conn -> {
+        String entryScope = null;
+        Set<String> topics = new LinkedHashSet<>();
+        int removed = 0;
+        try (PreparedStatement ps = conn.prepareStatement(sql.eraseEntry)) {
+          ps.setString(1, entryId);
+          ps.setString(2, entryId);
+          try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              if (entryScope == null) {
+                entryScope = rs.getString(2);
+              }
+              topics.addAll(Rows.strings(rs.getArray(3)));
+              removed++;
+            }
+          }
+        }
+        if (entryScope != null && !topics.isEmpty()) {
+          try (PreparedStatement ps = conn.prepareStatement(sql.dropUncarriedTopics)) {
+            ps.setString(1, entryScope);
+            ps.setArray(2, Rows.textArray(conn, topics));
+            ps.executeUpdate();
+          }
+        }
+        return removed;
+      });
+    }
+
+    @Override
+    public int eraseScopeContent() {
+      return run("erasing the content of " + scope, conn -> {
+        int removed;
+        try (PreparedStatement ps = conn.prepareStatement(sql.eraseScopeEntries)) {
+          ps.setString(1, scope);
+          try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            removed = rs.getInt(1);
+          }
+        }
+        try (PreparedStatement ps = conn.prepareStatement(sql.eraseScopeTopics)) {
+          ps.setString(1, scope);
+          ps.executeUpdate();
+        }
+        return removed;
+      });
+    }
+
+    // reads inside the transaction run on its connection and see its own writes
+
+    @Override
+    public long headRevision(String s) {
+      if (s.equals(scope)) {
+        checkOpen();
+        return head;
+      }
+      return run("reading the head of " + s, conn -> reads.headRevision(conn, s));
+    }
+
+    @Override
+    public Optional<MemoryEntry> version(String versionId) {
+      return run("reading version " + versionId, conn -> reads.version(conn, versionId));
+    }
+
+    @Override
+    public List<MemoryEntry> versions(String entryId) {
+      return run("reading the versions of " + entryId, conn -> reads.versions(conn, entryId));
+    }
+
+    @Override
+    public Optional<MemoryEntry> findActiveByHash(String s, String contentHash) {
+      return run("finding by content hash", conn -> reads.findActiveByHash(conn, s, contentHash));
+    }
+
+    @Override
+    public Optional<MemoryEntry> findActiveByPath(String s, String path) {
+      return run("finding by path", conn -> reads.findActiveByPath(conn, s, path));
+    }
+
+    @Override
+    public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
+      return run("reading topic " + topic, conn -> reads.activeByTopic(conn, scopes, topic, limit));
+    }
+
+    @Override
+    public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
+      return run("listing versions", conn -> reads.versionsIn(conn, scopes, statuses));
+    }
+
+    @Override
+    public List<MemoryEvent> events(String entryId) {
+      return run("reading the events of " + entryId, conn -> reads.events(conn, entryId));
+    }
+
+    @Override
+    public Optional<MemoryEvent> event(String eventId) {
+      return run("reading event " + eventId, conn -> reads.event(conn, eventId));
+    }
+
+    @Override
+    public List<Revision> revisions(String s, long sinceExclusive, int limit) {
+      return run("reading revisions", conn -> reads.revisions(conn, s, sinceExclusive, limit));
+    }
+
+    @Override
+    public List<TopicState> topics(Collection<String> scopes) {
+      return run("reading topics", conn -> reads.topics(conn, scopes));
+    }
+
+    @Override
+    public List<TopicState> dirtyTopics(int limit) {
+      return run("reading dirty topics", conn -> reads.dirtyTopics(conn, limit));
+    }
+
+    @Override
+    public int countActiveWithPriority(String namespace, int priority) {
+      return run("counting priorities", conn -> reads.countActiveWithPriority(conn, namespace, priority));
+    }
+
+    @Override
+    public List<String> scopes(String prefix, boolean recursive) {
+      return run("listing scopes", conn -> reads.scopes(conn, prefix, recursive));
+    }
+
+    @Override
+    public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
+      return run("searching full text", conn -> reads.searchFullText(conn, scopes, query, limit));
+    }
+
+    @Override
+    public List<StoredVector> activeVectors(String s, String profileId) {
+      return run("reading vectors", conn -> reads.activeVectors(conn, s, profileId));
+    }
+
+    @Override
+    public int countActiveWithoutVectors(String s, String profileId) {
+      return run("counting versions without vectors", conn -> reads.countActiveWithoutVectors(conn, s, profileId));
+    }
+
+    @Override
+    public void putVectors(String profileId, List<StoredVector> vectors) {
+      Objects.requireNonNull(profileId, "profileId");
+      Map<String, List<StoredVector>> byVersion = new LinkedHashMap<>();
+      for (StoredVector v : vectors) {
+        byVersion.computeIfAbsent(v.versionId(), k -> new ArrayList<>()).add(v);
+      }
+      if (byVersion.isEmpty()) {
+        checkOpen();
+        return;
+      }
+      run("storing vectors", conn -> {
+        java.sql.Array ids = Rows.textArray(conn, byVersion.keySet());
+        try (PreparedStatement ps = conn.prepareStatement(sql.countExistingVersions)) {
+          ps.setArray(1, ids);
+          try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            if (rs.getInt(1) != byVersion.size()) {
+              for (String id : byVersion.keySet()) {
+                if (reads.version(conn, id).isEmpty()) {
+                  throw new IllegalStateException("version " + id + " does not exist");
+                }
+              }
+            }
+          }
+        }
+        try (PreparedStatement ps = conn.prepareStatement(sql.deleteVectors)) {
+          ps.setString(1, profileId);
+          ps.setArray(2, ids);
+          ps.executeUpdate();
+        }
+        try (PreparedStatement ps = conn.prepareStatement(sql.insertVector)) {
+          for (Map.Entry<String, List<StoredVector>> group : byVersion.entrySet()) {
+            int ordinal = 0;
+            for (StoredVector v : group.getValue()) {
+              ps.setString(1, profileId);
+              ps.setInt(2, ordinal++);
+              ps.setString(3, v.view());
+              ps.setBytes(4, StoredVector.toBytes(v.vector()));
+              ps.setString(5, group.getKey());
+              ps.addBatch();
+            }
+          }
+          ps.executeBatch();
+        }
+        return null;
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // builder
+
+  /** Settings of a {@link PostgresMemoryStore}; exactly one of {@link #jdbcUrl} and {@link #dataSource} is required. */
+  public static final class Builder {
+    private @Nullable String jdbcUrl;
+    private @Nullable DataSource dataSource;
+    private String tablePrefix = DEFAULT_TABLE_PREFIX;
+    private String schema = "";
+    private boolean runMigrations = true;
+    private int maximumPoolSize = 10;
+    private @Nullable Runnable afterClose;
+
+    private Builder() {}
+
+    /** The database, as {@code jdbc:postgresql://host/db?user=…&password=…}; the store creates and owns a pool. */
+    public Builder jdbcUrl(String url) {
+      Objects.requireNonNull(url, "jdbcUrl");
+      if (!url.startsWith("jdbc:postgresql:")) {
+        throw new IllegalArgumentException("jdbcUrl must start with jdbc:postgresql:, was " + redact(url));
+      }
+      if (dataSource != null) {
+        throw new IllegalStateException("dataSource was already set; set either jdbcUrl or dataSource");
+      }
+      this.jdbcUrl = url;
+      return this;
+    }
+
+    /** Connections from the application's pool; the store never closes it. */
+    public Builder dataSource(DataSource source) {
+      Objects.requireNonNull(source, "dataSource");
+      if (jdbcUrl != null) {
+        throw new IllegalStateException("jdbcUrl was already set; set either jdbcUrl or dataSource");
+      }
+      this.dataSource = source;
+      return this;
+    }
+
+    /**
+     * The prefix of every table and index name ({@code engram_} by default): empty or up to
+     * 30 characters of {@code a-z 0-9 _}, not starting with a digit.
+     */
+    public Builder tablePrefix(String prefix) {
+      this.tablePrefix = checkPrefix(prefix);
+      return this;
+    }
+
+    /**
+     * The schema holding the tables, created by the migrations if missing. Unset, tables resolve
+     * through the connection's {@code search_path}.
+     */
+    public Builder schema(String name) {
+      this.schema = checkSchema(name);
+      return this;
+    }
+
+    /**
+     * Whether the store applies missing migrations on start (default true). With false the host
+     * manages the schema (see {@link PostgresMemoryStore#migrationScripts}); the store only checks that
+     * it is there and not newer than this library.
+     */
+    public Builder runMigrations(boolean run) {
+      this.runMigrations = run;
+      return this;
+    }
+
+    /** Size of the pool the store creates from a {@link #jdbcUrl} (default 10). */
+    public Builder maximumPoolSize(int size) {
+      if (size < 1 || size > 1000) {
+        throw new IllegalArgumentException("maximumPoolSize must be between 1 and 1000, was " + size);
+      }
+      this.maximumPoolSize = size;
+      return this;
+    }
+
+    /** Runs once when the store closes (the tests use it to recycle schemas). */
+    Builder afterClose(Runnable action) {
+      this.afterClose = Objects.requireNonNull(action, "afterClose");
+      return this;
+    }
+
+    /**
+     * Connects, applies or checks the schema, and returns the store.
+     *
+     * @throws StoreException {@code STORE_UNAVAILABLE} when the database cannot be reached,
+     *     {@code STORE_INCOMPATIBLE} when its schema is newer than this library (or missing with
+     *     {@code runMigrations(false)})
+     */
+    public PostgresMemoryStore build() {
+      if (jdbcUrl == null && dataSource == null) {
+        throw new IllegalStateException("set jdbcUrl or dataSource before build()");
+      }
+      return new PostgresMemoryStore(this);
+    }
+  }
+}

@@ -1,0 +1,263 @@
+package dev.engram.store.postgres;
+
+import dev.engram.EntryStatus;
+import dev.engram.EntryType;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.Revision;
+import dev.engram.spi.EntryJson;
+import dev.engram.spi.FullTextQuery;
+import dev.engram.spi.ScoredEntry;
+import dev.engram.spi.StoredVector;
+import dev.engram.spi.TopicState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** The {@link dev.engram.spi.StoreReader} queries, run on a connection the caller provides. */
+final class Reads {
+  private final Sql sql;
+
+  Reads(Sql sql) {
+    this.sql = sql;
+  }
+
+  long headRevision(Connection c, String scope) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.headRevision)) {
+      ps.setString(1, scope);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0L;
+      }
+    }
+  }
+
+  Optional<MemoryEntry> version(Connection c, String versionId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.version)) {
+      ps.setString(1, versionId);
+      return first(Rows.entries(ps));
+    }
+  }
+
+  List<MemoryEntry> versions(Connection c, String entryId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.versions)) {
+      ps.setString(1, entryId);
+      return Rows.entries(ps);
+    }
+  }
+
+  Optional<MemoryEntry> findActiveByHash(Connection c, String scope, String contentHash) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.findActiveByHash)) {
+      ps.setString(1, scope);
+      ps.setString(2, contentHash);
+      return first(Rows.entries(ps));
+    }
+  }
+
+  Optional<MemoryEntry> findActiveByPath(Connection c, String scope, String path) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.findActiveByPath)) {
+      ps.setString(1, scope);
+      ps.setString(2, path);
+      return first(Rows.entries(ps));
+    }
+  }
+
+  List<MemoryEntry> activeByTopic(Connection c, Collection<String> scopes, String topic, int limit)
+      throws SQLException {
+    if (scopes.isEmpty() || limit <= 0) {
+      return List.of();
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.activeByTopic)) {
+      ps.setArray(1, Rows.textArray(c, new LinkedHashSet<>(scopes)));
+      ps.setString(2, topic);
+      ps.setInt(3, limit);
+      ps.setInt(4, limit);
+      return Rows.entries(ps);
+    }
+  }
+
+  List<MemoryEntry> versionsIn(Connection c, Collection<String> scopes, Set<EntryStatus> statuses)
+      throws SQLException {
+    if (scopes.isEmpty() || statuses.isEmpty()) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>();
+    for (EntryStatus s : statuses) {
+      names.add(s.name());
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.versionsIn)) {
+      ps.setArray(1, Rows.textArray(c, new LinkedHashSet<>(scopes)));
+      ps.setArray(2, Rows.textArray(c, names));
+      return Rows.entries(ps);
+    }
+  }
+
+  List<MemoryEvent> events(Connection c, String entryId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.events)) {
+      ps.setString(1, entryId);
+      List<MemoryEvent> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(EntryJson.readEvent(rs.getString(1)));
+        }
+      }
+      return out;
+    }
+  }
+
+  Optional<MemoryEvent> event(Connection c, String eventId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.event)) {
+      ps.setString(1, eventId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(EntryJson.readEvent(rs.getString(1))) : Optional.empty();
+      }
+    }
+  }
+
+  List<Revision> revisions(Connection c, String scope, long sinceExclusive, int limit) throws SQLException {
+    if (limit <= 0) {
+      return List.of();
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.revisions)) {
+      ps.setString(1, scope);
+      ps.setLong(2, sinceExclusive);
+      ps.setInt(3, limit);
+      List<Revision> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new Revision(rs.getString(1), rs.getLong(2), EntryJson.readChanges(rs.getString(3)),
+              Instant.parse(rs.getString(4))));
+        }
+      }
+      return out;
+    }
+  }
+
+  List<TopicState> topics(Connection c, Collection<String> scopes) throws SQLException {
+    if (scopes.isEmpty()) {
+      return List.of();
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.topics)) {
+      ps.setArray(1, Rows.textArray(c, new LinkedHashSet<>(scopes)));
+      return topicStates(ps);
+    }
+  }
+
+  List<TopicState> dirtyTopics(Connection c, int limit) throws SQLException {
+    if (limit <= 0) {
+      return List.of();
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.dirtyTopics)) {
+      ps.setInt(1, limit);
+      return topicStates(ps);
+    }
+  }
+
+  int countActiveWithPriority(Connection c, String namespace, int priority) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.countActiveWithPriority)) {
+      ps.setInt(1, priority);
+      ps.setString(2, namespace);
+      ps.setString(3, namespace + "/");
+      ps.setString(4, namespace + "0");
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(1);
+      }
+    }
+  }
+
+  List<String> scopes(Connection c, String prefix, boolean recursive) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.scopes)) {
+      for (int offset : new int[] {0, 4}) {
+        ps.setString(offset + 1, prefix);
+        ps.setBoolean(offset + 2, recursive);
+        ps.setString(offset + 3, prefix + "/");
+        ps.setString(offset + 4, prefix + "0");
+      }
+      List<String> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(rs.getString(1));
+        }
+      }
+      return out;
+    }
+  }
+
+  List<ScoredEntry> searchFullText(Connection c, Collection<String> scopes, FullTextQuery query, int limit)
+      throws SQLException {
+    if (scopes.isEmpty() || query.terms().isEmpty() || limit <= 0) {
+      return List.of();
+    }
+    List<String> types = new ArrayList<>();
+    for (EntryType t : query.types()) {
+      types.add(t.wireName());
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.searchFullText)) {
+      java.sql.Array scopeArray = Rows.textArray(c, new LinkedHashSet<>(scopes));
+      java.sql.Array topicArray = Rows.textArray(c, query.topics());
+      java.sql.Array typeArray = Rows.textArray(c, types);
+      ps.setArray(1, Rows.textArray(c, query.terms()));
+      ps.setArray(2, scopeArray);
+      ps.setArray(3, scopeArray);
+      ps.setArray(4, topicArray);
+      ps.setArray(5, topicArray);
+      ps.setArray(6, typeArray);
+      ps.setArray(7, typeArray);
+      ps.setInt(8, limit);
+      List<ScoredEntry> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new ScoredEntry(Rows.entry(rs), rs.getDouble(21)));
+        }
+      }
+      return out;
+    }
+  }
+
+  List<StoredVector> activeVectors(Connection c, String scope, String profileId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.activeVectors)) {
+      ps.setString(1, profileId);
+      ps.setString(2, scope);
+      List<StoredVector> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new StoredVector(rs.getString(1), rs.getString(2), StoredVector.fromBytes(rs.getBytes(3))));
+        }
+      }
+      return out;
+    }
+  }
+
+  int countActiveWithoutVectors(Connection c, String scope, String profileId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.countActiveWithoutVectors)) {
+      ps.setString(1, scope);
+      ps.setString(2, profileId);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(1);
+      }
+    }
+  }
+
+  private static List<TopicState> topicStates(PreparedStatement ps) throws SQLException {
+    List<TopicState> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(Rows.topic(rs));
+      }
+    }
+    return out;
+  }
+
+  private static Optional<MemoryEntry> first(List<MemoryEntry> rows) {
+    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+  }
+}

