@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.engram.ChangeOptions;
 import dev.engram.Citation;
+import dev.engram.ContextRequest;
 import dev.engram.DirtyTopic;
 import dev.engram.Engram;
 import dev.engram.EngramBuilder;
@@ -20,10 +21,14 @@ import dev.engram.NotFoundException;
 import dev.engram.ReadOptions;
 import dev.engram.Revision;
 import dev.engram.RevisionConflictException;
+import dev.engram.SearchMode;
+import dev.engram.SearchRequest;
 import dev.engram.TopicSummary;
 import dev.engram.WriteOptions;
 import dev.engram.WriteResult;
 import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoreCapability;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -276,6 +281,22 @@ public abstract class BadInputContract extends ContractSupport {
         f -> f.engram.read(f.grants, Collections.nCopies(65, "facts"))));
     rows.add(bad("read limit 0", "limit", "between 1 and 1000", f -> f.engram.read(f.grants, "facts", ReadOptions.limit(0))));
     rows.add(bad("listDirtyTopics limit 0", "limit", "between 1 and", f -> f.engram.listDirtyTopics(0)));
+    // search and context
+    rows.add(bad("search query empty", "query", "empty", f -> f.engram.search(f.grants, "")));
+    rows.add(bad("search query blank", "query", "empty", f -> f.engram.search(f.grants, " \t\n ")));
+    rows.add(bad("search query with NUL", "query", "NUL", f -> f.engram.search(f.grants, "find\u0000me")));
+    rows.add(bad("search query with an unpaired surrogate", "query", "unpaired surrogate",
+        f -> f.engram.search(f.grants, "find \uDC00")));
+    rows.add(bad("search query of 2001 characters", "query", "the limit is 2000",
+        f -> f.engram.search(f.grants, "q".repeat(2001))));
+    rows.add(bad("search topic with '/'", "topics[0]", "'/'",
+        f -> f.engram.search(f.grants, SearchRequest.builder("fact").topics("a/b").build())));
+    rows.add(bad("search limit 0", "limit", "between 1 and 200", f -> f.engram.search(f.grants,
+        SearchRequest.builder("fact").limit(0).build())));
+    rows.add(bad("context budget below 512 bytes", "maxBytes", "between 512 and",
+        f -> f.engram.prepareContext(f.grants, ContextRequest.of("fact", 100))));
+    rows.add(bad("context query with NUL", "query", "NUL",
+        f -> f.engram.prepareContext(f.grants, ContextRequest.of("fa\u0000ct"))));
     // state and concurrency guards
     rows.add(new BadCall("correct a retired entry", EntryStateException.class, null, "RETIRED",
         f -> f.engram.correct(f.grants, f.retired.entryId(), "revive by correction")));
@@ -286,8 +307,12 @@ public abstract class BadInputContract extends ContractSupport {
     return rows.stream();
   }
 
+  private boolean fullText;
+
   private Fixture fixture() {
-    return new Fixture(newEngram());
+    MemoryStore store = createStore();
+    fullText = store.capabilities().contains(StoreCapability.FULL_TEXT_SEARCH);
+    return new Fixture(newEngram(store, new DeterministicReasoner(), b -> b));
   }
 
   /** Everything the fixture's auditor can observe, plus the global dirty list. */
@@ -390,6 +415,10 @@ public abstract class BadInputContract extends ContractSupport {
         .extracting(MemoryEntry::content).containsExactly(expected);
     assertThat(f.engram.history(f.grants, r.entry().entryId())).singleElement()
         .extracting(e -> e.after().content()).isEqualTo(expected);
+    if (fullText) {
+      assertThat(f.engram.search(f.grants, SearchRequest.builder(content).mode(SearchMode.FTS).build()).hits())
+          .extracting(h -> h.entry().entryId()).contains(r.entry().entryId());
+    }
     assertThat(f.engram.write(f.grants, content).outcome()).isEqualTo(WriteResult.Outcome.DEDUPED);
     MemoryEntry corrected = f.engram.correct(f.grants, r.entry().entryId(), expected + " (again)");
     assertThat(f.engram.get(f.grants, corrected.citation()).content()).isEqualTo(expected + " (again)");

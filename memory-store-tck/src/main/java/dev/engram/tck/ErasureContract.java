@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.engram.Change;
 import dev.engram.ChangeKind;
 import dev.engram.Citation;
+import dev.engram.ContextRequest;
 import dev.engram.DirtyTopic;
 import dev.engram.Engram;
 import dev.engram.Grants;
@@ -16,17 +17,25 @@ import dev.engram.NotFoundException;
 import dev.engram.ReadOptions;
 import dev.engram.Revision;
 import dev.engram.ScopeViolationException;
+import dev.engram.SearchMode;
+import dev.engram.SearchRequest;
 import dev.engram.TopicSummary;
 import dev.engram.WriteOptions;
 import dev.engram.WritePolicy;
 import dev.engram.WriteResult;
+import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoreCapability;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
  * Erasure ({@code deleteEntry}, {@code deleteScope}): the one exception to "history is complete".
- * After it, no version, event or topic row of the erased entries is readable through any call, the
+ * After it, no version, event, topic row or index entry of the erased entries is reachable through
+ * any call (reads, citations, history, full-text search, PreparedContext), the
  * revision log keeps only ids and keeps counting up, and nothing else is touched.
  */
 public abstract class ErasureContract extends ContractSupport {
@@ -39,7 +48,9 @@ public abstract class ErasureContract extends ContractSupport {
    * and {@code er/u2} hold more bystanders.
    */
   private final class Fixture {
-    final Engram engram = newEngram();
+    final MemoryStore store = createStore();
+    final Engram engram = newEngram(store, new DeterministicReasoner(), b -> b);
+    final boolean fullText = store.capabilities().contains(StoreCapability.FULL_TEXT_SEARCH);
     final Grants grants = Grants.of("er/u1");
     final Grants auditor = Grants.of("er/u1", "er/u1/sub", "er/u2");
     final String victimId;
@@ -67,12 +78,27 @@ public abstract class ErasureContract extends ContractSupport {
       below = write(engram, Grants.of("er/u1/sub"), "a bystander below", "secret-topic");
       other = write(engram, Grants.of("er/u2"), "a bystander in another scope", "secret-topic");
     }
+
+    /** Entry ids that full-text search and PreparedContext surface for "diagnosis" (empty without full text). */
+    Set<String> searchable(Grants g) {
+      if (!fullText) {
+        return Set.of();
+      }
+      Set<String> ids = new HashSet<>();
+      engram.search(g, SearchRequest.builder("secret diagnosis").mode(SearchMode.FTS).build()).hits()
+          .forEach(h -> ids.add(h.entry().entryId()));
+      engram.prepareContext(g, ContextRequest.of("secret diagnosis")).citations().forEach(c -> ids.add(c.entryId()));
+      return ids;
+    }
   }
 
   @Test
   void deleteEntryErasesEveryVersionCitationAndEvent() {
     Fixture f = new Fixture();
     assertThat(f.victimEventIds).hasSize(5);
+    if (f.fullText) {
+      assertThat(f.searchable(f.grants)).contains(f.victimId);
+    }
     assertThat(f.engram.deleteEntry(f.grants, f.victimId)).isEqualTo(3);
 
     for (Grants g : List.of(f.grants, f.auditor)) {
@@ -86,6 +112,7 @@ public abstract class ErasureContract extends ContractSupport {
           .extracting(MemoryEntry::entryId).doesNotContain(f.victimId);
       assertThat(f.engram.read(g, List.of("secret-topic", "shared"), ReadOptions.limit(1000)))
           .extracting(MemoryEntry::entryId).doesNotContain(f.victimId);
+      assertThat(f.searchable(g)).doesNotContain(f.victimId);
     }
     for (String eventId : f.victimEventIds) {
       assertThatThrownBy(() -> f.engram.rollback(f.grants, eventId)).isInstanceOf(NotFoundException.class);
@@ -181,7 +208,11 @@ public abstract class ErasureContract extends ContractSupport {
     List<MemoryEvent> belowHistory = f.engram.history(sub, f.below.entry().entryId());
     long belowHead = f.engram.revision(sub, "er/u1/sub");
     VisibleState otherBefore = VisibleState.of(f.engram, Grants.of("er/u2"));
+    if (f.fullText) {
+      assertThat(f.searchable(f.grants)).contains(f.victimId);
+    }
     assertThat(f.engram.deleteScope(f.grants, "er/u1", false)).isEqualTo(2);
+    assertThat(f.searchable(f.grants)).doesNotContain(f.victimId, f.bystander.entry().entryId());
 
     assertThat(f.engram.list(f.grants, ALL)).isEmpty();
     assertThat(f.engram.scan(f.grants)).isEmpty();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.engram.AncestorPromotion;
 import dev.engram.Citation;
+import dev.engram.ContextRequest;
 import dev.engram.Engram;
 import dev.engram.EngramBuilder;
 import dev.engram.Grants;
@@ -14,15 +15,20 @@ import dev.engram.ListOptions;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.NotFoundException;
+import dev.engram.PreparedContext;
 import dev.engram.ProtectedNamespace;
 import dev.engram.ReadOptions;
 import dev.engram.ReasonerException;
 import dev.engram.ScopeViolationException;
+import dev.engram.SearchMode;
+import dev.engram.SearchRequest;
+import dev.engram.SearchResult;
 import dev.engram.TopicSummary;
 import dev.engram.WriteOptions;
 import dev.engram.WritePolicy;
 import dev.engram.WriteResult;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoreCapability;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -39,8 +45,9 @@ import org.jspecify.annotations.Nullable;
  * The randomized isolation property of {@link GrantsContract}. Each trial builds a random namespace
  * tree under its own top-level namespace (so many trials share one store), optionally protects a
  * random subtree, writes entries, attempts random writes, corrections and erasures with random grants
- * and policies, and then checks every read path of random reader grants against an independent model
- * of visibility and write authority.
+ * and policies, and then checks every read path (read, list, scan, search, context, get, history,
+ * revision, changes) of random reader grants against an independent model of visibility and write
+ * authority.
  */
 final class IsolationProperty {
   private static final List<String> SEGMENTS = List.of("a", "b", "ab", "a_b", "aXb", "a%", "A", "u-1", "x.y");
@@ -51,12 +58,14 @@ final class IsolationProperty {
   private final Engram auditorEngine;
   private final long seed;
   private final int trials;
+  private final boolean fullText;
 
   IsolationProperty(MemoryStore store, Engram auditorEngine, long seed, int trials) {
     this.store = store;
     this.auditorEngine = auditorEngine;
     this.seed = seed;
     this.trials = trials;
+    this.fullText = store.capabilities().contains(StoreCapability.FULL_TEXT_SEARCH);
   }
 
   /** Runs trial {@code index} and returns the number of checks it made. */
@@ -389,6 +398,19 @@ final class IsolationProperty {
       return auditorEngine.list(auditor, ListOptions.builder().includeSuperseded(true).build());
     }
 
+    void checkSearch(Grants reader, String who, Set<String> vis, Set<String> expectActive, Set<String> expectVersions) {
+      SearchResult found = engine.search(reader,
+          SearchRequest.builder("trial").mode(SearchMode.FTS).limit(SearchRequest.MAX_LIMIT).build());
+      assertThat(found.hits()).as(ctx(who + " search")).allSatisfy(h -> assertThat(vis).contains(h.entry().scope()));
+      assertThat(found.hits()).as(ctx(who + " search")).extracting(h -> h.entry().entryId())
+          .containsExactlyInAnyOrderElementsOf(expectActive);
+      PreparedContext context = engine.prepareContext(reader, ContextRequest.of("trial"));
+      assertThat(context.citations()).as(ctx(who + " prepareContext"))
+          .allSatisfy(c -> assertThat(vis).contains(c.scope()))
+          .allSatisfy(c -> assertThat(expectVersions).contains(c.versionId()));
+      assertThat(context.citations().isEmpty()).as(ctx(who + " prepareContext")).isEqualTo(expectActive.isEmpty());
+    }
+
     void checkReader(List<String> names) {
       Grants reader = Grants.of(names);
       String who = "reader " + names;
@@ -440,6 +462,10 @@ final class IsolationProperty {
       for (TopicSummary s : scan) {
         assertThat(s.count()).as(ctx(who + " scan count of " + s.scope() + ":" + s.topic()))
             .isEqualTo(counts.get(s.scope() + ":" + s.topic()));
+      }
+
+      if (fullText) {
+        checkSearch(reader, who, vis, expectActive, expectVersions);
       }
 
       for (Tracked t : ledger.values()) {
