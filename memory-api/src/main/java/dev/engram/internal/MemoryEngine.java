@@ -183,7 +183,7 @@ public final class MemoryEngine implements Engram {
     TagProposal proposal;
     try {
       proposal = reasoner.tag(request);
-    } catch (MemoryException e) {
+    } catch (ReasonerException e) {
       throw e;
     } catch (RuntimeException e) {
       throw new ReasonerException(ErrorCode.REASONER_FAILED, "reasoner.tag failed: " + e.getMessage(), e);
@@ -660,7 +660,7 @@ public final class MemoryEngine implements Engram {
       List<CurateOp> ops;
       try {
         ops = reasoner.curate(new CurateRequest(t.scope(), t.topic(), t.blurb(), slice));
-      } catch (MemoryException e) {
+      } catch (ReasonerException e) {
         throw e;
       } catch (RuntimeException e) {
         throw new ReasonerException(ErrorCode.REASONER_FAILED, "reasoner.curate failed: " + e.getMessage(), e);
