@@ -1,0 +1,400 @@
+package dev.engram.store.sqlite;
+
+import dev.engram.EntryStatus;
+import dev.engram.EntryType;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.Revision;
+import dev.engram.EventKind;
+import dev.engram.spi.EntryJson;
+import dev.engram.spi.FullTextQuery;
+import dev.engram.spi.ScoredEntry;
+import dev.engram.spi.StoredVector;
+import dev.engram.spi.TopicState;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The read queries of the store, run on one {@link Session}: the pooled read connection for store
+ * reads, the writer connection inside a transaction (so a transaction sees its own changes). Each
+ * method is one SQL statement, so it sees one consistent snapshot.
+ */
+final class Queries {
+  static final String VERSION_COLUMNS =
+      "v.entry_id, v.version_id, v.version, v.previous_version_id, v.scope, v.content, v.topics, v.type, "
+          + "v.priority, v.disclosure, v.glossary, v.path, v.source, v.evidence, v.content_hash, v.status, "
+          + "v.superseded_by, v.created_at, v.updated_at, v.created_in_revision";
+
+  private static final String HEAD = "SELECT head FROM scope_heads WHERE scope = ?";
+  private static final String VERSION = "SELECT " + VERSION_COLUMNS + " FROM versions v WHERE v.version_id = ?";
+  private static final String ENTRY_VERSIONS =
+      "SELECT " + VERSION_COLUMNS + " FROM versions v WHERE v.entry_id = ? ORDER BY v.version";
+  private static final String ACTIVE_BY_HASH = "SELECT " + VERSION_COLUMNS + " FROM versions v"
+      + " WHERE v.scope = ? AND v.content_hash = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
+  private static final String ACTIVE_BY_PATH = "SELECT " + VERSION_COLUMNS + " FROM versions v"
+      + " WHERE v.scope = ? AND v.path = ? AND v.status = 'ACTIVE' AND v.path IS NOT NULL"
+      + " ORDER BY v.version_id DESC LIMIT 1";
+  private static final String ACTIVE_BY_TOPIC_ONE_SCOPE = "SELECT " + VERSION_COLUMNS
+      + " FROM version_topics t JOIN versions v ON v.seq = t.seq"
+      + " WHERE t.scope = ? AND t.topic = ? AND t.active = 1 ORDER BY t.version_id DESC LIMIT ?";
+  private static final String EVENT_COLUMNS =
+      "event_id, scope, entry_id, kind, before, after, actor, reason, revision, at";
+  private static final String EVENTS =
+      "SELECT " + EVENT_COLUMNS + " FROM events WHERE entry_id = ? ORDER BY revision, event_id";
+  private static final String EVENT = "SELECT " + EVENT_COLUMNS + " FROM events WHERE event_id = ?";
+  private static final String REVISIONS = "SELECT revision, changes, at FROM revisions"
+      + " WHERE scope = ? AND revision > ? ORDER BY revision LIMIT ?";
+  private static final String TOPIC_COLUMNS = "t.scope, t.topic, coalesce(c.active_count, 0), t.blurb,"
+      + " t.last_write_revision, t.last_curated_revision, t.last_updated_at"
+      + " FROM topics t LEFT JOIN topic_counts c ON c.scope = t.scope AND c.topic = t.topic";
+  private static final String DIRTY_TOPICS = "SELECT " + TOPIC_COLUMNS
+      + " WHERE t.last_write_revision > t.last_curated_revision ORDER BY t.scope, t.topic LIMIT ?";
+  private static final String COUNT_PRIORITY = "SELECT count(*) FROM versions"
+      + " WHERE status = 'ACTIVE' AND priority = ? AND (scope = ? OR (scope > ? AND scope < ?))";
+  private static final String SCOPES_RECURSIVE =
+      "SELECT scope FROM versions WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)"
+          + " UNION SELECT scope FROM topics WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)";
+  private static final String SCOPES_EXACT =
+      "SELECT scope FROM versions WHERE scope = ?1 UNION SELECT scope FROM topics WHERE scope = ?1";
+
+  private static final String ACTIVE_VECTORS = "SELECT vv.version_id, vv.view, vv.vector FROM versions v"
+      + " JOIN version_vectors vv ON vv.profile = ? AND vv.version_id = v.version_id"
+      + " WHERE v.scope = ? AND v.status = 'ACTIVE' ORDER BY v.version_id, vv.ordinal";
+  private static final String COUNT_WITHOUT_VECTORS = "SELECT count(*) FROM versions v"
+      + " WHERE v.scope = ? AND v.status = 'ACTIVE'"
+      + " AND NOT EXISTS (SELECT 1 FROM version_vectors vv WHERE vv.profile = ? AND vv.version_id = v.version_id)";
+
+  /** FTS5 column weights of content, glossary, disclosure and topics. */
+  static final String BM25 = "bm25(versions_fts, 1.0, 2.0, 1.0, 0.5)";
+
+  private Queries() {}
+
+  static long headRevision(Session s, String scope) throws SQLException {
+    PreparedStatement ps = s.prepare(HEAD);
+    ps.setString(1, scope);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : 0L;
+    }
+  }
+
+  static Optional<MemoryEntry> version(Session s, String versionId) throws SQLException {
+    PreparedStatement ps = s.prepare(VERSION);
+    ps.setString(1, versionId);
+    return first(ps);
+  }
+
+  static List<MemoryEntry> versions(Session s, String entryId) throws SQLException {
+    PreparedStatement ps = s.prepare(ENTRY_VERSIONS);
+    ps.setString(1, entryId);
+    return all(ps);
+  }
+
+  static Optional<MemoryEntry> findActiveByHash(Session s, String scope, String hash) throws SQLException {
+    PreparedStatement ps = s.prepare(ACTIVE_BY_HASH);
+    ps.setString(1, scope);
+    ps.setString(2, hash);
+    return first(ps);
+  }
+
+  static Optional<MemoryEntry> findActiveByPath(Session s, String scope, String path) throws SQLException {
+    PreparedStatement ps = s.prepare(ACTIVE_BY_PATH);
+    ps.setString(1, scope);
+    ps.setString(2, path);
+    return first(ps);
+  }
+
+  /**
+   * Newest active versions per scope from the topic index, merged newest first. With several scopes
+   * the per-scope queries run as one compound statement, so the answer is one snapshot.
+   */
+  static List<MemoryEntry> activeByTopic(Session s, Collection<String> scopes, String topic, int limit)
+      throws SQLException {
+    Set<String> unique = new LinkedHashSet<>(scopes);
+    if (unique.isEmpty() || limit < 1) {
+      return List.of();
+    }
+    PreparedStatement ps = s.prepare(activeByTopicSql(unique.size()));
+    int i = 1;
+    for (String scope : unique) {
+      ps.setString(i++, scope);
+      ps.setString(i++, topic);
+      ps.setInt(i++, limit);
+    }
+    if (unique.size() > 1) {
+      ps.setInt(i, limit);
+    }
+    return all(ps);
+  }
+
+  private static String activeByTopicSql(int scopes) {
+    if (scopes == 1) {
+      return ACTIVE_BY_TOPIC_ONE_SCOPE;
+    }
+    StringBuilder sql = new StringBuilder(ACTIVE_BY_TOPIC_ONE_SCOPE.length() * scopes + 64);
+    for (int i = 0; i < scopes; i++) {
+      if (i > 0) {
+        sql.append(" UNION ALL ");
+      }
+      sql.append("SELECT * FROM (").append(ACTIVE_BY_TOPIC_ONE_SCOPE).append(')');
+    }
+    return sql.append(" ORDER BY 2 DESC LIMIT ?").toString();
+  }
+
+  static List<MemoryEntry> versionsIn(Session s, Collection<String> scopes, Set<EntryStatus> statuses)
+      throws SQLException {
+    Set<String> unique = new LinkedHashSet<>(scopes);
+    if (unique.isEmpty() || statuses.isEmpty()) {
+      return List.of();
+    }
+    String sql = "SELECT " + VERSION_COLUMNS + " FROM versions v WHERE v.scope IN (" + marks(unique.size())
+        + ") AND v.status IN (" + marks(statuses.size()) + ")";
+    PreparedStatement ps = s.prepare(sql);
+    int i = 1;
+    for (String scope : unique) {
+      ps.setString(i++, scope);
+    }
+    for (EntryStatus status : statuses) {
+      ps.setString(i++, status.name());
+    }
+    return all(ps);
+  }
+
+  static List<MemoryEvent> events(Session s, String entryId) throws SQLException {
+    PreparedStatement ps = s.prepare(EVENTS);
+    ps.setString(1, entryId);
+    List<MemoryEvent> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(event(rs));
+      }
+    }
+    return out;
+  }
+
+  static Optional<MemoryEvent> event(Session s, String eventId) throws SQLException {
+    PreparedStatement ps = s.prepare(EVENT);
+    ps.setString(1, eventId);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? Optional.of(event(rs)) : Optional.empty();
+    }
+  }
+
+  static List<Revision> revisions(Session s, String scope, long sinceExclusive, int limit) throws SQLException {
+    if (limit < 1) {
+      return List.of();
+    }
+    PreparedStatement ps = s.prepare(REVISIONS);
+    ps.setString(1, scope);
+    ps.setLong(2, sinceExclusive);
+    ps.setInt(3, limit);
+    List<Revision> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(new Revision(scope, rs.getLong(1), EntryJson.readChanges(rs.getString(2)),
+            Codec.instant(rs.getString(3))));
+      }
+    }
+    return out;
+  }
+
+  static List<TopicState> topics(Session s, Collection<String> scopes) throws SQLException {
+    Set<String> unique = new TreeSet<>(scopes);
+    if (unique.isEmpty()) {
+      return List.of();
+    }
+    PreparedStatement ps = s.prepare("SELECT " + TOPIC_COLUMNS + " WHERE t.scope IN (" + marks(unique.size())
+        + ") ORDER BY t.scope, t.topic");
+    int i = 1;
+    for (String scope : unique) {
+      ps.setString(i++, scope);
+    }
+    List<TopicState> out = topicStates(ps);
+    out.sort(Comparator.comparing(TopicState::scope).thenComparing(TopicState::topic));
+    return out;
+  }
+
+  static List<TopicState> dirtyTopics(Session s, int limit) throws SQLException {
+    if (limit < 1) {
+      return List.of();
+    }
+    PreparedStatement ps = s.prepare(DIRTY_TOPICS);
+    ps.setInt(1, limit);
+    return topicStates(ps);
+  }
+
+  static int countActiveWithPriority(Session s, String namespace, int priority) throws SQLException {
+    PreparedStatement ps = s.prepare(COUNT_PRIORITY);
+    ps.setInt(1, priority);
+    ps.setString(2, namespace);
+    ps.setString(3, namespace + "/");
+    ps.setString(4, namespace + "0");
+    try (ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  static List<String> scopes(Session s, String prefix, boolean recursive) throws SQLException {
+    PreparedStatement ps = s.prepare(recursive ? SCOPES_RECURSIVE : SCOPES_EXACT);
+    ps.setString(1, prefix);
+    if (recursive) {
+      ps.setString(2, prefix + "/");
+      ps.setString(3, prefix + "0");
+    }
+    TreeSet<String> out = new TreeSet<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Active versions in {@code scopes} containing any query term (Porter-stemmed by the index), ranked
+   * by FTS5's BM25 with glossary weighted twice and topics half; ties newest first.
+   */
+  static List<ScoredEntry> searchFullText(Session s, Collection<String> scopes, FullTextQuery query, int limit)
+      throws SQLException {
+    Set<String> unique = new LinkedHashSet<>(scopes);
+    if (unique.isEmpty() || query.terms().isEmpty() || limit < 1) {
+      return List.of();
+    }
+    StringBuilder sql = new StringBuilder("SELECT ").append(VERSION_COLUMNS).append(", ").append(BM25)
+        .append(" AS rank FROM versions_fts f JOIN versions v ON v.seq = f.rowid WHERE versions_fts MATCH ?")
+        .append(" AND v.status = 'ACTIVE' AND v.scope IN (").append(marks(unique.size())).append(')');
+    if (!query.types().isEmpty()) {
+      sql.append(" AND v.type IN (").append(marks(query.types().size())).append(')');
+    }
+    if (!query.topics().isEmpty()) {
+      sql.append(" AND EXISTS (SELECT 1 FROM version_topics t WHERE t.version_id = v.version_id AND t.active = 1")
+          .append(" AND t.topic IN (").append(marks(query.topics().size())).append("))");
+    }
+    sql.append(" ORDER BY rank, v.version_id DESC LIMIT ?");
+    PreparedStatement ps = s.prepare(sql.toString());
+    int i = 1;
+    ps.setString(i++, matchExpression(query.terms()));
+    for (String scope : unique) {
+      ps.setString(i++, scope);
+    }
+    for (EntryType type : query.types()) {
+      ps.setString(i++, type.wireName());
+    }
+    for (String topic : query.topics()) {
+      ps.setString(i++, topic);
+    }
+    ps.setInt(i, limit);
+    List<ScoredEntry> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(new ScoredEntry(entry(rs), -rs.getDouble(21)));
+      }
+    }
+    return out;
+  }
+
+  /** Each term as an FTS5 string, any of them may match: {@code "a" OR "b"}. */
+  static String matchExpression(List<String> terms) {
+    StringBuilder b = new StringBuilder();
+    for (String term : terms) {
+      if (b.length() > 0) {
+        b.append(" OR ");
+      }
+      b.append('"').append(term.replace("\"", "\"\"")).append('"');
+    }
+    return b.toString();
+  }
+
+  static List<StoredVector> activeVectors(Session s, String scope, String profileId) throws SQLException {
+    PreparedStatement ps = s.prepare(ACTIVE_VECTORS);
+    ps.setString(1, profileId);
+    ps.setString(2, scope);
+    List<StoredVector> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(new StoredVector(rs.getString(1), rs.getString(2), StoredVector.fromBytes(rs.getBytes(3))));
+      }
+    }
+    return out;
+  }
+
+  static int countActiveWithoutVectors(Session s, String scope, String profileId) throws SQLException {
+    PreparedStatement ps = s.prepare(COUNT_WITHOUT_VECTORS);
+    ps.setString(1, scope);
+    ps.setString(2, profileId);
+    try (ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  // ---- row mapping
+
+  private static Optional<MemoryEntry> first(PreparedStatement ps) throws SQLException {
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? Optional.of(entry(rs)) : Optional.empty();
+    }
+  }
+
+  private static List<MemoryEntry> all(PreparedStatement ps) throws SQLException {
+    List<MemoryEntry> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(entry(rs));
+      }
+    }
+    return out;
+  }
+
+  /** Maps a row selected with {@link #VERSION_COLUMNS}. */
+  static MemoryEntry entry(ResultSet rs) throws SQLException {
+    return new MemoryEntry(
+        rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4), rs.getString(5), rs.getString(6),
+        Codec.strings(rs.getString(7)), Codec.type(rs.getString(8)), rs.getInt(9), rs.getString(10),
+        Codec.strings(rs.getString(11)), rs.getString(12), rs.getString(13), Codec.strings(rs.getString(14)),
+        rs.getString(15), EntryStatus.valueOf(rs.getString(16)), rs.getString(17),
+        Codec.instant(rs.getString(18)), Codec.instant(rs.getString(19)), rs.getLong(20));
+  }
+
+  private static MemoryEvent event(ResultSet rs) throws SQLException {
+    return new MemoryEvent(
+        rs.getString(1), rs.getString(2), rs.getString(3), EventKind.valueOf(rs.getString(4)),
+        snapshot(rs.getString(5)), snapshot(rs.getString(6)), rs.getString(7), rs.getString(8), rs.getLong(9),
+        Codec.instant(rs.getString(10)));
+  }
+
+  private static List<TopicState> topicStates(PreparedStatement ps) throws SQLException {
+    List<TopicState> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        String updated = rs.getString(7);
+        out.add(new TopicState(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4), rs.getLong(5),
+            rs.getLong(6), updated == null ? null : Codec.instant(updated)));
+      }
+    }
+    return out;
+  }
+
+  private static @Nullable MemoryEntry snapshot(@Nullable String json) {
+    return json == null ? null : EntryJson.readEntry(json);
+  }
+
+  static String marks(int n) {
+    StringBuilder b = new StringBuilder(n * 2);
+    for (int i = 0; i < n; i++) {
+      b.append(i == 0 ? "?" : ",?");
+    }
+    return b.toString();
+  }
+}

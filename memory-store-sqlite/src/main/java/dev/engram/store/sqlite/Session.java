@@ -1,0 +1,72 @@
+package dev.engram.store.sqlite;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One physical SQLite connection with its prepared statements, reused across borrows from a pool. Used
+ * by one thread at a time (the one holding the pooled connection).
+ */
+final class Session {
+  private static final int MAX_STATEMENTS = 96;
+
+  private final Connection connection;
+  private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(64, 0.75f, true);
+
+  Session(Connection connection) {
+    this.connection = connection;
+  }
+
+  Connection connection() {
+    return connection;
+  }
+
+  /** A prepared statement for {@code sql}, compiled once per connection. */
+  PreparedStatement prepare(String sql) throws SQLException {
+    PreparedStatement ps = statements.get(sql);
+    if (ps != null && !ps.isClosed()) {
+      return ps;
+    }
+    ps = connection.prepareStatement(sql);
+    statements.put(sql, ps);
+    if (statements.size() > MAX_STATEMENTS) {
+      Iterator<PreparedStatement> eldest = statements.values().iterator();
+      PreparedStatement evicted = eldest.next();
+      eldest.remove();
+      evicted.close();
+    }
+    return ps;
+  }
+
+  /** Runs one statement that returns no rows (transaction control, pragmas). */
+  void execute(String sql) throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  boolean isClosed() {
+    try {
+      return connection.isClosed();
+    } catch (SQLException e) {
+      return true;
+    }
+  }
+
+  /** Closes the cached statements; the connection belongs to its pool. */
+  void closeStatements() {
+    for (PreparedStatement ps : statements.values()) {
+      try {
+        ps.close();
+      } catch (SQLException ignored) {
+        // the connection is going away
+      }
+    }
+    statements.clear();
+  }
+}

@@ -1,0 +1,543 @@
+package dev.engram.store.sqlite;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.engram.EntryStatus;
+import dev.engram.ErrorCode;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.Revision;
+import dev.engram.StoreException;
+import dev.engram.spi.FullTextQuery;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.ScoredEntry;
+import dev.engram.spi.StoreCapability;
+import dev.engram.spi.StoredVector;
+import dev.engram.spi.TopicState;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * A durable {@link MemoryStore} in one SQLite file.
+ *
+ * <pre>{@code
+ * Engram engram = Engram.builder()
+ *     .store(new SqliteMemoryStore(Path.of("memory.db")))
+ *     .reasoner(new DeterministicReasoner())
+ *     .build();
+ * }</pre>
+ *
+ * <p>The database runs in WAL mode: readers use a pool of connections and never wait for the writer.
+ * Writers are serialized deliberately: within the process by a lock around one writer connection, and
+ * across processes by SQLite's write lock taken with {@code BEGIN IMMEDIATE} and waited for (see
+ * {@link Builder#busyTimeout} and {@link Builder#writeLockTimeout}). Every transaction commits the version,
+ * topic index, full-text index, revision and event together or not at all.
+ *
+ * <p>The schema is created and upgraded on open and recorded in the {@code engram_schema_version} table.
+ * A file that is not an Engram database, or whose schema is newer than this library, is refused with a
+ * {@link StoreException} ({@link ErrorCode#STORE_INCOMPATIBLE}) and left unchanged.
+ *
+ * <p>Thread-safe. Several processes may open the same file at once.
+ */
+public final class SqliteMemoryStore implements MemoryStore {
+  private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+  private static final AtomicInteger POOLS = new AtomicInteger();
+
+  /** How hard SQLite pushes committed data to the disk ({@code PRAGMA synchronous}). */
+  public enum Synchronous {
+    /**
+     * The default. In WAL mode every commit is safe against a crash of the process; a power loss or OS
+     * crash may lose the last commits, never corrupt the file.
+     */
+    NORMAL,
+    /** Every commit is also synced to the disk: safe against power loss, slower writes. */
+    FULL
+  }
+
+  private final String database;
+  private final Connections readers;
+  private final Connections writers;
+  private final @Nullable HikariDataSource readPool;
+  private final @Nullable HikariDataSource writePool;
+  private final Duration writeLockTimeout;
+  private final ReentrantLock writeLock = new ReentrantLock(true);
+  private final ThreadLocal<SqliteTransaction> current = new ThreadLocal<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Set<StoreCapability> capabilities = Collections.unmodifiableSet(
+      EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
+          StoreCapability.VECTOR_STORAGE));
+
+  /**
+   * Opens (creating if needed) the database file with default settings; the store owns its connection
+   * pools and closes them in {@link #close()}.
+   *
+   * @throws StoreException if the file is not an Engram database or has a newer schema, or cannot be opened
+   */
+  public SqliteMemoryStore(Path file) {
+    this(builder(file));
+  }
+
+  /**
+   * Uses connections from {@code dataSource}, which must hand out xerial sqlite-jdbc connections. The
+   * store applies its per-connection settings to each connection it borrows and leaves the DataSource
+   * open on {@link #close()}.
+   *
+   * @throws StoreException if the database is not an Engram database or has a newer schema
+   */
+  public SqliteMemoryStore(DataSource dataSource) {
+    this(builder(dataSource));
+  }
+
+  /** Settings for a store on {@code file}. */
+  public static Builder builder(Path file) {
+    return new Builder(Objects.requireNonNull(file, "file"), null);
+  }
+
+  /** Settings for a store on connections from {@code dataSource}. */
+  public static Builder builder(DataSource dataSource) {
+    return new Builder(null, Objects.requireNonNull(dataSource, "dataSource"));
+  }
+
+  private SqliteMemoryStore(Builder b) {
+    this.writeLockTimeout = b.writeLockTimeout;
+    List<String> pragmas = List.of(
+        "PRAGMA busy_timeout = " + b.busyTimeout.toMillis(),
+        "PRAGMA foreign_keys = ON",
+        "PRAGMA synchronous = " + b.synchronous.name());
+    HikariDataSource readPool = null;
+    HikariDataSource writePool = null;
+    if (b.file != null) {
+      Path file = b.file.toAbsolutePath().normalize();
+      this.database = file.toString();
+      preflight(file, b.busyTimeout);
+      SQLiteDataSource source = sqliteDataSource(file, b);
+      try {
+        writePool = pool(source, "write", 1);
+        readPool = pool(source, "read", b.readPoolSize);
+      } catch (RuntimeException e) {
+        closeQuietly(writePool);
+        throw StoreException.unavailable("cannot open SQLite database " + database + ": " + e.getMessage(), e);
+      }
+      this.writers = new Connections(writePool, pragmas);
+      this.readers = new Connections(readPool, pragmas);
+    } else {
+      DataSource source = Objects.requireNonNull(b.dataSource);
+      this.database = "SQLite DataSource " + source.getClass().getName();
+      this.writers = new Connections(source, pragmas);
+      this.readers = writers;
+    }
+    this.readPool = readPool;
+    this.writePool = writePool;
+    try (Connections.Lease lease = writers.borrow()) {
+      Migrations.migrate(lease.session(), database, writeLockTimeout);
+    } catch (SQLException e) {
+      closeResources();
+      throw failure("open the database", e);
+    } catch (RuntimeException | Error e) {
+      closeResources();
+      throw e;
+    }
+  }
+
+  /**
+   * Refuses a file that is not an SQLite database, or not Engram's, before a pool ever touches it. The
+   * file is judged through a read-only connection; without a write-ahead log beside it the connection
+   * is also {@code immutable}, so not even a {@code -shm} or {@code -wal} file appears next to a file
+   * that is then refused.
+   */
+  private static void preflight(Path file, Duration busyTimeout) {
+    String name = file.toString();
+    if (Files.isDirectory(file)) {
+      throw new StoreException(ErrorCode.STORE_INCOMPATIBLE, name + " is a directory, not a database file", null);
+    }
+    try {
+      if (!Files.exists(file)) {
+        Path parent = file.getParent();
+        if (parent != null) {
+          Files.createDirectories(parent);
+        }
+        return;
+      }
+      if (Files.size(file) == 0) {
+        return;
+      }
+      byte[] header = new byte[SQLITE_HEADER.length];
+      int n;
+      try (InputStream in = Files.newInputStream(file)) {
+        n = in.readNBytes(header, 0, header.length);
+      }
+      if (n < header.length || !Arrays.equals(header, SQLITE_HEADER)) {
+        throw new StoreException(ErrorCode.STORE_INCOMPATIBLE,
+            name + " is not an Engram database: it is not an SQLite database file; it was left unchanged", null);
+      }
+    } catch (IOException e) {
+      throw StoreException.unavailable("cannot read " + name + ": " + e.getMessage(), e);
+    }
+    SQLiteConfig readOnly = new SQLiteConfig();
+    readOnly.setReadOnly(true);
+    readOnly.setBusyTimeout((int) busyTimeout.toMillis());
+    boolean wal = Files.exists(file.resolveSibling(file.getFileName() + "-wal"));
+    String url = wal ? "jdbc:sqlite:" + file : "jdbc:sqlite:" + file.toUri() + "?immutable=1";
+    try (Connection c = readOnly.createConnection(url)) {
+      Migrations.requireUsable(name, Migrations.inspect(new Session(c)));
+    } catch (SQLException e) {
+      throw SqliteErrors.map(name, "inspect the database file", e);
+    }
+  }
+
+  private static SQLiteDataSource sqliteDataSource(Path file, Builder b) {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setBusyTimeout((int) b.busyTimeout.toMillis());
+    config.enforceForeignKeys(true);
+    config.setSynchronous(b.synchronous == Synchronous.FULL
+        ? SQLiteConfig.SynchronousMode.FULL : SQLiteConfig.SynchronousMode.NORMAL);
+    SQLiteDataSource source = new SQLiteDataSource(config);
+    source.setUrl("jdbc:sqlite:" + file);
+    return source;
+  }
+
+  private static HikariDataSource pool(DataSource source, String role, int size) {
+    HikariConfig config = new HikariConfig();
+    config.setDataSource(source);
+    config.setPoolName("engram-sqlite-" + role + "-" + POOLS.incrementAndGet());
+    config.setMaximumPoolSize(size);
+    config.setMinimumIdle(1);
+    config.setIdleTimeout(0);
+    config.setMaxLifetime(0);
+    config.setAutoCommit(true);
+    return new HikariDataSource(config);
+  }
+
+  @Override
+  public Set<StoreCapability> capabilities() {
+    return capabilities;
+  }
+
+  /**
+   * Runs {@code work} in one SQLite transaction holding the write lock. A transaction started inside
+   * another on the same thread runs as a savepoint of the outer one.
+   */
+  @Override
+  public <T> T inTransaction(String scope, StoreWork<T> work) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(work, "work");
+    checkOpen();
+    SqliteTransaction outer = current.get();
+    if (outer != null) {
+      return nested(outer, scope, work);
+    }
+    acquireWriteLock();
+    try (Connections.Lease lease = writers.borrow()) {
+      Session session = lease.session();
+      WriteLock.begin(session, database, writeLockTimeout);
+      SqliteTransaction tx = new SqliteTransaction(this, session, scope, 0);
+      current.set(tx);
+      T result;
+      try {
+        result = work.run(tx);
+      } catch (RuntimeException | Error e) {
+        tx.close();
+        WriteLock.rollbackQuietly(session, e);
+        throw e;
+      } finally {
+        current.remove();
+      }
+      tx.close();
+      try {
+        WriteLock.commit(session, database, writeLockTimeout);
+      } catch (SQLException | RuntimeException e) {
+        WriteLock.rollbackQuietly(session, e);
+        throw e;
+      }
+      return result;
+    } catch (SQLException e) {
+      throw failure("run a transaction on " + scope, e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private <T> T nested(SqliteTransaction outer, String scope, StoreWork<T> work) {
+    Session session = outer.session();
+    SqliteTransaction tx = new SqliteTransaction(this, session, scope, outer.depth() + 1);
+    String savepoint = "engram_nested_" + tx.depth();
+    try {
+      session.execute("SAVEPOINT " + savepoint);
+    } catch (SQLException e) {
+      throw failure("open a nested transaction on " + scope, e);
+    }
+    current.set(tx);
+    try {
+      T result = work.run(tx);
+      session.execute("RELEASE " + savepoint);
+      return result;
+    } catch (RuntimeException | Error e) {
+      try {
+        session.execute("ROLLBACK TO " + savepoint);
+        session.execute("RELEASE " + savepoint);
+      } catch (SQLException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    } catch (SQLException e) {
+      throw failure("release a nested transaction on " + scope, e);
+    } finally {
+      tx.close();
+      current.set(outer);
+    }
+  }
+
+  private void acquireWriteLock() {
+    try {
+      if (!writeLock.tryLock(writeLockTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw StoreException.unavailable("another transaction of this process held the write lock of " + database
+            + " for more than " + writeLockTimeout.toMillis() + " ms", null);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw StoreException.unavailable("interrupted while waiting for the write lock of " + database, e);
+    }
+  }
+
+  /** Closes the connection pools the store created and the statements it cached. Idempotent. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      closeResources();
+    }
+  }
+
+  private void closeResources() {
+    readers.closeSessions();
+    writers.closeSessions();
+    closeQuietly(readPool);
+    closeQuietly(writePool);
+  }
+
+  private static void closeQuietly(@Nullable HikariDataSource pool) {
+    if (pool != null) {
+      pool.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SqliteMemoryStore[" + database + "]";
+  }
+
+  private void checkOpen() {
+    if (closed.get()) {
+      throw new IllegalStateException("SqliteMemoryStore on " + database + " is closed");
+    }
+  }
+
+  StoreException failure(String what, SQLException e) {
+    return SqliteErrors.map(database, what, e);
+  }
+
+  @FunctionalInterface
+  private interface Read<T> {
+    T run(Session s) throws SQLException;
+  }
+
+  private <T> T read(String what, Read<T> query) {
+    checkOpen();
+    try (Connections.Lease lease = readers.borrow()) {
+      return query.run(lease.session());
+    } catch (SQLException e) {
+      throw failure(what, e);
+    }
+  }
+
+  // ---- StoreReader: one pooled read connection per call, one statement per answer
+
+  @Override
+  public long headRevision(String scope) {
+    return read("read a head revision", s -> Queries.headRevision(s, scope));
+  }
+
+  @Override
+  public Optional<MemoryEntry> version(String versionId) {
+    return read("read a version", s -> Queries.version(s, versionId));
+  }
+
+  @Override
+  public List<MemoryEntry> versions(String entryId) {
+    return read("read the versions of an entry", s -> Queries.versions(s, entryId));
+  }
+
+  @Override
+  public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
+    return read("find an active entry by content hash", s -> Queries.findActiveByHash(s, scope, contentHash));
+  }
+
+  @Override
+  public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
+    return read("find an active entry by path", s -> Queries.findActiveByPath(s, scope, path));
+  }
+
+  @Override
+  public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
+    return read("read the active entries of a topic", s -> Queries.activeByTopic(s, scopes, topic, limit));
+  }
+
+  @Override
+  public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
+    return read("list versions", s -> Queries.versionsIn(s, scopes, statuses));
+  }
+
+  @Override
+  public List<MemoryEvent> events(String entryId) {
+    return read("read the events of an entry", s -> Queries.events(s, entryId));
+  }
+
+  @Override
+  public Optional<MemoryEvent> event(String eventId) {
+    return read("read an event", s -> Queries.event(s, eventId));
+  }
+
+  @Override
+  public List<Revision> revisions(String scope, long sinceExclusive, int limit) {
+    return read("read revisions", s -> Queries.revisions(s, scope, sinceExclusive, limit));
+  }
+
+  @Override
+  public List<TopicState> topics(Collection<String> scopes) {
+    return read("read topics", s -> Queries.topics(s, scopes));
+  }
+
+  @Override
+  public List<TopicState> dirtyTopics(int limit) {
+    return read("read dirty topics", s -> Queries.dirtyTopics(s, limit));
+  }
+
+  @Override
+  public int countActiveWithPriority(String namespace, int priority) {
+    return read("count active entries by priority", s -> Queries.countActiveWithPriority(s, namespace, priority));
+  }
+
+  @Override
+  public List<String> scopes(String prefix, boolean recursive) {
+    return read("list scopes", s -> Queries.scopes(s, prefix, recursive));
+  }
+
+  @Override
+  public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
+    return read("search the full-text index", s -> Queries.searchFullText(s, scopes, query, limit));
+  }
+
+  @Override
+  public List<StoredVector> activeVectors(String scope, String profileId) {
+    return read("read vectors", s -> Queries.activeVectors(s, scope, profileId));
+  }
+
+  @Override
+  public int countActiveWithoutVectors(String scope, String profileId) {
+    return read("count versions without vectors", s -> Queries.countActiveWithoutVectors(s, scope, profileId));
+  }
+
+  /**
+   * Settings of a {@link SqliteMemoryStore}. Each may be given once; {@link #build()} opens the store.
+   */
+  public static final class Builder {
+    private final @Nullable Path file;
+    private final @Nullable DataSource dataSource;
+    private Synchronous synchronous = Synchronous.NORMAL;
+    private Duration busyTimeout = Duration.ofSeconds(5);
+    private Duration writeLockTimeout = Duration.ofSeconds(30);
+    private int readPoolSize = 4;
+    private final Set<String> given = new java.util.HashSet<>();
+    private boolean built;
+
+    private Builder(@Nullable Path file, @Nullable DataSource dataSource) {
+      this.file = file;
+      this.dataSource = dataSource;
+    }
+
+    /** {@code PRAGMA synchronous} for the store's connections (default {@link Synchronous#NORMAL}). */
+    public Builder synchronous(Synchronous synchronous) {
+      once("synchronous");
+      this.synchronous = Objects.requireNonNull(synchronous, "synchronous");
+      return this;
+    }
+
+    /**
+     * How long one SQLite call waits for a lock another connection holds before trying again
+     * ({@code PRAGMA busy_timeout}; default 5 s, 0..10 min).
+     */
+    public Builder busyTimeout(Duration timeout) {
+      once("busyTimeout");
+      this.busyTimeout = check("busyTimeout", timeout, Duration.ZERO);
+      return this;
+    }
+
+    /**
+     * How long a transaction waits in total for the write lock (held by another thread or process)
+     * before it fails with {@link ErrorCode#STORE_UNAVAILABLE} (default 30 s, 1 ms..10 min).
+     */
+    public Builder writeLockTimeout(Duration timeout) {
+      once("writeLockTimeout");
+      this.writeLockTimeout = check("writeLockTimeout", timeout, Duration.ofMillis(1));
+      return this;
+    }
+
+    /** Most read connections the store's own pool opens (default 4, 1..64); not used with a DataSource. */
+    public Builder readPoolSize(int size) {
+      once("readPoolSize");
+      if (size < 1 || size > 64) {
+        throw new IllegalArgumentException("readPoolSize must be between 1 and 64, was " + size);
+      }
+      this.readPoolSize = size;
+      return this;
+    }
+
+    /** Opens the store. */
+    public SqliteMemoryStore build() {
+      if (built) {
+        throw new IllegalStateException("build() was already called on this builder");
+      }
+      built = true;
+      return new SqliteMemoryStore(this);
+    }
+
+    private void once(String setting) {
+      if (built) {
+        throw new IllegalStateException("the builder was already built; " + setting + " cannot change");
+      }
+      if (!given.add(setting)) {
+        throw new IllegalStateException(setting + " was already set");
+      }
+    }
+
+    private static Duration check(String setting, Duration value, Duration min) {
+      Objects.requireNonNull(value, setting);
+      if (value.compareTo(min) < 0 || value.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new IllegalArgumentException(setting + " must be between " + min.toMillis() + " ms and 10 min, was "
+            + value.toMillis() + " ms");
+      }
+      return value;
+    }
+  }
+}

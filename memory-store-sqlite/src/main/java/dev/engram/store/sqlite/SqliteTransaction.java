@@ -1,0 +1,412 @@
+package dev.engram.store.sqlite;
+
+import dev.engram.EntryStatus;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.Revision;
+import dev.engram.spi.EntryJson;
+import dev.engram.spi.FullTextQuery;
+import dev.engram.spi.ScoredEntry;
+import dev.engram.spi.StoreTransaction;
+import dev.engram.spi.StoredVector;
+import dev.engram.spi.TopicState;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A transaction on the writer connection. SQLite holds the write lock ({@code BEGIN IMMEDIATE}) for its
+ * whole life, so reads here see a stable state plus this transaction's own changes. The topic index,
+ * active counts and full-text index follow the version rows through triggers in the same transaction.
+ */
+final class SqliteTransaction implements StoreTransaction {
+  private static final String INSERT_VERSION = "INSERT INTO versions (version_id, entry_id, version,"
+      + " previous_version_id, scope, content, topics, type, priority, disclosure, glossary, path, source,"
+      + " evidence, content_hash, status, superseded_by, created_at, updated_at, created_in_revision)"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String UPDATE_STATUS =
+      "UPDATE versions SET status = ?, superseded_by = ?, updated_at = ? WHERE version_id = ?";
+  private static final String INSERT_EVENT = "INSERT INTO events (event_id, scope, entry_id, kind, before, after,"
+      + " actor, reason, revision, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String INSERT_REVISION =
+      "INSERT INTO revisions (scope, revision, changes, at) VALUES (?, ?, ?, ?)";
+  private static final String SET_HEAD = "INSERT INTO scope_heads (scope, head) VALUES (?, ?)"
+      + " ON CONFLICT (scope) DO UPDATE SET head = excluded.head";
+  private static final String TOPIC_WRITTEN =
+      "INSERT INTO topics (scope, topic, last_write_revision, last_updated_at) VALUES (?, ?, ?, ?)"
+          + " ON CONFLICT (scope, topic) DO UPDATE SET"
+          + " last_write_revision = max(last_write_revision, excluded.last_write_revision),"
+          + " last_updated_at = excluded.last_updated_at";
+  private static final String TOPIC_CURATED =
+      "INSERT INTO topics (scope, topic, blurb, last_curated_revision) VALUES (?, ?, ?, ?)"
+          + " ON CONFLICT (scope, topic) DO UPDATE SET"
+          + " last_curated_revision = max(last_curated_revision, excluded.last_curated_revision),"
+          + " blurb = coalesce(excluded.blurb, blurb)";
+  private static final String ENTRY_SCOPE = "SELECT scope FROM versions WHERE entry_id = ? ORDER BY version LIMIT 1";
+  private static final String ENTRY_TOPICS =
+      "SELECT json_group_array(DISTINCT j.value) FROM versions v, json_each(v.topics) j WHERE v.entry_id = ?";
+  private static final String DELETE_ENTRY_EVENTS = "DELETE FROM events WHERE entry_id = ?";
+  private static final String DELETE_ENTRY_VERSIONS = "DELETE FROM versions WHERE entry_id = ?";
+  private static final String DELETE_UNCARRIED_TOPICS = "DELETE FROM topics"
+      + " WHERE scope = ? AND topic IN (SELECT value FROM json_each(?))"
+      + " AND NOT EXISTS (SELECT 1 FROM version_topics vt WHERE vt.scope = topics.scope AND vt.topic = topics.topic)";
+  private static final String COUNT_SCOPE_ENTRIES = "SELECT count(DISTINCT entry_id) FROM versions WHERE scope = ?";
+  private static final String DELETE_SCOPE_EVENTS =
+      "DELETE FROM events WHERE entry_id IN (SELECT entry_id FROM versions WHERE scope = ?)";
+  private static final String DELETE_SCOPE_VERSIONS = "DELETE FROM versions WHERE scope = ?";
+  private static final String DELETE_SCOPE_TOPICS = "DELETE FROM topics WHERE scope = ?";
+  private static final String DELETE_SCOPE_COUNTS = "DELETE FROM topic_counts WHERE scope = ?";
+  private static final String VERSION_EXISTS = "SELECT 1 FROM versions WHERE version_id = ?";
+  private static final String DELETE_VECTORS = "DELETE FROM version_vectors WHERE profile = ? AND version_id = ?";
+  private static final String INSERT_VECTOR =
+      "INSERT INTO version_vectors (profile, version_id, ordinal, view, vector) VALUES (?, ?, ?, ?, ?)";
+
+  private final SqliteMemoryStore store;
+  private final Session session;
+  private final String scope;
+  private final int depth;
+  private boolean closed;
+
+  SqliteTransaction(SqliteMemoryStore store, Session session, String scope, int depth) {
+    this.store = store;
+    this.session = session;
+    this.scope = scope;
+    this.depth = depth;
+  }
+
+  /** 0 for a transaction, 1 and more for savepoints nested in it. */
+  int depth() {
+    return depth;
+  }
+
+  void close() {
+    closed = true;
+  }
+
+  Session session() {
+    return session;
+  }
+
+  private Session s() {
+    if (closed) {
+      throw new IllegalStateException("transaction on " + scope + " is closed");
+    }
+    return session;
+  }
+
+  @FunctionalInterface
+  private interface Step<T> {
+    T run(Session s) throws SQLException;
+  }
+
+  private <T> T run(String what, Step<T> step) {
+    Session s = s();
+    try {
+      return step.run(s);
+    } catch (SQLException e) {
+      throw store.failure(what, e);
+    }
+  }
+
+  @Override
+  public String scope() {
+    return scope;
+  }
+
+  @Override
+  public void insertVersion(MemoryEntry v) {
+    Session s = s();
+    try {
+      PreparedStatement ps = s.prepare(INSERT_VERSION);
+      ps.setString(1, v.versionId());
+      ps.setString(2, v.entryId());
+      ps.setInt(3, v.version());
+      ps.setString(4, v.previousVersionId());
+      ps.setString(5, v.scope());
+      ps.setString(6, v.content());
+      ps.setString(7, Codec.strings(v.topics()));
+      ps.setString(8, v.type().wireName());
+      ps.setInt(9, v.priority());
+      ps.setString(10, v.disclosure());
+      ps.setString(11, Codec.strings(v.glossary()));
+      ps.setString(12, v.path());
+      ps.setString(13, v.source());
+      ps.setString(14, Codec.strings(v.evidence()));
+      ps.setString(15, v.contentHash());
+      ps.setString(16, v.status().name());
+      ps.setString(17, v.supersededBy());
+      ps.setString(18, Codec.instant(v.createdAt()));
+      ps.setString(19, Codec.instant(v.updatedAt()));
+      ps.setLong(20, v.createdInRevision());
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      if (SqliteErrors.isConstraint(e)) {
+        throw new IllegalStateException("version " + v.versionId() + " of entry " + v.entryId() + " (version "
+            + v.version() + ") already exists", e);
+      }
+      throw store.failure("insert a version", e);
+    }
+  }
+
+  @Override
+  public void updateStatus(String versionId, EntryStatus status, @Nullable String supersededBy, Instant updatedAt) {
+    int changed = run("update the status of a version", s -> {
+      PreparedStatement ps = s.prepare(UPDATE_STATUS);
+      ps.setString(1, status.name());
+      ps.setString(2, supersededBy);
+      ps.setString(3, Codec.instant(updatedAt));
+      ps.setString(4, versionId);
+      return ps.executeUpdate();
+    });
+    if (changed == 0) {
+      throw new IllegalStateException("version " + versionId + " does not exist");
+    }
+  }
+
+  @Override
+  public void appendEvent(MemoryEvent e) {
+    Session s = s();
+    try {
+      PreparedStatement ps = s.prepare(INSERT_EVENT);
+      ps.setString(1, e.eventId());
+      ps.setString(2, e.scope());
+      ps.setString(3, e.entryId());
+      ps.setString(4, e.kind().name());
+      ps.setString(5, e.before() == null ? null : EntryJson.writeEntry(e.before()));
+      ps.setString(6, e.after() == null ? null : EntryJson.writeEntry(e.after()));
+      ps.setString(7, e.actor());
+      ps.setString(8, e.reason());
+      ps.setLong(9, e.revision());
+      ps.setString(10, Codec.instant(e.at()));
+      ps.executeUpdate();
+    } catch (SQLException ex) {
+      if (SqliteErrors.isConstraint(ex)) {
+        throw new IllegalStateException("event " + e.eventId() + " already exists", ex);
+      }
+      throw store.failure("append an event", ex);
+    }
+  }
+
+  @Override
+  public void appendRevision(Revision r) {
+    if (!r.scope().equals(scope)) {
+      throw new IllegalStateException("revision for " + r.scope() + " in a transaction on " + scope);
+    }
+    long head = headRevision(scope);
+    if (r.revision() != head + 1) {
+      throw new IllegalStateException("revision " + r.revision() + " does not follow head " + head + " of " + scope);
+    }
+    run("append a revision", s -> {
+      PreparedStatement ps = s.prepare(INSERT_REVISION);
+      ps.setString(1, scope);
+      ps.setLong(2, r.revision());
+      ps.setString(3, EntryJson.writeChanges(r.changes()));
+      ps.setString(4, Codec.instant(r.at()));
+      ps.executeUpdate();
+      PreparedStatement head2 = s.prepare(SET_HEAD);
+      head2.setString(1, scope);
+      head2.setLong(2, r.revision());
+      head2.executeUpdate();
+      return null;
+    });
+  }
+
+  @Override
+  public void markTopicsWritten(String topicScope, Collection<String> topics, long revision, Instant at) {
+    run("mark topics written", s -> {
+      PreparedStatement ps = s.prepare(TOPIC_WRITTEN);
+      String stamp = Codec.instant(at);
+      for (String topic : topics) {
+        ps.setString(1, topicScope);
+        ps.setString(2, topic);
+        ps.setLong(3, revision);
+        ps.setString(4, stamp);
+        ps.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public void markTopicCurated(String topicScope, String topic, long revision, @Nullable String blurb) {
+    run("mark a topic curated", s -> {
+      PreparedStatement ps = s.prepare(TOPIC_CURATED);
+      ps.setString(1, topicScope);
+      ps.setString(2, topic);
+      ps.setString(3, blurb);
+      ps.setLong(4, revision);
+      ps.executeUpdate();
+      return null;
+    });
+  }
+
+  @Override
+  public int eraseEntry(String entryId) {
+    return run("erase entry " + entryId, s -> {
+      String entryScope;
+      PreparedStatement find = s.prepare(ENTRY_SCOPE);
+      find.setString(1, entryId);
+      try (ResultSet rs = find.executeQuery()) {
+        if (!rs.next()) {
+          return 0;
+        }
+        entryScope = rs.getString(1);
+      }
+      String topics;
+      PreparedStatement topicQuery = s.prepare(ENTRY_TOPICS);
+      topicQuery.setString(1, entryId);
+      try (ResultSet rs = topicQuery.executeQuery()) {
+        rs.next();
+        topics = rs.getString(1);
+      }
+      PreparedStatement events = s.prepare(DELETE_ENTRY_EVENTS);
+      events.setString(1, entryId);
+      events.executeUpdate();
+      PreparedStatement versions = s.prepare(DELETE_ENTRY_VERSIONS);
+      versions.setString(1, entryId);
+      int removed = versions.executeUpdate();
+      PreparedStatement uncarried = s.prepare(DELETE_UNCARRIED_TOPICS);
+      uncarried.setString(1, entryScope);
+      uncarried.setString(2, topics);
+      uncarried.executeUpdate();
+      return removed;
+    });
+  }
+
+  @Override
+  public int eraseScopeContent() {
+    return run("erase the content of scope " + scope, s -> {
+      int entries;
+      PreparedStatement count = s.prepare(COUNT_SCOPE_ENTRIES);
+      count.setString(1, scope);
+      try (ResultSet rs = count.executeQuery()) {
+        rs.next();
+        entries = rs.getInt(1);
+      }
+      for (String sql : List.of(DELETE_SCOPE_EVENTS, DELETE_SCOPE_VERSIONS, DELETE_SCOPE_TOPICS, DELETE_SCOPE_COUNTS)) {
+        PreparedStatement ps = s.prepare(sql);
+        ps.setString(1, scope);
+        ps.executeUpdate();
+      }
+      return entries;
+    });
+  }
+
+  @Override
+  public void putVectors(String profileId, List<StoredVector> vectors) {
+    Map<String, List<StoredVector>> byVersion = new LinkedHashMap<>();
+    for (StoredVector v : vectors) {
+      byVersion.computeIfAbsent(v.versionId(), k -> new ArrayList<>()).add(v);
+    }
+    Session s = s();
+    try {
+      for (Map.Entry<String, List<StoredVector>> group : byVersion.entrySet()) {
+        PreparedStatement exists = s.prepare(VERSION_EXISTS);
+        exists.setString(1, group.getKey());
+        try (ResultSet rs = exists.executeQuery()) {
+          if (!rs.next()) {
+            throw new IllegalStateException("version " + group.getKey() + " does not exist");
+          }
+        }
+        PreparedStatement delete = s.prepare(DELETE_VECTORS);
+        delete.setString(1, profileId);
+        delete.setString(2, group.getKey());
+        delete.executeUpdate();
+        PreparedStatement insert = s.prepare(INSERT_VECTOR);
+        int ordinal = 0;
+        for (StoredVector v : group.getValue()) {
+          insert.setString(1, profileId);
+          insert.setString(2, v.versionId());
+          insert.setInt(3, ordinal++);
+          insert.setString(4, v.view());
+          insert.setBytes(5, StoredVector.toBytes(v.vector()));
+          insert.executeUpdate();
+        }
+      }
+    } catch (SQLException e) {
+      throw store.failure("store vectors", e);
+    }
+  }
+
+  // ---- reads, on the transaction's own connection
+
+  @Override
+  public long headRevision(String s) {
+    return run("read a head revision", x -> Queries.headRevision(x, s));
+  }
+
+  @Override
+  public Optional<MemoryEntry> version(String versionId) {
+    return run("read a version", x -> Queries.version(x, versionId));
+  }
+
+  @Override
+  public List<MemoryEntry> versions(String entryId) {
+    return run("read the versions of an entry", x -> Queries.versions(x, entryId));
+  }
+
+  @Override
+  public Optional<MemoryEntry> findActiveByHash(String s, String contentHash) {
+    return run("find an active entry by content hash", x -> Queries.findActiveByHash(x, s, contentHash));
+  }
+
+  @Override
+  public Optional<MemoryEntry> findActiveByPath(String s, String path) {
+    return run("find an active entry by path", x -> Queries.findActiveByPath(x, s, path));
+  }
+
+  @Override
+  public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
+    return run("read the active entries of a topic", x -> Queries.activeByTopic(x, scopes, topic, limit));
+  }
+
+  @Override
+  public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
+    return run("list versions", x -> Queries.versionsIn(x, scopes, statuses));
+  }
+
+  @Override
+  public List<MemoryEvent> events(String entryId) {
+    return run("read the events of an entry", x -> Queries.events(x, entryId));
+  }
+
+  @Override
+  public Optional<MemoryEvent> event(String eventId) {
+    return run("read an event", x -> Queries.event(x, eventId));
+  }
+
+  @Override
+  public List<Revision> revisions(String s, long sinceExclusive, int limit) {
+    return run("read revisions", x -> Queries.revisions(x, s, sinceExclusive, limit));
+  }
+
+  @Override
+  public List<TopicState> topics(Collection<String> scopes) {
+    return run("read topics", x -> Queries.topics(x, scopes));
+  }
+
+  @Override
+  public List<TopicState> dirtyTopics(int limit) {
+    return run("read dirty topics", x -> Queries.dirtyTopics(x, limit));
+  }
+
+  @Override
+  public int countActiveWithPriority(String namespace, int priority) {
+    return run("count active entries by priority",
+        x -> Queries.countActiveWithPriority(x, namespace, priority));
+  }
+
+  @Override
+  public List<String> scopes(String prefix, boolean recursive) {
+    return run("list scopes", x -> Queries.scopes(x, prefix, recursive));
+  }
+}

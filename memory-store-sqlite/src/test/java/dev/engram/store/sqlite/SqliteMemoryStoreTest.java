@@ -1,0 +1,230 @@
+package dev.engram.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.engram.Engram;
+import dev.engram.ErrorCode;
+import dev.engram.Grants;
+import dev.engram.MemoryEntry;
+import dev.engram.Revision;
+import dev.engram.StoreException;
+import dev.engram.WriteOptions;
+import dev.engram.reasoner.DeterministicReasoner;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteDataSource;
+
+/** What the SQLite store adds to the contract: durability, locking, settings, its own codecs. */
+class SqliteMemoryStoreTest {
+  private static final Grants U1 = Grants.of("app/user/u1");
+
+  @TempDir Path dir;
+
+  private static Engram engram(SqliteMemoryStore store) {
+    return Engram.builder().store(store).reasoner(new DeterministicReasoner()).build();
+  }
+
+  @Test
+  void memorySurvivesReopeningInADirectoryWithSpacesAndAccents() {
+    Path db = dir.resolve("my notes ü/memory.db");
+    MemoryEntry written;
+    try (Engram e = engram(new SqliteMemoryStore(db))) {
+      written = e.write(U1, "Prefers window seats.", WriteOptions.builder().topicsHint("travel").build()).entry();
+    }
+    try (Engram e = engram(new SqliteMemoryStore(db))) {
+      assertThat(e.read(U1, "travel")).containsExactly(written);
+      assertThat(e.revision(U1, "app/user/u1")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void twoStoresOnOneFileInOneProcessSerializeTheirWriters() throws Exception {
+    Path db = dir.resolve("two.db");
+    try (SqliteMemoryStore first = new SqliteMemoryStore(db); SqliteMemoryStore second = new SqliteMemoryStore(db);
+        Engram a = engram(first); Engram b = engram(second)) {
+      ExecutorService pool = Executors.newFixedThreadPool(4);
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        Engram e = t % 2 == 0 ? a : b;
+        int thread = t;
+        done.add(pool.submit(() -> {
+          for (int i = 0; i < 40; i++) {
+            e.write(U1, "Thread " + thread + " note " + i, WriteOptions.builder().topicsHint("notes").build());
+          }
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+      pool.shutdown();
+      List<Revision> revisions = first.revisions("app/user/u1", 0, 1000);
+      assertThat(revisions).extracting(Revision::revision)
+          .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 160).boxed().toList());
+      assertThat(a.read(U1, List.of("notes"), dev.engram.ReadOptions.limit(1000))).hasSize(160);
+    }
+  }
+
+  @Test
+  void aWriteLockHeldTooLongByAnotherConnectionIsATypedFailureNotSqliteBusy() throws Exception {
+    Path db = dir.resolve("locked.db");
+    try (SqliteMemoryStore store = SqliteMemoryStore.builder(db)
+            .busyTimeout(Duration.ofMillis(50)).writeLockTimeout(Duration.ofMillis(300)).build();
+        Engram e = engram(store)) {
+      e.write(U1, "Before the lock.", WriteOptions.builder().build());
+      try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = other.createStatement()) {
+        s.execute("BEGIN IMMEDIATE");
+        assertThatThrownBy(() -> e.write(U1, "While locked.", WriteOptions.builder().build()))
+            .isInstanceOfSatisfying(StoreException.class, x -> assertThat(x.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE))
+            .hasMessageContaining("locked").hasMessageContaining("300 ms");
+        assertThat(e.read(U1, "general")).extracting(MemoryEntry::content).containsExactly("Before the lock.");
+        s.execute("ROLLBACK");
+      }
+      e.write(U1, "After the lock.", WriteOptions.builder().build());
+      assertThat(e.revision(U1, "app/user/u1")).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aWriterWaitsForAShortLockInsteadOfFailing() throws Exception {
+    Path db = dir.resolve("wait.db");
+    try (SqliteMemoryStore store = SqliteMemoryStore.builder(db).busyTimeout(Duration.ofMillis(20)).build();
+        Engram e = engram(store);
+        Connection other = DriverManager.getConnection("jdbc:sqlite:" + db);
+        Statement s = other.createStatement()) {
+      s.execute("BEGIN IMMEDIATE");
+      Thread release = new Thread(() -> {
+        try {
+          Thread.sleep(400);
+          s.execute("ROLLBACK");
+        } catch (Exception x) {
+          throw new IllegalStateException(x);
+        }
+      });
+      release.start();
+      e.write(U1, "Written once the lock is free.", WriteOptions.builder().build());
+      release.join();
+      assertThat(e.revision(U1, "app/user/u1")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aCallersDataSourceGetsTheStoresSettingsAndStaysOpen() throws Exception {
+    SQLiteDataSource sqlite = new SQLiteDataSource();
+    sqlite.setUrl("jdbc:sqlite:" + dir.resolve("ds.db"));
+    HikariConfig config = new HikariConfig();
+    config.setDataSource(sqlite);
+    config.setMaximumPoolSize(1);
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      try (SqliteMemoryStore store = SqliteMemoryStore.builder(pool)
+              .synchronous(SqliteMemoryStore.Synchronous.FULL).busyTimeout(Duration.ofMillis(1234)).build();
+          Engram e = engram(store)) {
+        e.write(U1, "Kept with a full sync.", WriteOptions.builder().build());
+      }
+      assertThat(pool.isClosed()).isFalse();
+      try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+        assertThat(OpeningTest.single(s, "PRAGMA synchronous")).isEqualTo("2");
+        assertThat(OpeningTest.single(s, "PRAGMA busy_timeout")).isEqualTo("1234");
+        assertThat(OpeningTest.single(s, "PRAGMA foreign_keys")).isEqualTo("1");
+        assertThat(OpeningTest.single(s, "SELECT count(*) FROM versions")).isEqualTo("1");
+      }
+    }
+  }
+
+  @Test
+  void aTransactionThatThrowsLeavesNothingAndNestedOnesAreSavepoints() {
+    try (SqliteMemoryStore store = new SqliteMemoryStore(dir.resolve("tx.db"))) {
+      Instant now = Instant.parse("2025-01-02T03:04:05.123456Z");
+      assertThatThrownBy(() -> store.inTransaction("s", tx -> {
+        tx.appendRevision(new Revision("s", 1, List.of(), now));
+        throw new IllegalArgumentException("boom");
+      })).isInstanceOf(IllegalArgumentException.class).hasMessage("boom");
+      assertThat(store.headRevision("s")).isZero();
+
+      store.inTransaction("s", tx -> {
+        tx.appendRevision(new Revision("s", 1, List.of(), now));
+        assertThatThrownBy(() -> store.inTransaction("t", inner -> {
+          inner.appendRevision(new Revision("t", 1, List.of(), now));
+          throw new IllegalStateException("inner");
+        })).hasMessage("inner");
+        store.inTransaction("t", inner -> {
+          inner.appendRevision(new Revision("t", 1, List.of(), now));
+          return null;
+        });
+        return null;
+      });
+      assertThat(store.headRevision("s")).isEqualTo(1);
+      assertThat(store.headRevision("t")).isEqualTo(1);
+      assertThat(store.revisions("t", 0, 10)).singleElement().extracting(Revision::at).isEqualTo(now);
+    }
+  }
+
+  @Test
+  void aTransactionCannotBeUsedAfterItEnds() {
+    try (SqliteMemoryStore store = new SqliteMemoryStore(dir.resolve("late.db"))) {
+      dev.engram.spi.StoreTransaction[] kept = new dev.engram.spi.StoreTransaction[1];
+      store.inTransaction("s", tx -> kept[0] = tx);
+      assertThatThrownBy(() -> kept[0].headRevision("s")).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("closed");
+    }
+  }
+
+  @Test
+  void aClosedStoreSaysSoAndClosingTwiceIsFine() {
+    SqliteMemoryStore store = new SqliteMemoryStore(dir.resolve("closed.db"));
+    store.close();
+    store.close();
+    assertThatThrownBy(() -> store.headRevision("s")).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+  }
+
+  @Test
+  void builderSettingsAreCheckedAndGivenOnce() {
+    SqliteMemoryStore.Builder b = SqliteMemoryStore.builder(dir.resolve("b.db"));
+    b.readPoolSize(2);
+    assertThatThrownBy(() -> b.readPoolSize(3)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("readPoolSize");
+    assertThatThrownBy(() -> b.busyTimeout(Duration.ofHours(1))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("busyTimeout");
+    assertThatThrownBy(() -> b.writeLockTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("writeLockTimeout");
+    assertThatThrownBy(() -> SqliteMemoryStore.builder((Path) null)).isInstanceOf(NullPointerException.class);
+    b.build().close();
+    assertThatThrownBy(b::build).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void codecRoundTripsListsAndInstantsExactly() {
+    for (List<String> list : List.of(List.<String>of(), List.of("a"), List.of("general", "core"),
+        List.of("quote \" inside", "back\\slash"), List.of("ünï", "日本"), List.of("", "x"))) {
+      assertThat(Codec.strings(Codec.strings(list))).isEqualTo(list);
+    }
+    java.util.Random random = new java.util.Random(7);
+    for (int i = 0; i < 2000; i++) {
+      Instant at = Instant.ofEpochSecond(random.nextLong() % 100_000_000_000L, random.nextInt(1_000_000_000));
+      if (i % 3 == 0) {
+        at = Instant.ofEpochSecond(at.getEpochSecond(), at.getNano() / 1000 * 1000);
+      }
+      if (i % 5 == 0) {
+        at = Instant.ofEpochSecond(at.getEpochSecond());
+      }
+      assertThat(Codec.instant(Codec.instant(at))).isEqualTo(at);
+    }
+    assertThat(Codec.instant(Codec.instant(Instant.MAX))).isEqualTo(Instant.MAX);
+    assertThat(Codec.instant(Codec.instant(Instant.MIN))).isEqualTo(Instant.MIN);
+  }
+}
