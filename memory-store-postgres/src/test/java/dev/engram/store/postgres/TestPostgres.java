@@ -5,8 +5,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.security.SecureRandom;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Queue;
@@ -123,6 +125,18 @@ final class TestPostgres {
     } catch (SQLException e) {
       throw new IllegalStateException(sql + ": " + e.getMessage(), e);
     }
+  }
+
+  List<Integer> queryInts(String sql) {
+    List<Integer> out = new ArrayList<>();
+    try (Connection c = pool.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        out.add(rs.getInt(1));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+    }
+    return out;
   }
 
   private void shutdown() {

@@ -1,0 +1,237 @@
+package dev.engram.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.engram.Engram;
+import dev.engram.ErrorCode;
+import dev.engram.Grants;
+import dev.engram.StoreException;
+import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.spi.StoreCapability;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** What the PostgreSQL store adds to the contract: construction, schema management and claims. */
+class PostgresMemoryStoreTest {
+  private final TestPostgres pg = TestPostgres.get();
+
+  private PostgresMemoryStore store(String schema) {
+    return PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema).build();
+  }
+
+  private static void dirty(PostgresMemoryStore store, String scope, String... topics) {
+    store.inTransaction(scope, tx -> {
+      long rev = tx.headRevision(scope) + 1;
+      tx.appendRevision(new dev.engram.Revision(scope, rev, List.of(), Instant.now()));
+      tx.markTopicsWritten(scope, List.of(topics), rev, Instant.now());
+      return null;
+    });
+  }
+
+  // ---- construction
+
+  @Test
+  void declaresDurableMultiProcessSearchAndVectors() {
+    try (PostgresMemoryStore store = pg.freshStore()) {
+      assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.DURABLE,
+          StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE);
+    }
+  }
+
+  @Test
+  void aJdbcUrlStoreOwnsItsPoolAndKeepsDataAcrossRestarts() {
+    String schema = pg.newSchema("url");
+    String url = pg.jdbcUrl();
+    try (PostgresMemoryStore store = PostgresMemoryStore.builder().jdbcUrl(url).schema(schema).build();
+        Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build()) {
+      engram.write(Grants.of("app/u1"), "Prefers tea over coffee.");
+    }
+    PostgresMemoryStore store = PostgresMemoryStore.builder().jdbcUrl(url).schema(schema).build();
+    assertThat(store.headRevision("app/u1")).isEqualTo(1);
+    store.close();
+    store.close();
+    assertThatThrownBy(() -> store.headRevision("app/u1"))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+  }
+
+  @Test
+  void aDataSourceStoreLeavesThePoolOpen() {
+    PostgresMemoryStore store = pg.freshStore();
+    store.close();
+    assertThat(pg.pool().isClosed()).isFalse();
+  }
+
+  @Test
+  void builderRejectsBadSettingsWithTheirNames() {
+    assertThatThrownBy(() -> PostgresMemoryStore.builder().tablePrefix("Bad-Prefix"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tablePrefix");
+    assertThatThrownBy(() -> PostgresMemoryStore.builder().tablePrefix("x".repeat(31)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tablePrefix");
+    assertThatThrownBy(() -> PostgresMemoryStore.builder().schema("public; drop table x"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("schema");
+    assertThatThrownBy(() -> PostgresMemoryStore.builder().jdbcUrl("jdbc:mysql://x/y"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("jdbc:postgresql:");
+    assertThatThrownBy(() -> PostgresMemoryStore.builder().jdbcUrl(pg.jdbcUrl()).dataSource(pg.pool()))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("jdbcUrl was already set");
+    assertThatThrownBy(() -> PostgresMemoryStore.builder().build())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("jdbcUrl or dataSource");
+    assertThatThrownBy(() -> PostgresMemoryStore.builder().maximumPoolSize(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maximumPoolSize");
+  }
+
+  @Test
+  void anUnreachableServerIsStoreUnavailable() {
+    StoreException e = catchThrowableOfType(StoreException.class, () -> PostgresMemoryStore.builder()
+        .jdbcUrl("jdbc:postgresql://127.0.0.1:1/engram?connectTimeout=2").build());
+    assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+    assertThat(e.getCause()).isNotNull();
+  }
+
+  // ---- schema
+
+  @Test
+  void migrationsAreRecordedOnceAndReopeningChangesNothing() {
+    String schema = pg.newSchema("mig");
+    store(schema).close();
+    store(schema).close();
+    assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history"))
+        .containsExactly(PostgresMemoryStore.schemaVersion());
+  }
+
+  @Test
+  void aSchemaNewerThanTheLibraryIsRefused() {
+    String schema = pg.newSchema("newer");
+    store(schema).close();
+    pg.execute("INSERT INTO " + schema + ".engram_schema_history (version, script) VALUES (99, 'V99__future.sql')");
+    for (boolean migrate : new boolean[] {true, false}) {
+      StoreException e = catchThrowableOfType(StoreException.class, () -> PostgresMemoryStore.builder()
+          .dataSource(pg.pool()).schema(schema).runMigrations(migrate).build());
+      assertThat(e.code()).isEqualTo(ErrorCode.STORE_INCOMPATIBLE);
+      assertThat(e).hasMessageContaining("99");
+    }
+  }
+
+  @Test
+  void withoutMigrationsAMissingSchemaIsIncompatibleAndAHostAppliedOneWorks() {
+    String schema = pg.newSchema("host");
+    StoreException e = catchThrowableOfType(StoreException.class, () -> PostgresMemoryStore.builder()
+        .dataSource(pg.pool()).schema(schema).runMigrations(false).build());
+    assertThat(e.code()).isEqualTo(ErrorCode.STORE_INCOMPATIBLE);
+
+    pg.execute("CREATE SCHEMA " + schema);
+    for (String script : PostgresMemoryStore.migrationScripts(schema, "mem_")) {
+      assertThat(script).doesNotContain("${");
+      pg.execute(script);
+    }
+    try (PostgresMemoryStore store = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema)
+        .tablePrefix("mem_").runMigrations(false).build()) {
+      dirty(store, "app/u1", "travel");
+      assertThat(store.headRevision("app/u1")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void tablePrefixesKeepStoresInOneSchemaApart() {
+    String schema = pg.newSchema("prefix");
+    try (PostgresMemoryStore a = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema).tablePrefix("a_").build();
+        PostgresMemoryStore b = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema).tablePrefix("b_").build()) {
+      dirty(a, "app/u1", "travel");
+      assertThat(a.headRevision("app/u1")).isEqualTo(1);
+      assertThat(b.headRevision("app/u1")).isZero();
+      assertThat(b.dirtyTopics(10)).isEmpty();
+    }
+  }
+
+  @Test
+  void missingTablesAreStoreIncompatibleWithTheSqlExceptionAsCause() {
+    String schema = pg.newSchema("dropped");
+    try (PostgresMemoryStore store = store(schema)) {
+      pg.execute("DROP TABLE " + schema + ".engram_scope_heads");
+      StoreException e = catchThrowableOfType(StoreException.class, () -> store.headRevision("app/u1"));
+      assertThat(e.code()).isEqualTo(ErrorCode.STORE_INCOMPATIBLE);
+      assertThat(e.getCause()).isInstanceOf(SQLException.class);
+    }
+  }
+
+  @Test
+  void aTransactionIsUnusableAfterItEnds() {
+    try (PostgresMemoryStore store = pg.freshStore()) {
+      dev.engram.spi.StoreTransaction[] leaked = new dev.engram.spi.StoreTransaction[1];
+      store.inTransaction("app/u1", tx -> {
+        leaked[0] = tx;
+        return null;
+      });
+      assertThatThrownBy(() -> leaked[0].headRevision("app/u1")).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> leaked[0].markTopicsWritten("app/u1", List.of("x"), 1, Instant.now()))
+          .isInstanceOf(IllegalStateException.class);
+    }
+  }
+
+  // ---- claims
+
+  @Test
+  void claimsSkipClaimedAndCleanTopicsAndEndOnRelease() {
+    try (PostgresMemoryStore store = pg.freshStore()) {
+      dirty(store, "app/u1", "billing", "travel");
+      dirty(store, "app/u2", "health");
+      store.inTransaction("app/u2", tx -> {
+        tx.markTopicCurated("app/u2", "health", tx.headRevision("app/u2"), "clean now");
+        return null;
+      });
+
+      List<TopicClaim> first = store.claimDirtyTopics("w1", 1, Duration.ofMinutes(1));
+      assertThat(first).extracting(TopicClaim::scope, TopicClaim::topic)
+          .containsExactly(org.assertj.core.groups.Tuple.tuple("app/u1", "billing"));
+      assertThat(first.get(0).workerId()).isEqualTo("w1");
+      assertThat(first.get(0).lastWriteRevision()).isEqualTo(1);
+      assertThat(first.get(0).lastCuratedRevision()).isZero();
+
+      List<TopicClaim> second = store.claimDirtyTopics("w2", 10, Duration.ofMinutes(1));
+      assertThat(second).extracting(TopicClaim::topic).containsExactly("travel");
+      assertThat(store.claimDirtyTopics("w3", 10, Duration.ofMinutes(1))).isEmpty();
+
+      assertThat(store.releaseClaim(first.get(0))).isTrue();
+      assertThat(store.releaseClaim(first.get(0))).isFalse();
+      List<TopicClaim> third = store.claimDirtyTopics("w3", 10, Duration.ofMinutes(1));
+      assertThat(third).extracting(TopicClaim::topic).containsExactly("billing");
+      assertThat(store.renewClaim(first.get(0), Duration.ofMinutes(1))).as("renewing a claim that ended").isEmpty();
+      Optional<TopicClaim> renewed = store.renewClaim(third.get(0), Duration.ofMinutes(10));
+      assertThat(renewed).get().extracting(TopicClaim::claimedUntil).matches(u -> u.isAfter(third.get(0).claimedUntil()));
+      assertThat(store.dirtyTopics(10)).as("claims do not change dirty tracking").hasSize(2);
+    }
+  }
+
+  @Test
+  void anExpiredLeaseMakesTheTopicClaimableAgain() throws InterruptedException {
+    try (PostgresMemoryStore store = pg.freshStore()) {
+      dirty(store, "app/u1", "billing");
+      TopicClaim claim = store.claimDirtyTopics("w1", 5, Duration.ofMillis(300)).get(0);
+      List<TopicClaim> again = List.of();
+      for (int i = 0; i < 100 && again.isEmpty(); i++) {
+        Thread.sleep(50);
+        again = store.claimDirtyTopics("w2", 5, Duration.ofMinutes(1));
+      }
+      assertThat(again).extracting(TopicClaim::workerId).containsExactly("w2");
+      assertThat(store.releaseClaim(claim)).as("the stale holder cannot end the new claim").isFalse();
+      assertThat(store.claimDirtyTopics("w3", 5, Duration.ofMinutes(1))).isEmpty();
+    }
+  }
+
+  @Test
+  void claimArgumentsAreChecked() {
+    try (PostgresMemoryStore store = pg.freshStore()) {
+      assertThatThrownBy(() -> store.claimDirtyTopics(" ", 1, Duration.ofSeconds(1)))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("workerId");
+      assertThatThrownBy(() -> store.claimDirtyTopics("w", 0, Duration.ofSeconds(1)))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+      assertThatThrownBy(() -> store.claimDirtyTopics("w", 1, Duration.ZERO))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+    }
+  }
+}

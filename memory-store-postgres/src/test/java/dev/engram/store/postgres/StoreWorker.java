@@ -1,0 +1,146 @@
+package dev.engram.store.postgres;
+
+import dev.engram.ChangeOptions;
+import dev.engram.Engram;
+import dev.engram.Grants;
+import dev.engram.MemoryEntry;
+import dev.engram.RevisionConflictException;
+import dev.engram.WriteOptions;
+import dev.engram.WriteResult;
+import dev.engram.reasoner.DeterministicReasoner;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The child process of the multi-process tests. It connects with the JDBC URL and schema it is
+ * given, prints {@code READY}, waits for {@code GO} on stdin (so all children start together), does
+ * its part and reports on stdout, one fact per line. Any unexpected failure prints {@code ERROR} and
+ * exits with status 2.
+ *
+ * <ul>
+ *   <li>{@code write URL SCHEMA SCOPE WORKER OPS}: appends and corrects entries in one scope, half of
+ *       them with {@code expectedRevision}; prints {@code OK rev kind entryId versionId [expected]}
+ *       and {@code CONFLICT expected actual}.
+ *   <li>{@code claim URL SCHEMA WORKER BATCH}: claims dirty topics until none is left; prints
+ *       {@code CLAIM scope topic}.
+ *   <li>{@code hold URL SCHEMA WORKER LEASE_MILLIS}: claims every dirty topic, prints the claims and
+ *       {@code HOLDING}, then sleeps until killed.
+ *   <li>{@code migrate URL SCHEMA}: opens the store (running the migrations) after {@code GO}; prints
+ *       {@code MIGRATED}.
+ * </ul>
+ */
+public final class StoreWorker {
+  private StoreWorker() {}
+
+  public static void main(String[] args) throws Exception {
+    try {
+      run(args);
+      System.out.println("DONE");
+      System.out.flush();
+      System.exit(0);
+    } catch (Throwable t) {
+      System.out.println("ERROR " + t);
+      t.printStackTrace(System.err);
+      System.out.flush();
+      System.exit(2);
+    }
+  }
+
+  private static void run(String[] args) throws Exception {
+    String mode = args[0];
+    String url = args[1];
+    String schema = args[2];
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    if (mode.equals("migrate")) {
+      ready(in);
+      try (PostgresMemoryStore store = open(url, schema)) {
+        System.out.println("MIGRATED " + store.headRevision("probe"));
+      }
+      return;
+    }
+    try (PostgresMemoryStore store = open(url, schema)) {
+      switch (mode) {
+        case "write" -> write(store, in, args[3], Integer.parseInt(args[4]), Integer.parseInt(args[5]));
+        case "claim" -> claim(store, in, args[3], Integer.parseInt(args[4]));
+        case "hold" -> hold(store, in, args[3], Long.parseLong(args[4]));
+        default -> throw new IllegalArgumentException("unknown mode " + mode);
+      }
+    }
+  }
+
+  private static PostgresMemoryStore open(String url, String schema) {
+    return PostgresMemoryStore.builder().jdbcUrl(url).schema(schema).maximumPoolSize(2).build();
+  }
+
+  private static void ready(BufferedReader in) throws Exception {
+    System.out.println("READY");
+    System.out.flush();
+    String line = in.readLine();
+    if (!"GO".equals(line)) {
+      throw new IllegalStateException("expected GO, got " + line);
+    }
+  }
+
+  private static void write(PostgresMemoryStore store, BufferedReader in, String scope, int worker, int ops)
+      throws Exception {
+    Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build();
+    Grants grants = Grants.of(scope);
+    Random random = new Random(worker);
+    ready(in);
+    for (int i = 0; i < ops; i++) {
+      boolean expect = random.nextBoolean();
+      Long expected = expect ? engram.revision(grants, scope) : null;
+      try {
+        List<MemoryEntry> current = engram.read(grants, List.of("shared"));
+        if (current.isEmpty() || random.nextBoolean()) {
+          WriteOptions.Builder options = WriteOptions.builder().topicsHint("shared");
+          if (expected != null) {
+            options.expectedRevision(expected);
+          }
+          WriteResult r = engram.write(grants, "worker " + worker + " writes fact " + i, options.build());
+          report(r.revision(), "APPEND", r.entry(), expected);
+        } else {
+          MemoryEntry target = current.get(random.nextInt(current.size()));
+          MemoryEntry next = engram.correct(grants, target.entryId(), "worker " + worker + " corrects with " + i,
+              new ChangeOptions(expected, "worker-" + worker, null));
+          report(next.createdInRevision(), "UPDATE", next, expected);
+        }
+      } catch (RevisionConflictException e) {
+        System.out.println("CONFLICT " + e.expectedRevision() + " " + e.actualRevision() + " " + e.code());
+      }
+    }
+  }
+
+  private static void report(long revision, String kind, MemoryEntry e, Long expected) {
+    System.out.println("OK " + revision + " " + kind + " " + e.entryId() + " " + e.versionId()
+        + (expected == null ? "" : " " + expected));
+  }
+
+  private static void claim(PostgresMemoryStore store, BufferedReader in, String worker, int batch) throws Exception {
+    ready(in);
+    while (true) {
+      List<TopicClaim> claims = store.claimDirtyTopics(worker, batch, Duration.ofMinutes(5));
+      if (claims.isEmpty()) {
+        return;
+      }
+      for (TopicClaim c : claims) {
+        System.out.println("CLAIM " + c.scope() + " " + c.topic());
+      }
+    }
+  }
+
+  private static void hold(PostgresMemoryStore store, BufferedReader in, String worker, long leaseMillis)
+      throws Exception {
+    ready(in);
+    for (TopicClaim c : store.claimDirtyTopics(worker, 10_000, Duration.ofMillis(leaseMillis))) {
+      System.out.println("CLAIM " + c.scope() + " " + c.topic() + " " + c.claimedUntil());
+    }
+    System.out.println("HOLDING");
+    System.out.flush();
+    Thread.sleep(Duration.ofMinutes(10).toMillis());
+  }
+}
