@@ -315,4 +315,47 @@ public abstract class ConcurrencyContract extends ContractSupport {
     assertThat(counts.subList(1, counts.size())).allMatch(n -> n > 0);
     assertThat(engram.get(g, id).version()).isEqualTo(corrections + 1);
   }
+
+  @Test
+  void erasureRacingCorrectionsLeavesNoTrace() {
+    Engram engram = newEngram();
+    Grants g = Grants.of("conc/erase");
+    WriteResult bystander = engram.write(g, "a bystander that stays", WriteOptions.builder().topicsHint("stays").build());
+    for (int round = 0; round < 5; round++) {
+      WriteResult victim = engram.write(g, "the victim of round " + round, WriteOptions.builder().topicsHint("victim").build());
+      String id = victim.entry().entryId();
+      int r = round;
+      List<Integer> counts = values(together(THREADS, t -> () -> {
+        if (t == 0) {
+          Thread.sleep(2);
+          return engram.deleteEntry(g, id);
+        }
+        int corrected = 0;
+        for (int i = 0; i < 20; i++) {
+          try {
+            engram.correct(g, id, "round " + r + " thread " + t + " correction " + i);
+            corrected++;
+          } catch (dev.engram.NotFoundException gone) {
+            break;
+          }
+        }
+        return corrected;
+      }));
+      int corrections = counts.subList(1, counts.size()).stream().mapToInt(Integer::intValue).sum();
+      assertThat(counts.get(0)).as("versions erased in round %d", round).isEqualTo(1 + corrections);
+      assertThat(catchNotFound(() -> engram.get(g, id))).isTrue();
+      assertThat(catchNotFound(() -> engram.history(g, id))).isTrue();
+      assertThat(engram.list(g, ListOptions.builder().includeSuperseded(true).build()))
+          .extracting(MemoryEntry::entryId).containsExactly(bystander.entry().entryId());
+      assertThat(engram.read(g, "victim")).isEmpty();
+      assertThat(engram.scan(g)).extracting(dev.engram.TopicSummary::topic).containsExactly("stays");
+    }
+    long head = engram.revision(g, "conc/erase");
+    assertThat(engram.changes(g, "conc/erase", 0)).extracting(Revision::revision).containsExactly(oneTo(head));
+    assertThat(engram.get(g, bystander.citation())).isEqualTo(bystander.entry());
+  }
+
+  private static boolean catchNotFound(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+    return org.assertj.core.api.Assertions.catchThrowable(call) instanceof dev.engram.NotFoundException;
+  }
 }

@@ -13,7 +13,6 @@ import dev.engram.InvalidGrantException;
 import dev.engram.ListOptions;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
-import dev.engram.MemoryException;
 import dev.engram.NotFoundException;
 import dev.engram.ProtectedNamespace;
 import dev.engram.ReadOptions;
@@ -26,7 +25,6 @@ import dev.engram.WriteResult;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
 import dev.engram.spi.TagRequest;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -61,7 +59,7 @@ public abstract class GrantsContract extends ContractSupport {
     return label + " #" + counter.incrementAndGet();
   }
 
-  /** Writes into exactly {@code scope}: the deterministic reasoner files into the first grant. */
+  /** Writes into exactly {@code scope}: the reasoners used here file into the first grant unless told otherwise. */
   private static WriteResult seed(Engram engram, String scope, String content, String... topics) {
     WriteResult r = write(engram, Grants.of(scope), content, topics);
     assertThat(r.outcome()).as("seeding %s", scope).isEqualTo(WriteResult.Outcome.APPENDED);
@@ -286,6 +284,27 @@ public abstract class GrantsContract extends ContractSupport {
       assertThat(hidden.getMessage()).doesNotContain("org/team/bob").doesNotContain("coffee");
     }
     assertThat(f.engram.get(Grants.of("org/team/bob"), hiddenId).content()).isEqualTo("bob prefers coffee");
+  }
+
+  @Test
+  void changesAddressedToInvisibleEntriesAreNotFoundAndChangeNothing() {
+    VisibilityFixture f = new VisibilityFixture();
+    Grants auditor = Grants.of(f.hidden);
+    VisibleState before = VisibleState.of(f.engram, auditor);
+    for (WriteResult r : f.hiddenResults()) {
+      String id = r.entry().entryId();
+      String eventId = f.engram.history(Grants.of(r.entry().scope()), id).get(0).eventId();
+      List<ThrowingCallable> calls = List.of(
+          () -> f.engram.correct(f.reader, id, "overwritten by a stranger"),
+          () -> f.engram.retire(f.reader, r.citation(), "retired by a stranger"),
+          () -> f.engram.reactivate(f.reader, r.citation(), "reactivated by a stranger"),
+          () -> f.engram.rollback(f.reader, eventId),
+          () -> f.engram.deleteEntry(f.reader, id));
+      for (ThrowingCallable call : calls) {
+        assertThatThrownBy(call).as(r.entry().scope()).isInstanceOf(NotFoundException.class);
+      }
+    }
+    assertThat(VisibleState.of(f.engram, auditor)).isEqualTo(before);
   }
 
   @Test
