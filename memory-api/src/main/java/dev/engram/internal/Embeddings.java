@@ -69,30 +69,60 @@ final class Embeddings {
 
   /** The query vector, within {@code timeout}. */
   float[] query(String text, Duration timeout) {
+    return startQuery(text).await(timeout);
+  }
+
+  /**
+   * Starts embedding a query on another thread (or answers from the cache), so the caller can do
+   * other work meanwhile; {@link PendingQuery#await} collects the vector.
+   */
+  PendingQuery startQuery(String text) {
     synchronized (queryCache) {
       float[] hit = queryCache.get(text);
       if (hit != null) {
-        return hit;
+        return new PendingQuery(text, CompletableFuture.completedFuture(hit), System.nanoTime());
       }
     }
-    float[] v;
-    try {
-      v = CompletableFuture.supplyAsync(() -> embed(List.of(text)).get(0))
-          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      throw new CapabilityNotSupportedException(
-          "query embedding with " + profile.id() + " did not finish within " + timeout.toMillis() + " ms");
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw new CapabilityNotSupportedException("query embedding with " + profile.id() + " failed: " + cause.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CapabilityNotSupportedException("query embedding was interrupted");
+    return new PendingQuery(text, CompletableFuture.supplyAsync(() -> embed(List.of(text)).get(0)), System.nanoTime());
+  }
+
+  /** A query embedding in flight. */
+  final class PendingQuery {
+    private final String text;
+    private final CompletableFuture<float[]> future;
+    private final long startedAt;
+
+    private PendingQuery(String text, CompletableFuture<float[]> future, long startedAt) {
+      this.text = text;
+      this.future = future;
+      this.startedAt = startedAt;
     }
-    synchronized (queryCache) {
-      queryCache.put(text, v);
+
+    /** The vector, once the embedding is done; fails when it has not finished {@code timeout} after it started. */
+    float[] await(Duration timeout) {
+      float[] v;
+      try {
+        if (future.isDone()) {
+          v = future.get();
+        } else {
+          long left = timeout.toNanos() - (System.nanoTime() - startedAt);
+          v = future.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+        }
+      } catch (TimeoutException e) {
+        throw new CapabilityNotSupportedException(
+            "query embedding with " + profile.id() + " did not finish within " + timeout.toMillis() + " ms");
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        throw new CapabilityNotSupportedException("query embedding with " + profile.id() + " failed: " + cause.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CapabilityNotSupportedException("query embedding was interrupted");
+      }
+      synchronized (queryCache) {
+        queryCache.put(text, v);
+      }
+      return v;
     }
-    return v;
   }
 
   static float[] normalize(float[] v, int dimension) {

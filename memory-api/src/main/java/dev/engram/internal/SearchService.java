@@ -84,24 +84,29 @@ final class SearchService {
       requireFts(fts);
       return result(mode, SearchMode.FTS, ftsOnly(grants, query, topics, request, depth), null);
     }
+    // the query embeds on another thread while this one runs the full-text channel
     if (mode == SearchMode.VECTOR || mode == SearchMode.HYBRID) {
       if (mode == SearchMode.HYBRID) {
         requireFts(fts);
       }
       List<VectorIndex.Block> blocks = readyBlocks(scopes);
-      float[] q = embeddings.query(query, settings.embedTimeout());
+      Embeddings.PendingQuery pending = embeddings.startQuery(query);
+      List<ScoredEntry> text = mode == SearchMode.HYBRID ? ftsChannel(grants, query, topics, request, depth) : List.of();
+      float[] q = pending.await(settings.embedTimeout());
       List<VectorIndex.Scored> vec = VectorIndex.search(blocks, q, (float) settings.vectorFloor(), depth, topics,
           request.types());
-      List<ScoredEntry> text = mode == SearchMode.HYBRID ? ftsChannel(grants, query, topics, request, depth) : List.of();
       return result(mode, mode, fuse(grants, text, vec, mode, request.limit()), null);
     }
     // AUTO
     String reason = vectorUnavailableReason(scopes);
+    List<ScoredEntry> text = null;
     if (reason == null) {
       List<VectorIndex.Block> blocks = blocks(scopes);
+      Embeddings.PendingQuery pending = embeddings.startQuery(query);
+      text = fts ? ftsChannel(grants, query, topics, request, depth) : List.of();
       float[] q = null;
       try {
-        q = embeddings.query(query, settings.embedTimeout());
+        q = pending.await(settings.embedTimeout());
       } catch (CapabilityNotSupportedException e) {
         reason = e.getMessage();
       }
@@ -109,12 +114,12 @@ final class SearchService {
         List<VectorIndex.Scored> vec = VectorIndex.search(blocks, q, (float) settings.vectorFloor(), depth, topics,
             request.types());
         SearchMode used = fts ? SearchMode.HYBRID : SearchMode.VECTOR;
-        List<ScoredEntry> text = fts ? ftsChannel(grants, query, topics, request, depth) : List.of();
         return result(mode, used, fuse(grants, text, vec, used, request.limit()), null);
       }
     }
     requireFts(fts);
-    return result(mode, SearchMode.FTS, ftsOnly(grants, query, topics, request, depth), reason);
+    return result(mode, SearchMode.FTS,
+        text != null ? ftsHits(text, request.limit()) : ftsOnly(grants, query, topics, request, depth), reason);
   }
 
   private static SearchResult result(SearchMode requested, SearchMode used, List<SearchHit> hits, @Nullable String reason) {
@@ -176,9 +181,12 @@ final class SearchService {
   }
 
   private List<SearchHit> ftsOnly(Grants grants, String query, Set<String> topics, SearchRequest request, int depth) {
-    List<ScoredEntry> text = ftsChannel(grants, query, topics, request, depth);
+    return ftsHits(ftsChannel(grants, query, topics, request, depth), request.limit());
+  }
+
+  private static List<SearchHit> ftsHits(List<ScoredEntry> text, int limit) {
     List<SearchHit> hits = new ArrayList<>();
-    for (int i = 0; i < text.size() && hits.size() < request.limit(); i++) {
+    for (int i = 0; i < text.size() && hits.size() < limit; i++) {
       ScoredEntry s = text.get(i);
       hits.add(new SearchHit(s.entry(), s.score(), EnumSet.of(SearchChannel.FTS), i + 1, null, null));
     }

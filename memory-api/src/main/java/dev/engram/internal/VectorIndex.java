@@ -113,7 +113,7 @@ final class VectorIndex {
           }
           r++;
         }
-        if (best < floor) {
+        if (best < floor || top.size() >= depth && best < top.peek().cosine) {
           continue;
         }
         MemoryEntry entry = b.entries[e];

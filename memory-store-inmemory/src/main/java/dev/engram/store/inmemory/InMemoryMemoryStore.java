@@ -354,25 +354,19 @@ public final class InMemoryMemoryStore implements MemoryStore {
       for (String term : query.terms()) {
         stems.addAll(TextIndex.analyze(term));
       }
-      List<ScoredEntry> out = new ArrayList<>();
-      for (Map.Entry<String, Double> hit : TextIndex.score(indexes, stems).entrySet()) {
-        MemoryEntry e = d.versions.get(hit.getKey());
+      return TextIndex.search(indexes, stems, limit, versionId -> {
+        MemoryEntry e = d.versions.get(versionId);
         if (e == null || !e.isActive()) {
-          continue;
+          return null;
         }
         if (!query.topics().isEmpty() && e.topics().stream().noneMatch(query.topics()::contains)) {
-          continue;
+          return null;
         }
         if (!query.types().isEmpty() && !query.types().contains(e.type())) {
-          continue;
+          return null;
         }
-        out.add(new ScoredEntry(e, hit.getValue()));
-      }
-      out.sort((a, b) -> {
-        int c = Double.compare(b.score(), a.score());
-        return c != 0 ? c : b.entry().versionId().compareTo(a.entry().versionId());
+        return e;
       });
-      return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
     }
 
     static List<StoredVector> activeVectors(Data d, String scope, String profileId) {

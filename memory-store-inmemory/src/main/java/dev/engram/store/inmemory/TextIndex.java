@@ -1,13 +1,18 @@
 package dev.engram.store.inmemory;
 
 import dev.engram.MemoryEntry;
+import dev.engram.spi.ScoredEntry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.function.Function;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.TokenStream;
@@ -22,7 +27,14 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
  * (content 1, glossary 2, disclosure 1, topics 0.5): term frequencies and lengths are summed with the
  * field weights before the usual BM25 formula (k1 = 1.2, b = 0.75). Terms are Porter stems of
  * lowercase Unicode word tokens, the same stemming SQLite's FTS5 {@code porter} tokenizer applies.
- * Not thread-safe; the store guards it.
+ *
+ * <p>Each indexed version holds a slot (slots of removed versions are reused); a term's postings are
+ * parallel arrays of slots and weighted frequencies. A search accumulates scores term by term into a
+ * per-thread array indexed by slot and keeps the best hits in a bounded heap, so its cost is the
+ * number of postings of the query terms, with no per-posting allocation.
+ *
+ * <p>Not thread-safe for writes; the store guards it. Concurrent searches (under the store's read
+ * lock) are safe.
  */
 final class TextIndex {
   static final float CONTENT = 1.0f;
@@ -43,11 +55,62 @@ final class TextIndex {
     }
   };
 
-  /** term -> versionId -> weighted term frequency. */
-  final Map<String, Map<String, Float>> postings = new HashMap<>();
-  /** versionId -> weighted length. */
-  final Map<String, Float> lengths = new HashMap<>();
-  double totalLength;
+  /** The postings of one term: slots and weighted term frequencies, unordered. */
+  private static final class Postings {
+    int[] slots = new int[4];
+    float[] tfs = new float[4];
+    int size;
+
+    void add(int slot, float tf) {
+      if (size == slots.length) {
+        slots = Arrays.copyOf(slots, size * 2);
+        tfs = Arrays.copyOf(tfs, size * 2);
+      }
+      slots[size] = slot;
+      tfs[size] = tf;
+      size++;
+    }
+
+    void remove(int slot) {
+      for (int i = 0; i < size; i++) {
+        if (slots[i] == slot) {
+          size--;
+          slots[i] = slots[size];
+          tfs[i] = tfs[size];
+          return;
+        }
+      }
+    }
+  }
+
+  /** Per-thread score accumulator of a search: scores by slot, and the slots touched so far. */
+  private static final class Scratch {
+    double[] scores = new double[0];
+    int[] touched = new int[0];
+    int count;
+
+    void ensure(int slots) {
+      if (scores.length < slots) {
+        int n = Math.max(slots, scores.length + (scores.length >> 1));
+        scores = new double[n];
+        touched = new int[n];
+      }
+    }
+  }
+
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  private final Map<String, Postings> postings = new HashMap<>();
+  private final Map<String, Integer> slotOf = new HashMap<>();
+  /** slot -> versionId (null when free). */
+  private String[] versionIds = new String[16];
+  /** slot -> weighted length. */
+  private float[] lengths = new float[16];
+  private int[] free = new int[16];
+  private int freeCount;
+  /** Slots ever handed out: every live slot is below it. */
+  private int slotCount;
+  private double totalLength;
 
   static List<String> analyze(String text) {
     List<String> out = new ArrayList<>();
@@ -65,6 +128,9 @@ final class TextIndex {
   }
 
   void add(MemoryEntry e) {
+    if (slotOf.containsKey(e.versionId())) {
+      remove(e);
+    }
     Map<String, Float> tf = new HashMap<>();
     float len = 0;
     len += count(tf, e.content(), CONTENT);
@@ -73,32 +139,49 @@ final class TextIndex {
       len += count(tf, e.disclosure(), DISCLOSURE);
     }
     len += count(tf, String.join(" ", e.topics()), TOPICS);
+    int slot = freeCount > 0 ? free[--freeCount] : newSlot();
+    versionIds[slot] = e.versionId();
+    lengths[slot] = len;
+    slotOf.put(e.versionId(), slot);
     for (Map.Entry<String, Float> t : tf.entrySet()) {
-      postings.computeIfAbsent(t.getKey(), k -> new HashMap<>()).put(e.versionId(), t.getValue());
+      postings.computeIfAbsent(t.getKey(), k -> new Postings()).add(slot, t.getValue());
     }
-    lengths.put(e.versionId(), len);
     totalLength += len;
   }
 
+  private int newSlot() {
+    if (slotCount == versionIds.length) {
+      versionIds = Arrays.copyOf(versionIds, slotCount * 2);
+      lengths = Arrays.copyOf(lengths, slotCount * 2);
+    }
+    return slotCount++;
+  }
+
   void remove(MemoryEntry e) {
-    Float len = lengths.remove(e.versionId());
-    if (len == null) {
+    Integer slot = slotOf.remove(e.versionId());
+    if (slot == null) {
       return;
     }
-    totalLength -= len;
-    for (String term : terms(e)) {
-      Map<String, Float> p = postings.get(term);
+    totalLength -= lengths[slot];
+    for (String term : new HashSet<>(terms(e))) {
+      Postings p = postings.get(term);
       if (p != null) {
-        p.remove(e.versionId());
-        if (p.isEmpty()) {
+        p.remove(slot);
+        if (p.size == 0) {
           postings.remove(term);
         }
       }
     }
+    versionIds[slot] = null;
+    lengths[slot] = 0;
+    if (freeCount == free.length) {
+      free = Arrays.copyOf(free, freeCount * 2);
+    }
+    free[freeCount++] = slot;
   }
 
   boolean isEmpty() {
-    return lengths.isEmpty();
+    return slotOf.isEmpty();
   }
 
   private static List<String> terms(MemoryEntry e) {
@@ -119,42 +202,104 @@ final class TextIndex {
     return tokens.size() * weight;
   }
 
-  /** BM25 scores of every version in {@code indexes} containing any of {@code stems}. */
-  static Map<String, Double> score(Collection<TextIndex> indexes, Collection<String> stems) {
+  /**
+   * The best {@code limit} versions in {@code indexes} containing any of {@code stems}, scored with
+   * BM25, best first; equal scores go to the greater version id. {@code admit} maps a version id to
+   * the entry to return, or null to skip the version (filters); it is asked only about versions that
+   * would enter the top {@code limit}.
+   */
+  static List<ScoredEntry> search(
+      Collection<TextIndex> indexes, Collection<String> stems, int limit, Function<String, MemoryEntry> admit) {
     long n = 0;
     double total = 0;
     for (TextIndex ix : indexes) {
-      n += ix.lengths.size();
+      n += ix.slotOf.size();
       total += ix.totalLength;
     }
-    Map<String, Double> scores = new HashMap<>();
-    if (n == 0) {
-      return scores;
+    if (n == 0 || limit <= 0) {
+      return List.of();
     }
     double avg = Math.max(total / n, 1e-9);
-    for (String stem : stems) {
+    String[] terms = stems.toArray(new String[0]);
+    double[] idf = new double[terms.length];
+    for (int t = 0; t < terms.length; t++) {
       long df = 0;
       for (TextIndex ix : indexes) {
-        Map<String, Float> p = ix.postings.get(stem);
-        df += p == null ? 0 : p.size();
+        Postings p = ix.postings.get(terms[t]);
+        df += p == null ? 0 : p.size;
       }
-      if (df == 0) {
-        continue;
-      }
-      double idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (TextIndex ix : indexes) {
-        Map<String, Float> p = ix.postings.get(stem);
-        if (p == null) {
-          continue;
+      idf[t] = df == 0 ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    }
+    // worst of the kept hits at the head: lower score first, then the smaller version id
+    PriorityQueue<ScoredEntry> top = new PriorityQueue<>(Math.min(limit, 1024) + 1, TextIndex::compareHits);
+    Scratch scratch = SCRATCH.get();
+    for (TextIndex ix : indexes) {
+      scratch.ensure(ix.slotCount);
+      double[] acc = scratch.scores;
+      int[] touched = scratch.touched;
+      try {
+        accumulate(ix, terms, idf, avg, scratch);
+        // newest slots first: among equal scores the newer version wins, so older ties are rejected early
+        for (int i = scratch.count - 1; i >= 0; i--) {
+          int slot = touched[i];
+          double score = acc[slot];
+          String versionId = ix.versionIds[slot];
+          if (top.size() >= limit && compare(score, versionId, top.peek()) <= 0) {
+            continue;
+          }
+          MemoryEntry entry = admit.apply(versionId);
+          if (entry == null) {
+            continue;
+          }
+          top.add(new ScoredEntry(entry, score));
+          if (top.size() > limit) {
+            top.poll();
+          }
         }
-        for (Map.Entry<String, Float> d : p.entrySet()) {
-          double tf = d.getValue();
-          double dl = ix.lengths.get(d.getKey());
-          double s = idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / avg));
-          scores.merge(d.getKey(), s, Double::sum);
+      } finally {
+        for (int i = 0; i < scratch.count; i++) {
+          acc[touched[i]] = 0;
         }
+        scratch.count = 0;
       }
     }
-    return scores;
+    ScoredEntry[] out = top.toArray(new ScoredEntry[0]);
+    Arrays.sort(out, (x, y) -> compareHits(y, x));
+    return new ArrayList<>(Arrays.asList(out));
+  }
+
+  /** Adds the BM25 contribution of every posting of {@code terms} to the scratch scores, noting each slot touched. */
+  private static void accumulate(TextIndex ix, String[] terms, double[] idf, double avg, Scratch scratch) {
+    double[] acc = scratch.scores;
+    int[] touched = scratch.touched;
+    float[] lengths = ix.lengths;
+    for (int t = 0; t < terms.length; t++) {
+      Postings p = idf[t] == 0 ? null : ix.postings.get(terms[t]);
+      if (p == null) {
+        continue;
+      }
+      double w = idf[t];
+      int[] slots = p.slots;
+      float[] tfs = p.tfs;
+      for (int i = 0, size = p.size; i < size; i++) {
+        int slot = slots[i];
+        double tf = tfs[i];
+        double dl = lengths[slot];
+        double s = w * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / avg));
+        if (acc[slot] == 0) {
+          touched[scratch.count++] = slot;
+        }
+        acc[slot] += s;
+      }
+    }
+  }
+
+  private static int compareHits(ScoredEntry a, ScoredEntry b) {
+    return compare(a.score(), a.entry().versionId(), b);
+  }
+
+  private static int compare(double score, String versionId, ScoredEntry other) {
+    int c = Double.compare(score, other.score());
+    return c != 0 ? c : versionId.compareTo(other.entry().versionId());
   }
 }

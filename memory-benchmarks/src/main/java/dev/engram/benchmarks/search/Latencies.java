@@ -1,0 +1,48 @@
+package dev.engram.benchmarks.search;
+
+import java.util.Arrays;
+
+/** Per-call latencies of one measured series, in nanoseconds. */
+final class Latencies {
+  private final long[] nanos;
+  private int size;
+
+  Latencies(int capacity) {
+    this.nanos = new long[capacity];
+  }
+
+  void add(long elapsedNanos) {
+    nanos[size++] = elapsedNanos;
+  }
+
+  int size() {
+    return size;
+  }
+
+  /** The nearest-rank percentile {@code p} (0 < p <= 1) in milliseconds. */
+  double percentileMillis(double p) {
+    if (size == 0) {
+      return Double.NaN;
+    }
+    long[] sorted = Arrays.copyOf(nanos, size);
+    Arrays.sort(sorted);
+    int rank = (int) Math.ceil(p * size);
+    return sorted[Math.max(0, Math.min(size, rank) - 1)] / 1e6;
+  }
+
+  double p50() {
+    return percentileMillis(0.50);
+  }
+
+  double p99() {
+    return percentileMillis(0.99);
+  }
+
+  double meanMillis() {
+    long sum = 0;
+    for (int i = 0; i < size; i++) {
+      sum += nanos[i];
+    }
+    return size == 0 ? Double.NaN : sum / 1e6 / size;
+  }
+}
