@@ -12,8 +12,8 @@ import org.sqlite.SQLiteConnection;
 /**
  * Borrows connections from a {@link DataSource} and pairs each physical SQLite connection with its
  * {@link Session}. The first time a physical connection is seen, the store's per-connection settings
- * (busy timeout, foreign keys, synchronous) are applied to it, so a caller's own pool behaves the same
- * as the one the store builds.
+ * (busy timeout, foreign keys, synchronous; no generated-key lookups after each insert) are applied to
+ * it, so a caller's own pool behaves the same as the one the store builds.
  */
 final class Connections {
   private final DataSource dataSource;
@@ -81,6 +81,7 @@ final class Connections {
       }
     }
     Session created = new Session(physical);
+    ((SQLiteConnection) physical).getConnectionConfig().setGetGeneratedKeys(false);
     for (String pragma : pragmas) {
       created.execute(pragma);
     }

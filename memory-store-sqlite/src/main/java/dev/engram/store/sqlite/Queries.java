@@ -11,6 +11,7 @@ import dev.engram.spi.FullTextQuery;
 import dev.engram.spi.ScoredEntry;
 import dev.engram.spi.StoredVector;
 import dev.engram.spi.TopicState;
+import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -18,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -62,6 +64,9 @@ final class Queries {
       + " WHERE t.last_write_revision > t.last_curated_revision ORDER BY t.scope, t.topic LIMIT ?";
   private static final String COUNT_PRIORITY = "SELECT count(*) FROM versions"
       + " WHERE status = 'ACTIVE' AND priority = ? AND (scope = ? OR (scope > ? AND scope < ?))";
+  /** The same count for priorities 0 and 1, through the partial index that only those priorities enter. */
+  private static final String COUNT_KEY_PRIORITY = "SELECT count(*) FROM versions"
+      + " WHERE status = 'ACTIVE' AND priority <= 1 AND priority = ? AND (scope = ? OR (scope > ? AND scope < ?))";
   private static final String SCOPES_RECURSIVE =
       "SELECT scope FROM versions WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)"
           + " UNION SELECT scope FROM topics WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)";
@@ -75,8 +80,8 @@ final class Queries {
       + " WHERE v.scope = ? AND v.status = 'ACTIVE'"
       + " AND NOT EXISTS (SELECT 1 FROM version_vectors vv WHERE vv.profile = ? AND vv.version_id = v.version_id)";
 
-  /** FTS5 column weights of content, glossary, disclosure and topics. */
-  static final String BM25 = "bm25(versions_fts, 1.0, 2.0, 1.0, 0.5)";
+  /** FTS5 column weights of content, glossary, disclosure, topics and the scope key (not scored). */
+  static final String BM25 = "bm25(versions_fts, 1.0, 2.0, 1.0, 0.5, 0.0)";
 
   private Queries() {}
 
@@ -234,7 +239,7 @@ final class Queries {
   }
 
   static int countActiveWithPriority(Session s, String namespace, int priority) throws SQLException {
-    PreparedStatement ps = s.prepare(COUNT_PRIORITY);
+    PreparedStatement ps = s.prepare(priority <= 1 ? COUNT_KEY_PRIORITY : COUNT_PRIORITY);
     ps.setInt(1, priority);
     ps.setString(2, namespace);
     ps.setString(3, namespace + "/");
@@ -284,7 +289,7 @@ final class Queries {
     sql.append(" ORDER BY rank, v.version_id DESC LIMIT ?");
     PreparedStatement ps = s.prepare(sql.toString());
     int i = 1;
-    ps.setString(i++, matchExpression(query.terms()));
+    ps.setString(i++, matchExpression(query.terms(), unique));
     for (String scope : unique) {
       ps.setString(i++, scope);
     }
@@ -304,16 +309,26 @@ final class Queries {
     return out;
   }
 
-  /** Each term as an FTS5 string, any of them may match: {@code "a" OR "b"}. */
-  static String matchExpression(List<String> terms) {
-    StringBuilder b = new StringBuilder();
-    for (String term : terms) {
-      if (b.length() > 0) {
-        b.append(" OR ");
-      }
-      b.append('"').append(term.replace("\"", "\"\"")).append('"');
+  /**
+   * Any of the terms in the text columns, within the scopes:
+   * {@code {content glossary disclosure topics} : ("a" OR "b") AND scope_key : ("k…" OR "k…")}.
+   */
+  static String matchExpression(List<String> terms, Collection<String> scopes) {
+    StringBuilder b = new StringBuilder("{content glossary disclosure topics} : (");
+    for (int i = 0; i < terms.size(); i++) {
+      b.append(i == 0 ? "" : " OR ").append('"').append(terms.get(i).replace("\"", "\"\"")).append('"');
     }
-    return b.toString();
+    b.append(") AND scope_key : (");
+    int i = 0;
+    for (String scope : scopes) {
+      b.append(i++ == 0 ? "" : " OR ").append('"').append(scopeKey(scope)).append('"');
+    }
+    return b.append(')').toString();
+  }
+
+  /** The one-token form of a scope in the full-text index: 'k' and the hex of its UTF-8 bytes. */
+  static String scopeKey(String scope) {
+    return "k" + HexFormat.of().formatHex(scope.getBytes(StandardCharsets.UTF_8));
   }
 
   static List<StoredVector> activeVectors(Session s, String scope, String profileId) throws SQLException {

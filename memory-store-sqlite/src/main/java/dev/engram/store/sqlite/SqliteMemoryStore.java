@@ -211,6 +211,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     SQLiteConfig config = new SQLiteConfig();
     config.setBusyTimeout((int) b.busyTimeout.toMillis());
     config.enforceForeignKeys(true);
+    config.setGetGeneratedKeys(false);
     config.setSynchronous(b.synchronous == Synchronous.FULL
         ? SQLiteConfig.SynchronousMode.FULL : SQLiteConfig.SynchronousMode.NORMAL);
     SQLiteDataSource source = new SQLiteDataSource(config);
@@ -362,6 +363,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     T run(Session s) throws SQLException;
   }
 
+  /** A read on a pooled read connection. */
   private <T> T read(String what, Read<T> query) {
     checkOpen();
     try (Connections.Lease lease = readers.borrow()) {
@@ -371,36 +373,56 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
   }
 
+  /**
+   * A short read, on the writer connection when no transaction of this process is using it, else on a
+   * pooled read connection. The writer's page cache stays valid across its own commits, while a read
+   * connection must reload every page another connection changed; a process that alternates writes and
+   * reads on one thread (the engine's write path) saves that reload.
+   */
+  private <T> T pointRead(String what, Read<T> query) {
+    checkOpen();
+    if (writePool != null && !writeLock.isHeldByCurrentThread() && writeLock.tryLock()) {
+      try (Connections.Lease lease = writers.borrow()) {
+        return query.run(lease.session());
+      } catch (SQLException e) {
+        throw failure(what, e);
+      } finally {
+        writeLock.unlock();
+      }
+    }
+    return read(what, query);
+  }
+
   // ---- StoreReader: one pooled read connection per call, one statement per answer
 
   @Override
   public long headRevision(String scope) {
-    return read("read a head revision", s -> Queries.headRevision(s, scope));
+    return pointRead("read a head revision", s -> Queries.headRevision(s, scope));
   }
 
   @Override
   public Optional<MemoryEntry> version(String versionId) {
-    return read("read a version", s -> Queries.version(s, versionId));
+    return pointRead("read a version", s -> Queries.version(s, versionId));
   }
 
   @Override
   public List<MemoryEntry> versions(String entryId) {
-    return read("read the versions of an entry", s -> Queries.versions(s, entryId));
+    return pointRead("read the versions of an entry", s -> Queries.versions(s, entryId));
   }
 
   @Override
   public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
-    return read("find an active entry by content hash", s -> Queries.findActiveByHash(s, scope, contentHash));
+    return pointRead("find an active entry by content hash", s -> Queries.findActiveByHash(s, scope, contentHash));
   }
 
   @Override
   public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
-    return read("find an active entry by path", s -> Queries.findActiveByPath(s, scope, path));
+    return pointRead("find an active entry by path", s -> Queries.findActiveByPath(s, scope, path));
   }
 
   @Override
   public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
-    return read("read the active entries of a topic", s -> Queries.activeByTopic(s, scopes, topic, limit));
+    return pointRead("read the active entries of a topic", s -> Queries.activeByTopic(s, scopes, topic, limit));
   }
 
   @Override
@@ -410,12 +432,12 @@ public final class SqliteMemoryStore implements MemoryStore {
 
   @Override
   public List<MemoryEvent> events(String entryId) {
-    return read("read the events of an entry", s -> Queries.events(s, entryId));
+    return pointRead("read the events of an entry", s -> Queries.events(s, entryId));
   }
 
   @Override
   public Optional<MemoryEvent> event(String eventId) {
-    return read("read an event", s -> Queries.event(s, eventId));
+    return pointRead("read an event", s -> Queries.event(s, eventId));
   }
 
   @Override
@@ -425,7 +447,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
   @Override
   public List<TopicState> topics(Collection<String> scopes) {
-    return read("read topics", s -> Queries.topics(s, scopes));
+    return pointRead("read topics", s -> Queries.topics(s, scopes));
   }
 
   @Override
@@ -435,7 +457,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
   @Override
   public int countActiveWithPriority(String namespace, int priority) {
-    return read("count active entries by priority", s -> Queries.countActiveWithPriority(s, namespace, priority));
+    return pointRead("count active entries by priority", s -> Queries.countActiveWithPriority(s, namespace, priority));
   }
 
   @Override

@@ -47,7 +47,7 @@ CREATE TABLE versions (
 CREATE INDEX versions_scope_status ON versions (scope, status, version_id);
 CREATE INDEX versions_active_hash ON versions (scope, content_hash, version_id) WHERE status = 'ACTIVE';
 CREATE INDEX versions_active_path ON versions (scope, path, version_id) WHERE status = 'ACTIVE' AND path IS NOT NULL;
-CREATE INDEX versions_active_priority ON versions (priority, scope) WHERE status = 'ACTIVE';
+CREATE INDEX versions_key_priority ON versions (priority, scope) WHERE status = 'ACTIVE' AND priority <= 1;
 
 -- One row per (version, topic): the topic index behind read(topic); active mirrors versions.status.
 CREATE TABLE version_topics (
@@ -112,9 +112,11 @@ CREATE TABLE version_vectors (
 CREATE INDEX version_vectors_version ON version_vectors (version_id);
 
 -- Full-text index of the active versions over content, glossary, disclosure and topics (Porter stems
--- of Unicode words), rowid = versions.seq.
+-- of Unicode words), rowid = versions.seq. scope_key holds the scope as one token ('k' and the hex of
+-- its UTF-8 bytes), so a search intersects with the searched scopes inside the index instead of
+-- visiting every match of the whole file.
 CREATE VIRTUAL TABLE versions_fts USING fts5 (
-  content, glossary, disclosure, topics,
+  content, glossary, disclosure, topics, scope_key,
   content = '', contentless_delete = 1,
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
@@ -128,9 +130,9 @@ CREATE TRIGGER versions_after_insert AFTER INSERT ON versions BEGIN
   INSERT INTO topic_counts (scope, topic, active_count)
   SELECT new.scope, j.value, 1 FROM json_each(new.topics) j WHERE new.status = 'ACTIVE'
   ON CONFLICT (scope, topic) DO UPDATE SET active_count = active_count + 1;
-  INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics)
+  INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics, scope_key)
   SELECT new.seq, new.content, (SELECT group_concat(value, ' ') FROM json_each(new.glossary)), new.disclosure,
-         (SELECT group_concat(value, ' ') FROM json_each(new.topics))
+         (SELECT group_concat(value, ' ') FROM json_each(new.topics)), 'k' || lower(hex(new.scope))
   WHERE new.status = 'ACTIVE';
 END;
 
@@ -140,9 +142,9 @@ WHEN old.status <> 'ACTIVE' AND new.status = 'ACTIVE' BEGIN
   INSERT INTO topic_counts (scope, topic, active_count)
   SELECT new.scope, j.value, 1 FROM json_each(new.topics) j WHERE true
   ON CONFLICT (scope, topic) DO UPDATE SET active_count = active_count + 1;
-  INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics)
+  INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics, scope_key)
   VALUES (new.seq, new.content, (SELECT group_concat(value, ' ') FROM json_each(new.glossary)), new.disclosure,
-          (SELECT group_concat(value, ' ') FROM json_each(new.topics)));
+          (SELECT group_concat(value, ' ') FROM json_each(new.topics)), 'k' || lower(hex(new.scope)));
 END;
 
 CREATE TRIGGER versions_after_deactivate AFTER UPDATE OF status ON versions
