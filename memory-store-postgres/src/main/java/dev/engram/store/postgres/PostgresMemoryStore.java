@@ -173,6 +173,7 @@ public final class PostgresMemoryStore implements MemoryStore {
       tx = new Tx(c, scope);
       tx.lockHead();
       T result = work.run(tx);
+      tx.flush();
       tx.closed = true;
       c.commit();
       return result;
@@ -495,10 +496,24 @@ public final class PostgresMemoryStore implements MemoryStore {
   // ---------------------------------------------------------------------------------------------
   // the transaction
 
-  /** One transaction: a connection with auto-commit off that holds the row lock of its scope's head. */
+  /** Binds the parameters of one statement from {@code first} on and returns the next free index. */
+  @FunctionalInterface
+  private interface Binder {
+    int bind(PreparedStatement ps, int first) throws SQLException;
+  }
+
+  /** A write whose outcome the caller does not need at once. */
+  private record Deferred(String sql, Binder binder) {}
+
+  /**
+   * One transaction: a connection with auto-commit off that holds the row lock of its scope's head.
+   * Writes that return nothing (events, revisions, topic marks) are queued and sent together, in
+   * order, in one round trip before the next statement or the commit.
+   */
   private final class Tx implements StoreTransaction {
     private final Connection c;
     private final String scope;
+    private final List<Deferred> deferred = new ArrayList<>();
     private long head;
     boolean closed;
 
@@ -507,14 +522,17 @@ public final class PostgresMemoryStore implements MemoryStore {
       this.scope = scope;
     }
 
+    /**
+     * Locks the scope's head row, creating it at 0 for a new scope (a row this transaction inserted
+     * is as good as locked: concurrent inserters wait for it on the primary key).
+     */
     void lockHead() throws SQLException {
       Optional<Long> locked = selectHeadForUpdate();
       if (locked.isEmpty()) {
         try (PreparedStatement ps = c.prepareStatement(sql.createHead)) {
           ps.setString(1, scope);
-          ps.executeUpdate();
+          locked = ps.executeUpdate() == 1 ? Optional.of(0L) : selectHeadForUpdate();
         }
-        locked = selectHeadForUpdate();
       }
       head = locked.orElseThrow(() -> new IllegalStateException("the head row of " + scope + " vanished"));
     }
@@ -537,9 +555,35 @@ public final class PostgresMemoryStore implements MemoryStore {
     private <T> T run(String what, SqlWork<T> work) {
       checkOpen();
       try {
+        flush();
         return work.run(c);
       } catch (SQLException e) {
         throw failure(what + " in the transaction on " + scope, e);
+      }
+    }
+
+    private void defer(String statement, Binder binder) {
+      checkOpen();
+      deferred.add(new Deferred(statement, binder));
+    }
+
+    /** Sends the queued writes as one multi-statement round trip. */
+    void flush() throws SQLException {
+      if (deferred.isEmpty()) {
+        return;
+      }
+      StringBuilder joined = new StringBuilder();
+      for (Deferred d : deferred) {
+        joined.append(joined.length() == 0 ? "" : ";\n").append(d.sql());
+      }
+      try (PreparedStatement ps = c.prepareStatement(joined.toString())) {
+        int next = 1;
+        for (Deferred d : deferred) {
+          next = d.binder().bind(ps, next);
+        }
+        ps.execute();
+      } finally {
+        deferred.clear();
       }
     }
 
@@ -574,10 +618,10 @@ public final class PostgresMemoryStore implements MemoryStore {
           ps.setString(++i, v.createdAt().toString());
           ps.setString(++i, v.updatedAt().toString());
           ps.setLong(++i, v.createdInRevision());
-          ps.setString(++i, String.join(" ", v.glossary()));
-          ps.setString(++i, v.content());
-          ps.setString(++i, String.join(" ", v.topics()));
-          ps.setString(++i, v.disclosure());
+          ps.setString(++i, SearchText.words(String.join(" ", v.glossary())));
+          ps.setString(++i, SearchText.words(v.content()));
+          ps.setString(++i, SearchText.words(String.join(" ", v.topics())));
+          ps.setString(++i, v.disclosure() == null ? "" : SearchText.words(v.disclosure()));
           ps.setBoolean(++i, v.isActive());
           ps.setArray(++i, Rows.textArray(conn, v.topics()));
           try (ResultSet rs = ps.executeQuery()) {
@@ -614,19 +658,15 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public void appendEvent(MemoryEvent e) {
       Objects.requireNonNull(e, "event");
-      int inserted = run("appending event " + e.eventId(), conn -> {
-        try (PreparedStatement ps = conn.prepareStatement(sql.insertEvent)) {
-          ps.setString(1, e.eventId());
-          ps.setString(2, e.entryId());
-          ps.setString(3, e.scope());
-          ps.setLong(4, e.revision());
-          ps.setString(5, EntryJson.writeEvent(e));
-          return ps.executeUpdate();
-        }
+      String body = EntryJson.writeEvent(e);
+      defer(sql.insertEvent, (ps, i) -> {
+        ps.setString(i, e.eventId());
+        ps.setString(i + 1, e.entryId());
+        ps.setString(i + 2, e.scope());
+        ps.setLong(i + 3, e.revision());
+        ps.setString(i + 4, body);
+        return i + 5;
       });
-      if (inserted == 0) {
-        throw new IllegalStateException("event " + e.eventId() + " already exists");
-      }
     }
 
     @Override
@@ -639,16 +679,15 @@ public final class PostgresMemoryStore implements MemoryStore {
       if (r.revision() != head + 1) {
         throw new IllegalStateException("revision " + r.revision() + " does not follow head " + head + " of " + scope);
       }
-      run("appending revision " + r.revision(), conn -> {
-        try (PreparedStatement ps = conn.prepareStatement(sql.appendRevision)) {
-          ps.setString(1, scope);
-          ps.setLong(2, r.revision());
-          ps.setString(3, EntryJson.writeChanges(r.changes()));
-          ps.setString(4, r.at().toString());
-          ps.setLong(5, r.revision());
-          ps.setString(6, scope);
-          return ps.executeUpdate();
-        }
+      String changes = EntryJson.writeChanges(r.changes());
+      defer(sql.appendRevision, (ps, i) -> {
+        ps.setString(i, scope);
+        ps.setLong(i + 1, r.revision());
+        ps.setString(i + 2, changes);
+        ps.setString(i + 3, r.at().toString());
+        ps.setLong(i + 4, r.revision());
+        ps.setString(i + 5, scope);
+        return i + 6;
       });
       head = r.revision();
     }
@@ -660,27 +699,23 @@ public final class PostgresMemoryStore implements MemoryStore {
         checkOpen();
         return;
       }
-      run("marking topics written in " + topicScope, conn -> {
-        try (PreparedStatement ps = conn.prepareStatement(sql.markTopicsWritten)) {
-          ps.setString(1, topicScope);
-          ps.setLong(2, revision);
-          ps.setString(3, at.toString());
-          ps.setArray(4, Rows.textArray(conn, distinct));
-          return ps.executeUpdate();
-        }
+      defer(sql.markTopicsWritten, (ps, i) -> {
+        ps.setString(i, topicScope);
+        ps.setLong(i + 1, revision);
+        ps.setString(i + 2, at.toString());
+        ps.setArray(i + 3, Rows.textArray(ps.getConnection(), distinct));
+        return i + 4;
       });
     }
 
     @Override
     public void markTopicCurated(String topicScope, String topic, long revision, @Nullable String blurb) {
-      run("marking topic " + topic + " curated", conn -> {
-        try (PreparedStatement ps = conn.prepareStatement(sql.markTopicCurated)) {
-          ps.setString(1, topicScope);
-          ps.setString(2, topic);
-          ps.setLong(3, revision);
-          ps.setString(4, blurb);
-          return ps.executeUpdate();
-        }
+      defer(sql.markTopicCurated, (ps, i) -> {
+        ps.setString(i, topicScope);
+        ps.setString(i + 1, topic);
+        ps.setLong(i + 2, revision);
+        ps.setString(i + 3, blurb);
+        return i + 4;
       });
     }
 

@@ -22,7 +22,7 @@ final class Sql {
       "setweight(to_tsvector('" + TEXT_CONFIG + "', ?), 'A')"
           + " || setweight(to_tsvector('" + TEXT_CONFIG + "', ?), 'B')"
           + " || setweight(to_tsvector('" + TEXT_CONFIG + "', ?), 'C')"
-          + " || setweight(to_tsvector('" + TEXT_CONFIG + "', coalesce(?, '')), 'D')";
+          + " || setweight(to_tsvector('" + TEXT_CONFIG + "', ?), 'D')";
 
   // ---- transactions
   final String lockHead;
@@ -96,7 +96,7 @@ final class Sql {
         + " WHERE vt.scope = u.scope AND vt.topic = ANY (u.topics) AND vt.version_id = u.version_id)"
         + " SELECT count(*) FROM u";
     insertEvent = "INSERT INTO " + eventsT + " (event_id, entry_id, scope, revision, body)"
-        + " VALUES (?, ?, ?, ?, ?::jsonb) ON CONFLICT (event_id) DO NOTHING";
+        + " VALUES (?, ?, ?, ?, ?::jsonb)";
     markTopicsWritten = "INSERT INTO " + topicsT + " AS t (scope, topic, last_write_revision, last_updated_at)"
         + " SELECT ?, x.topic, GREATEST(0, ?), ? FROM unnest(?::text[]) AS x(topic)"
         + " ON CONFLICT (scope, topic) DO UPDATE SET"
