@@ -100,6 +100,7 @@ final class Migrations {
    * row in one write transaction.
    */
   static void migrate(Session s, String database, Duration lockTimeout) throws SQLException {
+    requireSqliteVersion(s, database);
     State state = inspect(s);
     requireUsable(database, state);
     WriteLock.withBusyRetry(database, "switch to the WAL journal", lockTimeout,
@@ -135,6 +136,29 @@ final class Migrations {
     } finally {
       if (!committed) {
         WriteLock.rollbackQuietly(s, null);
+      }
+    }
+  }
+
+  /** The oldest SQLite whose features the schema and queries use (FTS5 contentless delete, concat_ws). */
+  static final int[] MIN_SQLITE = {3, 44, 0};
+
+  private static void requireSqliteVersion(Session s, String database) throws SQLException {
+    String version;
+    try (Statement st = s.connection().createStatement(); ResultSet rs = st.executeQuery("SELECT sqlite_version()")) {
+      rs.next();
+      version = rs.getString(1);
+    }
+    String[] parts = version.split("\\.");
+    for (int i = 0; i < MIN_SQLITE.length; i++) {
+      int have = i < parts.length ? Integer.parseInt(parts[i].replaceAll("\\D.*", "")) : 0;
+      if (have != MIN_SQLITE[i]) {
+        if (have < MIN_SQLITE[i]) {
+          throw new StoreException(ErrorCode.STORE_INCOMPATIBLE, database + " is served by SQLite " + version
+              + "; Engram needs SQLite " + MIN_SQLITE[0] + "." + MIN_SQLITE[1] + "." + MIN_SQLITE[2]
+              + " or newer (use a recent org.xerial:sqlite-jdbc)", null);
+        }
+        return;
       }
     }
   }

@@ -39,8 +39,6 @@ final class SqliteTransaction implements StoreTransaction {
       + " actor, reason, revision, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String INSERT_REVISION =
       "INSERT INTO revisions (scope, revision, changes, at) VALUES (?, ?, ?, ?)";
-  private static final String SET_HEAD = "INSERT INTO scope_heads (scope, head) VALUES (?, ?)"
-      + " ON CONFLICT (scope) DO UPDATE SET head = excluded.head";
   private static final String TOPIC_WRITTEN =
       "INSERT INTO topics (scope, topic, last_write_revision, last_updated_at) VALUES (?, ?, ?, ?)"
           + " ON CONFLICT (scope, topic) DO UPDATE SET"
@@ -212,10 +210,6 @@ final class SqliteTransaction implements StoreTransaction {
       ps.setString(3, EntryJson.writeChanges(r.changes()));
       ps.setString(4, Codec.instant(r.at()));
       ps.executeUpdate();
-      PreparedStatement head2 = s.prepare(SET_HEAD);
-      head2.setString(1, scope);
-      head2.setLong(2, r.revision());
-      head2.executeUpdate();
       return null;
     });
   }

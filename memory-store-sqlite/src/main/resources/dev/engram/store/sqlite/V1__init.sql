@@ -2,13 +2,8 @@
 -- List columns (topics, glossary, evidence, changes) hold JSON arrays in the dev.engram.spi.EntryJson form;
 -- instants are ISO-8601 UTC text.
 
--- The revision head of every scope that ever committed.
-CREATE TABLE scope_heads (
-  scope TEXT NOT NULL PRIMARY KEY,
-  head  INTEGER NOT NULL CHECK (head >= 1)
-) WITHOUT ROWID;
-
--- The revision log: one row per committed revision, change sets as ids only.
+-- The revision log: one row per committed revision, change sets as ids only. A scope's head is its
+-- highest revision; the log outlives erasure, so the head never goes back.
 CREATE TABLE revisions (
   scope    TEXT NOT NULL,
   revision INTEGER NOT NULL CHECK (revision >= 1),
@@ -50,16 +45,15 @@ CREATE INDEX versions_active_path ON versions (scope, path, version_id) WHERE st
 CREATE INDEX versions_key_priority ON versions (priority, scope) WHERE status = 'ACTIVE' AND priority <= 1;
 
 -- One row per (version, topic): the topic index behind read(topic); active mirrors versions.status.
+-- Rows are found through the version's scope and topics, so no second index is kept.
 CREATE TABLE version_topics (
   scope      TEXT NOT NULL,
   topic      TEXT NOT NULL,
   active     INTEGER NOT NULL CHECK (active IN (0, 1)),
-  version_id TEXT NOT NULL REFERENCES versions (version_id) ON DELETE CASCADE,
+  version_id TEXT NOT NULL,
   seq        INTEGER NOT NULL,
   PRIMARY KEY (scope, topic, active, version_id)
 ) WITHOUT ROWID;
-
-CREATE INDEX version_topics_version ON version_topics (version_id);
 
 -- Active entries per (scope, topic); a row exists only while the count is above zero.
 CREATE TABLE topic_counts (
@@ -138,7 +132,9 @@ END;
 
 CREATE TRIGGER versions_after_activate AFTER UPDATE OF status ON versions
 WHEN old.status <> 'ACTIVE' AND new.status = 'ACTIVE' BEGIN
-  UPDATE version_topics SET active = 1 WHERE version_id = new.version_id;
+  UPDATE version_topics SET active = 1
+  WHERE scope = new.scope AND topic IN (SELECT value FROM json_each(new.topics)) AND active = 0
+    AND version_id = new.version_id;
   INSERT INTO topic_counts (scope, topic, active_count)
   SELECT new.scope, j.value, 1 FROM json_each(new.topics) j WHERE true
   ON CONFLICT (scope, topic) DO UPDATE SET active_count = active_count + 1;
@@ -149,7 +145,9 @@ END;
 
 CREATE TRIGGER versions_after_deactivate AFTER UPDATE OF status ON versions
 WHEN old.status = 'ACTIVE' AND new.status <> 'ACTIVE' BEGIN
-  UPDATE version_topics SET active = 0 WHERE version_id = new.version_id;
+  UPDATE version_topics SET active = 0
+  WHERE scope = old.scope AND topic IN (SELECT value FROM json_each(old.topics)) AND active = 1
+    AND version_id = old.version_id;
   UPDATE topic_counts SET active_count = active_count - 1
   WHERE scope = old.scope AND topic IN (SELECT value FROM json_each(old.topics));
   DELETE FROM topic_counts
@@ -158,7 +156,9 @@ WHEN old.status = 'ACTIVE' AND new.status <> 'ACTIVE' BEGIN
 END;
 
 CREATE TRIGGER versions_after_delete AFTER DELETE ON versions BEGIN
-  DELETE FROM version_topics WHERE version_id = old.version_id;
+  DELETE FROM version_topics
+  WHERE scope = old.scope AND topic IN (SELECT value FROM json_each(old.topics))
+    AND active = (old.status = 'ACTIVE') AND version_id = old.version_id;
   DELETE FROM version_vectors WHERE version_id = old.version_id;
   UPDATE topic_counts SET active_count = active_count - 1
   WHERE old.status = 'ACTIVE' AND scope = old.scope AND topic IN (SELECT value FROM json_each(old.topics));

@@ -208,6 +208,29 @@ class SqliteMemoryStoreTest {
   }
 
   @Test
+  void versionsComeBackExactlyWhateverTheirText() {
+    try (SqliteMemoryStore store = new SqliteMemoryStore(dir.resolve("exact.db"))) {
+      Instant at = Instant.parse("2025-06-07T08:09:10.000000001Z");
+      List<MemoryEntry> written = List.of(
+          new MemoryEntry("e1", "v1", 1, null, "s", "unit\u001fseparator and \u001e record", List.of("a\u001fb"),
+              dev.engram.EntryType.DECISION, 0, "", List.of("", "x\\y", "q\"uote"), "", "", List.of("ev"),
+              "h1", dev.engram.EntryStatus.ACTIVE, null, at, at, 1),
+          new MemoryEntry("e2", "v2", 3, "v1", "s", "plain", List.of("general"), dev.engram.EntryType.FACT, 7,
+              "When asked", List.of(), "a/b", "agent", List.of(), "h2", dev.engram.EntryStatus.SUPERSEDED, "v3",
+              Instant.MIN, Instant.MAX, 2));
+      store.inTransaction("s", tx -> {
+        written.forEach(tx::insertVersion);
+        return null;
+      });
+      assertThat(store.version("v1")).contains(written.get(0));
+      assertThat(store.version("v2")).contains(written.get(1));
+      assertThat(store.activeByTopic(List.of("s"), "a\u001fb", 5)).containsExactly(written.get(0));
+      assertThat(store.versionsIn(List.of("s"), java.util.EnumSet.allOf(dev.engram.EntryStatus.class)))
+          .containsExactlyInAnyOrderElementsOf(written);
+    }
+  }
+
+  @Test
   void codecRoundTripsListsAndInstantsExactly() {
     for (List<String> list : List.of(List.<String>of(), List.of("a"), List.of("general", "core"),
         List.of("quote \" inside", "back\\slash"), List.of("ünï", "日本"), List.of("", "x"))) {
