@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * Exact cosine search over the vectors of the active versions of each scope, served from blocks
@@ -96,13 +99,107 @@ final class VectorIndex {
     return new Block(head, profileId, dim, entries, rowEntry, data, missing);
   }
 
-  /** The best {@code depth} versions over {@code blocks} with cosine at or above {@code floor}, best first. */
+  /**
+   * Multiply-adds a parallel slice scores at least: a search smaller than two slices (about 11,000
+   * rows of 384 values) runs on the calling thread alone.
+   */
+  static final long MIN_SLICE_WORK = 1L << 21;
+
+  /**
+   * The best {@code depth} versions over {@code blocks} with cosine at or above {@code floor}, best
+   * first. Large searches are split into slices scored in parallel on the common fork-join pool (the
+   * calling thread takes the first slice); the result does not depend on the split.
+   */
   static List<Scored> search(
       Collection<Block> blocks, float[] q, float floor, int depth, Set<String> topics, Set<EntryType> types) {
-    PriorityQueue<Scored> top = new PriorityQueue<>(depth + 1, (a, b) -> compare(a, b));
+    int threads = Math.min(Runtime.getRuntime().availableProcessors(), ForkJoinPool.getCommonPoolParallelism() + 1);
+    return search(blocks, q, floor, depth, topics, types, threads);
+  }
+
+  /** As {@link #search(Collection, float[], float, int, Set, Set)}, in at most {@code threads} slices. */
+  static List<Scored> search(
+      Collection<Block> blocks, float[] q, float floor, int depth, Set<String> topics, Set<EntryType> types,
+      int threads) {
+    long work = 0;
+    for (Block b : blocks) {
+      work += (long) b.rowEntry.length * b.dim;
+    }
+    int parts = (int) Math.max(1, Math.min(threads, work / MIN_SLICE_WORK));
+    List<List<Segment>> slices = partition(blocks, parts);
+    List<CompletableFuture<PriorityQueue<Scored>>> others = new ArrayList<>();
+    for (int i = 1; i < slices.size(); i++) {
+      List<Segment> slice = slices.get(i);
+      others.add(CompletableFuture.supplyAsync(
+          () -> scan(slice, q, floor, depth, topics, types), ForkJoinPool.commonPool()));
+    }
+    PriorityQueue<Scored> top = slices.isEmpty()
+        ? new PriorityQueue<>(VectorIndex::compare)
+        : scan(slices.get(0), q, floor, depth, topics, types);
+    for (CompletableFuture<PriorityQueue<Scored>> f : others) {
+      PriorityQueue<Scored> part;
+      try {
+        part = f.join();
+      } catch (CompletionException e) {
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        throw e;
+      }
+      for (Scored s : part) {
+        offer(top, s, depth);
+      }
+    }
+    List<Scored> out = new ArrayList<>(top);
+    out.sort((a, b) -> compare(b, a));
+    return out;
+  }
+
+  /** Rows {@code [from, to)} of a block; never splits the rows of one version. */
+  record Segment(Block block, int from, int to) {}
+
+  /** Up to {@code parts} slices of about equal rows, in block order. */
+  static List<List<Segment>> partition(Collection<Block> blocks, int parts) {
+    long total = 0;
+    for (Block b : blocks) {
+      total += b.rowEntry.length;
+    }
+    long target = Math.max(1, (total + parts - 1) / parts);
+    List<List<Segment>> out = new ArrayList<>(parts);
+    List<Segment> cur = new ArrayList<>();
+    long curRows = 0;
     for (Block b : blocks) {
       int rows = b.rowEntry.length;
       int r = 0;
+      while (r < rows) {
+        long room = out.size() == parts - 1 ? rows - r : target - curRows;
+        int end = (int) (r + Math.min(rows - r, room));
+        while (end < rows && end > r && b.rowEntry[end] == b.rowEntry[end - 1]) {
+          end++;
+        }
+        cur.add(new Segment(b, r, end));
+        curRows += end - r;
+        r = end;
+        if (curRows >= target && out.size() < parts - 1) {
+          out.add(cur);
+          cur = new ArrayList<>();
+          curRows = 0;
+        }
+      }
+    }
+    if (!cur.isEmpty()) {
+      out.add(cur);
+    }
+    return out;
+  }
+
+  /** The best {@code depth} versions of one slice, worst at the head. */
+  private static PriorityQueue<Scored> scan(
+      List<Segment> slice, float[] q, float floor, int depth, Set<String> topics, Set<EntryType> types) {
+    PriorityQueue<Scored> top = new PriorityQueue<>(depth + 1, VectorIndex::compare);
+    for (Segment seg : slice) {
+      Block b = seg.block();
+      int r = seg.from();
+      int rows = seg.to();
       while (r < rows) {
         int e = b.rowEntry[r];
         float best = -2;
@@ -123,18 +220,19 @@ final class VectorIndex {
         if (!types.isEmpty() && !types.contains(entry.type())) {
           continue;
         }
-        Scored s = new Scored(entry, best);
-        if (top.size() < depth) {
-          top.add(s);
-        } else if (compare(s, top.peek()) > 0) {
-          top.poll();
-          top.add(s);
-        }
+        offer(top, new Scored(entry, best), depth);
       }
     }
-    List<Scored> out = new ArrayList<>(top);
-    out.sort((a, b) -> compare(b, a));
-    return out;
+    return top;
+  }
+
+  private static void offer(PriorityQueue<Scored> top, Scored s, int depth) {
+    if (top.size() < depth) {
+      top.add(s);
+    } else if (compare(s, top.peek()) > 0) {
+      top.poll();
+      top.add(s);
+    }
   }
 
   /** Ascending: lower cosine first; among equal cosines the older version first. */

@@ -46,8 +46,8 @@ import java.util.stream.Stream;
  * <p>Vectors: a pool of texts is embedded with all-MiniLM-L6-v2; every further text gets a vector
  * derived deterministically from two pool vectors plus seeded noise (unit length, same model space).
  * Query vectors of the vector channel are real MiniLM embeddings computed before timing. The hybrid
- * channel embeds every query live with MiniLM inside the timed call; its queries are all distinct, so
- * the engine's query-vector cache never hits.
+ * channel embeds every query live with MiniLM inside the timed call (its queries are all distinct, so
+ * the engine's query-vector cache never hits), alternating with MiniLM embedding the same query alone.
  */
 public final class SearchCommand {
   public static final String SUMMARY =
@@ -159,9 +159,9 @@ public final class SearchCommand {
     void run() throws Exception {
       int max = o.sizes().get(o.sizes().size() - 1);
       int queries = o.warmup() + o.measured();
-      log.printf(Locale.ROOT, "machine: %d processors, %s %s, max heap %d MB%n",
+      log.printf(Locale.ROOT, "machine: %d processors, %s %s, max heap %d MB, load average %.2f%n",
           Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"),
-          System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20);
+          System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20, loadAverage());
       log.println("jvm args: " + ManagementFactory.getRuntimeMXBean().getInputArguments());
 
       long t0 = System.nanoTime();
@@ -172,7 +172,7 @@ public final class SearchCommand {
       taken.addAll(textQueries);
       List<String> vectorQueries = corpus.questions(queries, taken);
       taken.addAll(vectorQueries);
-      List<String> embedOnlyQueries = corpus.questions(queries, taken);
+      List<String> hybridQueries = corpus.questions(queries, taken);
       log.printf(Locale.ROOT, "generated %,d texts and 3 x %,d distinct questions in %.1f s%n",
           texts.size(), queries, secondsSince(t0));
 
@@ -184,16 +184,14 @@ public final class SearchCommand {
         int poolSize = Math.min(o.pool(), max);
         List<float[]> poolVectors = embedAll(parallel, texts.subList(0, poolSize));
         List<float[]> queryVectors = embedAll(parallel, vectorQueries);
-        log.printf(Locale.ROOT, "embedded %,d pool texts and %,d vector-channel questions with MiniLM in %.1f s%n",
-            poolSize, vectorQueries.size(), secondsSince(t0));
+        List<float[]> hybridVectors = embedAll(parallel, hybridQueries);
+        log.printf(Locale.ROOT, "embedded %,d pool texts and %,d questions with MiniLM in %.1f s%n",
+            poolSize, vectorQueries.size() + hybridQueries.size(), secondsSince(t0));
         float[][] vectors = derive(poolVectors, max, o.seed());
 
-        Latencies embedOnly = embedOnly(live, embedOnlyQueries);
-        log.printf(Locale.ROOT, "MiniLM query embedding alone (1 text per call, 1 thread): p50 %.2f ms, p99 %.2f ms%n",
-            embedOnly.p50(), embedOnly.p99());
-
         for (int n : o.sizes()) {
-          runSize(n, texts.subList(0, n), vectors, vectorQueries, queryVectors, textQueries, live, embedOnly);
+          runSize(n, texts.subList(0, n), vectors, vectorQueries, queryVectors, hybridQueries, hybridVectors,
+              textQueries, live);
         }
       } finally {
         pool.shutdownNow();
@@ -209,14 +207,16 @@ public final class SearchCommand {
 
     private void runSize(
         int n, List<String> texts, float[][] vectors, List<String> vectorQueries, List<float[]> queryVectors,
-        List<String> textQueries, Embedder live, Latencies embedOnly) throws IOException {
-      log.printf(Locale.ROOT, "%n== %,d entries in one scope ==%n", n);
+        List<String> hybridQueries, List<float[]> hybridVectors, List<String> textQueries, Embedder live)
+        throws IOException {
+      log.printf(Locale.ROOT, "%n== %,d entries in one scope (load average %.2f) ==%n", n, loadAverage());
       PrecomputedVectorsEmbedder embedder = new PrecomputedVectorsEmbedder(live.profile(), live);
       for (int i = 0; i < n; i++) {
         embedder.put(texts.get(i), vectors[i]);
       }
       for (int i = 0; i < vectorQueries.size(); i++) {
         embedder.put(vectorQueries.get(i), queryVectors.get(i));
+        embedder.put(hybridQueries.get(i), hybridVectors.get(i));
       }
       Grants grants = Grants.of(SCOPE);
       Path work = Files.createTempDirectory("engram-bench-search");
@@ -289,25 +289,23 @@ public final class SearchCommand {
         rows.add(new Row(n, "vector", vec[0], "LangChain4j InMemoryEmbeddingStore", vec[1], ""));
         report(n, "vector", vec[0], "langchain4j", vec[1]);
 
-        Latencies[] hybridPre = alternate(vectorQueries,
+        Latencies[] hybridPre = alternate(hybridQueries,
             q -> engram.search(grants, request(q, SearchMode.HYBRID)), null);
         rows.add(new Row(n, "hybrid, query vector precomputed", hybridPre[0], "", null, ""));
         report(n, "hybrid (precomputed query vector)", hybridPre[0], null, null);
 
         long delegatedBefore = embedder.delegated();
         Latencies[] hybrid = alternate(textQueries,
-            q -> engram.search(grants, request(q, SearchMode.HYBRID)), null);
+            q -> engram.search(grants, request(q, SearchMode.HYBRID)), q -> live.embed(List.of(q)));
         if (embedder.delegated() - delegatedBefore != textQueries.size()) {
           throw new IllegalStateException("hybrid queries were not all embedded live: "
               + (embedder.delegated() - delegatedBefore) + " of " + textQueries.size());
         }
         rows.add(new Row(n, "hybrid, MiniLM query embedding included", hybrid[0], "MiniLM embedding alone",
-            embedOnly, ""));
-        report(n, "hybrid (live MiniLM query embedding)", hybrid[0], null, null);
+            hybrid[1], ""));
+        report(n, "hybrid (live MiniLM query embedding)", hybrid[0], "minilm-alone", hybrid[1]);
 
-        Latencies[] auto = alternate(vectorQueries,
-            q -> engram.search(grants, request(q, SearchMode.AUTO)), null);
-        report(n, "auto (precomputed query vector)", auto[0], null, null);
+        log.printf(Locale.ROOT, "  load average after the series: %.2f%n", loadAverage());
       } finally {
         deleteTree(work);
       }
@@ -420,18 +418,6 @@ public final class SearchCommand {
       return new Latencies[] {e, b};
     }
 
-    private Latencies embedOnly(Embedder model, List<String> queries) {
-      Latencies l = new Latencies(o.measured());
-      for (int i = 0; i < o.warmup() + o.measured(); i++) {
-        long t = System.nanoTime();
-        model.embed(List.of(queries.get(i)));
-        if (i >= o.warmup()) {
-          l.add(System.nanoTime() - t);
-        }
-      }
-      return l;
-    }
-
     private void report(int n, String channel, Latencies engine, String baseline, Latencies base) {
       if (base == null) {
         log.printf(Locale.ROOT, "  %-36s engram p50 %7.2f ms  p99 %7.2f ms%n", channel, engine.p50(), engine.p99());
@@ -498,6 +484,11 @@ public final class SearchCommand {
       out[i] = v;
     }
     return out;
+  }
+
+  /** The system load average over the last minute, or -1 where the platform has none. */
+  static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 
   private static double secondsSince(long t0) {
