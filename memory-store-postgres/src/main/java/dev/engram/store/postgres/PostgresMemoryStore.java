@@ -173,9 +173,7 @@ public final class PostgresMemoryStore implements MemoryStore {
       tx = new Tx(c, scope);
       tx.lockHead();
       T result = work.run(tx);
-      tx.flush();
-      tx.closed = true;
-      c.commit();
+      tx.commit();
       return result;
     } catch (SQLException e) {
       rollback(c, e);
@@ -447,10 +445,17 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
   }
 
-  /** A missing table or schema means the database is not (yet) an Engram database; anything else is unavailability. */
-  static StoreException failure(String what, SQLException e) {
+  /**
+   * A missing table or schema means the database is not (yet) an Engram database; a duplicate key
+   * means the caller reused an id (an {@link IllegalStateException}, as in every store); anything else
+   * is unavailability.
+   */
+  static RuntimeException failure(String what, SQLException e) {
     String state = e.getSQLState();
     String message = "PostgreSQL failed " + what + ": " + e.getMessage();
+    if ("23505".equals(state)) {
+      return new IllegalStateException(message, e);
+    }
     if ("42P01".equals(state) || "42703".equals(state) || "3F000".equals(state)) {
       return new StoreException(ErrorCode.STORE_INCOMPATIBLE,
           message + " (the Engram tables are missing or differ; run the migrations)", e);
@@ -568,13 +573,30 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
 
     /** Sends the queued writes as one multi-statement round trip. */
-    void flush() throws SQLException {
+    private void flush() throws SQLException {
+      flush(false);
+    }
+
+    /**
+     * Sends the queued writes and commits. With writes queued, the {@code COMMIT} travels in the same
+     * round trip (the driver then has nothing left to send); a failing write stops the batch before it.
+     */
+    void commit() throws SQLException {
+      flush(true);
+      closed = true;
+      c.commit();
+    }
+
+    private void flush(boolean thenCommit) throws SQLException {
       if (deferred.isEmpty()) {
         return;
       }
       StringBuilder joined = new StringBuilder();
       for (Deferred d : deferred) {
         joined.append(joined.length() == 0 ? "" : ";\n").append(d.sql());
+      }
+      if (thenCommit) {
+        joined.append(";\nCOMMIT");
       }
       try (PreparedStatement ps = c.prepareStatement(joined.toString())) {
         int next = 1;
@@ -595,44 +617,41 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public void insertVersion(MemoryEntry v) {
       Objects.requireNonNull(v, "version");
-      long inserted = run("inserting version " + v.versionId(), conn -> {
-        try (PreparedStatement ps = conn.prepareStatement(sql.insertVersion)) {
-          int i = 0;
-          ps.setString(++i, v.versionId());
-          ps.setString(++i, v.entryId());
-          ps.setInt(++i, v.version());
-          ps.setString(++i, v.previousVersionId());
-          ps.setString(++i, v.scope());
-          ps.setString(++i, v.content());
-          ps.setArray(++i, Rows.textArray(conn, v.topics()));
-          ps.setString(++i, v.type().wireName());
-          ps.setInt(++i, v.priority());
-          ps.setString(++i, v.disclosure());
-          ps.setArray(++i, Rows.textArray(conn, v.glossary()));
-          ps.setString(++i, v.path());
-          ps.setString(++i, v.source());
-          ps.setArray(++i, Rows.textArray(conn, v.evidence()));
-          ps.setString(++i, v.contentHash());
-          ps.setString(++i, v.status().name());
-          ps.setString(++i, v.supersededBy());
-          ps.setString(++i, v.createdAt().toString());
-          ps.setString(++i, v.updatedAt().toString());
-          ps.setLong(++i, v.createdInRevision());
-          ps.setString(++i, SearchText.words(String.join(" ", v.glossary())));
-          ps.setString(++i, SearchText.words(v.content()));
-          ps.setString(++i, SearchText.words(String.join(" ", v.topics())));
-          ps.setString(++i, v.disclosure() == null ? "" : SearchText.words(v.disclosure()));
-          ps.setBoolean(++i, v.isActive());
-          ps.setArray(++i, Rows.textArray(conn, v.topics()));
-          try (ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-          }
-        }
+      String glossaryWords = SearchText.words(String.join(" ", v.glossary()));
+      String contentWords = SearchText.words(v.content());
+      String topicWords = SearchText.words(String.join(" ", v.topics()));
+      String disclosureWords = v.disclosure() == null ? "" : SearchText.words(v.disclosure());
+      defer(sql.insertVersion, (ps, first) -> {
+        Connection conn = ps.getConnection();
+        int i = first;
+        ps.setString(i++, v.versionId());
+        ps.setString(i++, v.entryId());
+        ps.setInt(i++, v.version());
+        ps.setString(i++, v.previousVersionId());
+        ps.setString(i++, v.scope());
+        ps.setString(i++, v.content());
+        ps.setArray(i++, Rows.textArray(conn, v.topics()));
+        ps.setString(i++, v.type().wireName());
+        ps.setInt(i++, v.priority());
+        ps.setString(i++, v.disclosure());
+        ps.setArray(i++, Rows.textArray(conn, v.glossary()));
+        ps.setString(i++, v.path());
+        ps.setString(i++, v.source());
+        ps.setArray(i++, Rows.textArray(conn, v.evidence()));
+        ps.setString(i++, v.contentHash());
+        ps.setString(i++, v.status().name());
+        ps.setString(i++, v.supersededBy());
+        ps.setString(i++, v.createdAt().toString());
+        ps.setString(i++, v.updatedAt().toString());
+        ps.setLong(i++, v.createdInRevision());
+        ps.setString(i++, glossaryWords);
+        ps.setString(i++, contentWords);
+        ps.setString(i++, topicWords);
+        ps.setString(i++, disclosureWords);
+        ps.setBoolean(i++, v.isActive());
+        ps.setArray(i++, Rows.textArray(conn, v.topics()));
+        return i;
       });
-      if (inserted == 0) {
-        throw new IllegalStateException("version " + v.versionId() + " already exists");
-      }
     }
 
     @Override

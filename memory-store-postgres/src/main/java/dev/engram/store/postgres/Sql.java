@@ -86,10 +86,9 @@ final class Sql {
         + " scope, content, topics, type, priority, disclosure, glossary, path, source, evidence, content_hash,"
         + " status, superseded_by, created_at, updated_at, created_in_revision, search)"
         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " + SEARCH_VECTOR + ")"
-        + " ON CONFLICT (version_id) DO NOTHING RETURNING version_id, scope),"
-        + " t AS (INSERT INTO " + topicsIdx + " (scope, topic, version_id, active)"
-        + " SELECT v.scope, x.topic, v.version_id, ? FROM v, (SELECT DISTINCT unnest(?::text[]) AS topic) x)"
-        + " SELECT count(*) FROM v";
+        + " RETURNING version_id, scope)"
+        + " INSERT INTO " + topicsIdx + " (scope, topic, version_id, active)"
+        + " SELECT v.scope, x.topic, v.version_id, ? FROM v, (SELECT DISTINCT unnest(?::text[]) AS topic) x";
     updateStatus = "WITH u AS (UPDATE " + versionsT + " SET status = ?, superseded_by = ?, updated_at = ?"
         + " WHERE version_id = ? RETURNING version_id, scope, topics),"
         + " t AS (UPDATE " + topicsIdx + " vt SET active = ? FROM u"
