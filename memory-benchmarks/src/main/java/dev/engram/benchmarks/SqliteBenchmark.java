@@ -1,0 +1,312 @@
+package dev.engram.benchmarks;
+
+import dev.engram.Change;
+import dev.engram.ChangeKind;
+import dev.engram.Engram;
+import dev.engram.EntryStatus;
+import dev.engram.EntryType;
+import dev.engram.EventKind;
+import dev.engram.Grants;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.ReadOptions;
+import dev.engram.Revision;
+import dev.engram.WriteOptions;
+import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.store.sqlite.SqliteMemoryStore;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.UUID;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * Throughput and latency of the SQLite store, in one run:
+ *
+ * <ol>
+ *   <li>Engram writes per second through {@link Engram#write} (deterministic reasoner, every write its
+ *       own transaction), against a raw JDBC single-row insert into a table shaped like {@code versions}
+ *       on the same driver and settings, and the ratio of the two;
+ *   <li>{@link Engram#read} latency (p50, p99) with 10,000 and then 1,000,000 entries spread over
+ *       10,000 scopes. The datasets are loaded through the store's transaction API, one transaction per
+ *       scope, with a version, an event and a revision per entry, as writes would leave them.
+ * </ol>
+ *
+ * <p>{@code java -jar memory-benchmarks.jar SqliteBenchmark [--dir DIR] [--writes 20000] [--warmup 3000]
+ * [--scopes 10000] [--large 1000000] [--reads 20000]}
+ */
+public final class SqliteBenchmark {
+  private SqliteBenchmark() {}
+
+  private static final class Options {
+    Path dir;
+    int writes = 20_000;
+    int warmup = 3_000;
+    int scopes = 10_000;
+    int large = 1_000_000;
+    int reads = 20_000;
+
+    static Options parse(String[] args) throws IOException {
+      Options o = new Options();
+      for (int i = 0; i < args.length; i++) {
+        String value = i + 1 < args.length ? args[i + 1] : null;
+        if (value == null) {
+          throw new IllegalArgumentException("option " + args[i] + " needs a value");
+        }
+        switch (args[i]) {
+          case "--dir" -> o.dir = Path.of(value);
+          case "--writes" -> o.writes = Integer.parseInt(value);
+          case "--warmup" -> o.warmup = Integer.parseInt(value);
+          case "--scopes" -> o.scopes = Integer.parseInt(value);
+          case "--large" -> o.large = Integer.parseInt(value);
+          case "--reads" -> o.reads = Integer.parseInt(value);
+          default -> throw new IllegalArgumentException("unknown option " + args[i]);
+        }
+        i++;
+      }
+      if (o.dir == null) {
+        o.dir = Files.createTempDirectory("engram-sqlite-bench");
+      }
+      Files.createDirectories(o.dir);
+      return o;
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options o = Options.parse(args);
+    System.out.println("# SQLite store benchmark");
+    System.out.println("java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name")
+        + "), " + Runtime.getRuntime().availableProcessors() + " processors, max heap "
+        + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB, files in " + o.dir);
+
+    double engram = engramWrites(o);
+    double raw = rawInserts(o);
+    System.out.printf(Locale.ROOT, "writes: Engram %.0f/s, raw JDBC insert %.0f/s, ratio %.2f%n", engram, raw,
+        engram / raw);
+
+    Path db = o.dir.resolve("reads.db");
+    deleteDatabase(db);
+    long seedStart = System.nanoTime();
+    seed(db, o.scopes, 0, 1);
+    System.out.printf(Locale.ROOT, "loaded %,d entries in %.1f s%n", o.scopes, secondsSince(seedStart));
+    double[] small = reads(db, o);
+    int perScope = Math.max(1, o.large / o.scopes);
+    seedStart = System.nanoTime();
+    seed(db, o.scopes, 1, perScope);
+    System.out.printf(Locale.ROOT, "loaded %,d more entries in %.1f s (file %,d MiB)%n",
+        (long) o.scopes * (perScope - 1), secondsSince(seedStart), Files.size(db) >> 20);
+    double[] big = reads(db, o);
+
+    System.out.println();
+    System.out.println("| measure | result |");
+    System.out.println("|---|---|");
+    System.out.printf(Locale.ROOT, "| Engram writes/s (deterministic reasoner, one transaction per write) | %,.0f |%n", engram);
+    System.out.printf(Locale.ROOT, "| raw JDBC single-row inserts/s (autocommit) | %,.0f |%n", raw);
+    System.out.printf(Locale.ROOT, "| ratio Engram / raw | %.2f |%n", engram / raw);
+    System.out.printf(Locale.ROOT, "| read(topic) p50 / p99, %,d entries in %,d scopes | %.3f ms / %.3f ms |%n",
+        o.scopes, o.scopes, small[0], small[1]);
+    System.out.printf(Locale.ROOT, "| read(topic) p50 / p99, %,d entries in %,d scopes | %.3f ms / %.3f ms |%n",
+        (long) o.scopes * perScope, o.scopes, big[0], big[1]);
+  }
+
+  // ---- writes
+
+  private static double engramWrites(Options o) throws IOException {
+    Path db = o.dir.resolve("writes.db");
+    deleteDatabase(db);
+    try (Engram engram = Engram.builder()
+        .store(new SqliteMemoryStore(db))
+        .reasoner(new DeterministicReasoner())
+        .build()) {
+      List<Grants> users = new ArrayList<>();
+      for (int u = 0; u < 100; u++) {
+        users.add(Grants.of("app/user/u" + u));
+      }
+      WriteOptions options = WriteOptions.builder().topicsHint("general").build();
+      for (int i = 0; i < o.warmup; i++) {
+        engram.write(users.get(i % users.size()), "Warm-up note " + i + " about the weekly planning.", options);
+      }
+      long start = System.nanoTime();
+      for (int i = 0; i < o.writes; i++) {
+        engram.write(users.get(i % users.size()), "Note " + i + " about the weekly planning and its owner.", options);
+      }
+      return o.writes / secondsSince(start);
+    }
+  }
+
+  private static double rawInserts(Options o) throws SQLException, IOException {
+    Path db = o.dir.resolve("raw.db");
+    deleteDatabase(db);
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    config.setBusyTimeout(5000);
+    config.enforceForeignKeys(true);
+    config.setGetGeneratedKeys(false);
+    SQLiteDataSource source = new SQLiteDataSource(config);
+    source.setUrl("jdbc:sqlite:" + db);
+    try (Connection c = source.getConnection()) {
+      try (Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE notes (seq INTEGER PRIMARY KEY, note_id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,"
+            + " content TEXT NOT NULL, topics TEXT NOT NULL, type TEXT NOT NULL, priority INTEGER NOT NULL,"
+            + " content_hash TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)");
+        s.execute("CREATE INDEX notes_scope ON notes (scope, status, note_id)");
+      }
+      try (PreparedStatement insert = c.prepareStatement("INSERT INTO notes (note_id, scope, content, topics, type,"
+          + " priority, content_hash, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        for (int i = 0; i < o.warmup; i++) {
+          insert(insert, i, "Warm-up note " + i + " about the weekly planning.");
+        }
+        long start = System.nanoTime();
+        for (int i = 0; i < o.writes; i++) {
+          insert(insert, o.warmup + i, "Note " + i + " about the weekly planning and its owner.");
+        }
+        return o.writes / secondsSince(start);
+      }
+    }
+  }
+
+  private static void insert(PreparedStatement insert, int i, String content) throws SQLException {
+    String now = Instant.now().toString();
+    insert.setString(1, UUID.randomUUID().toString());
+    insert.setString(2, "app/user/u" + (i % 100));
+    insert.setString(3, content);
+    insert.setString(4, "[\"general\"]");
+    insert.setString(5, "fact");
+    insert.setInt(6, 2);
+    insert.setString(7, Integer.toHexString(content.hashCode()));
+    insert.setString(8, "ACTIVE");
+    insert.setString(9, now);
+    insert.setString(10, now);
+    insert.executeUpdate();
+  }
+
+  // ---- reads
+
+  /** p50 and p99 of {@link Engram#read} in ms, over random scopes, after a warm-up. */
+  private static double[] reads(Path db, Options o) {
+    try (Engram engram = Engram.builder()
+        .store(new SqliteMemoryStore(db))
+        .reasoner(new DeterministicReasoner())
+        .build()) {
+      Random random = new Random(42);
+      List<Grants> grants = new ArrayList<>(o.scopes);
+      for (int s = 0; s < o.scopes; s++) {
+        grants.add(Grants.of(scope(s)));
+      }
+      List<String> topics = List.of("general");
+      int returned = 0;
+      for (int i = 0; i < Math.min(o.reads, 5_000); i++) {
+        returned += engram.read(grants.get(random.nextInt(o.scopes)), topics, ReadOptions.defaults()).size();
+      }
+      long[] nanos = new long[o.reads];
+      for (int i = 0; i < o.reads; i++) {
+        Grants g = grants.get(random.nextInt(o.scopes));
+        long t0 = System.nanoTime();
+        returned += engram.read(g, topics, ReadOptions.defaults()).size();
+        nanos[i] = System.nanoTime() - t0;
+      }
+      Arrays.sort(nanos);
+      double p50 = nanos[nanos.length / 2] / 1e6;
+      double p99 = nanos[(int) (nanos.length * 0.99)] / 1e6;
+      System.out.printf(Locale.ROOT, "read(topic): p50 %.3f ms, p99 %.3f ms (%.1f entries per read)%n", p50, p99,
+          returned / (double) (o.reads + Math.min(o.reads, 5_000)));
+      return new double[] {p50, p99};
+    }
+  }
+
+  private static String scope(int s) {
+    return "app/user/u" + s;
+  }
+
+  /**
+   * Adds entries {@code from..to-1} to each of {@code scopes} scopes with SQL inside SQLite, a few
+   * hundred scopes per transaction: per entry a version, its CREATE event (with the snapshot as
+   * {@code EntryJson} writes it) and a revision, and the topics marked written, as the engine's write
+   * leaves them. The store's triggers maintain the topic index, the counts and the full-text index.
+   */
+  private static void seed(Path db, int scopes, int from, int to) throws SQLException {
+    new SqliteMemoryStore(db).close();
+    SQLiteConfig config = new SQLiteConfig();
+    config.setBusyTimeout(5000);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    SQLiteDataSource source = new SQLiteDataSource(config);
+    source.setUrl("jdbc:sqlite:" + db);
+    String now = Instant.now().toString();
+    String entries = "WITH RECURSIVE s(n) AS (SELECT ?1 UNION ALL SELECT n + 1 FROM s WHERE n + 1 < ?2),"
+        + " k(n) AS (SELECT ?3 UNION ALL SELECT n + 1 FROM k WHERE n + 1 < ?4),"
+        + " e AS (SELECT 'app/user/u' || s.n AS scope, k.n AS k, k.n + 1 AS rev,"
+        + " printf('%08x-0000-7000-8000-%012x', k.n, s.n) AS version_id,"
+        + " printf('%08x-0000-7000-9000-%012x', k.n, s.n) AS entry_id,"
+        + " json_array('general', (SELECT value FROM json_each('[\"work\",\"home\",\"travel\",\"health\"]')"
+        + " WHERE key = k.n % 4)) AS topics,"
+        + " 'Entry ' || k.n || ' of app/user/u' || s.n || ': the user mentioned item ' || k.n"
+        + " || ' while planning the week.' AS content FROM s, k)";
+    String versions = entries + " INSERT INTO versions (version_id, entry_id, version, previous_version_id, scope,"
+        + " content, topics, type, priority, disclosure, glossary, path, source, evidence, content_hash, status,"
+        + " superseded_by, created_at, updated_at, created_in_revision)"
+        + " SELECT version_id, entry_id, 1, NULL, scope, content, topics, 'fact', 2, NULL, '[]', NULL, 'bench', '[]',"
+        + " lower(hex(randomblob(32))), 'ACTIVE', NULL, ?5, ?5, rev FROM e ORDER BY scope, k";
+    String events = entries + " INSERT INTO events (event_id, scope, entry_id, kind, before, after, actor, reason,"
+        + " revision, at)"
+        + " SELECT printf('%08x-0000-7000-a000-%012x', k, substr(scope, 11)), scope, entry_id, 'CREATE', NULL,"
+        + " json_object('entryId', entry_id, 'versionId', version_id, 'version', 1, 'previousVersionId', NULL,"
+        + " 'scope', scope, 'content', content, 'topics', json(topics), 'type', 'fact', 'priority', 2,"
+        + " 'disclosure', NULL, 'glossary', json('[]'), 'path', NULL, 'source', 'bench', 'evidence', json('[]'),"
+        + " 'contentHash', (SELECT content_hash FROM versions v WHERE v.version_id = e.version_id),"
+        + " 'status', 'ACTIVE', 'supersededBy', NULL, 'createdAt', ?5, 'updatedAt', ?5, 'createdInRevision', rev),"
+        + " 'bench', NULL, rev, ?5 FROM e";
+    String revisions = entries + " INSERT INTO revisions (scope, revision, changes, at)"
+        + " SELECT scope, rev, json_array(json_object('kind', 'APPEND', 'entryId', entry_id, 'versionId', version_id)),"
+        + " ?5 FROM e";
+    String topics = "WITH RECURSIVE s(n) AS (SELECT ?1 UNION ALL SELECT n + 1 FROM s WHERE n + 1 < ?2),"
+        + " t(topic) AS (VALUES ('general'), ('work'), ('home'), ('travel'), ('health'))"
+        + " INSERT INTO topics (scope, topic, last_write_revision, last_updated_at)"
+        + " SELECT 'app/user/u' || s.n, t.topic, ?4, ?5 FROM s, t WHERE true"
+        + " ON CONFLICT (scope, topic) DO UPDATE SET last_write_revision = excluded.last_write_revision,"
+        + " last_updated_at = excluded.last_updated_at";
+    int batch = Math.max(1, 50_000 / Math.max(1, to - from));
+    try (Connection c = source.getConnection(); Statement st = c.createStatement()) {
+      for (int first = 0; first < scopes; first += batch) {
+        int last = Math.min(scopes, first + batch);
+        st.execute("BEGIN IMMEDIATE");
+        for (String sql : List.of(versions, events, revisions, topics)) {
+          try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setInt(1, first);
+            ps.setInt(2, last);
+            ps.setInt(3, from);
+            ps.setInt(4, to);
+            ps.setString(5, now);
+            ps.executeUpdate();
+          }
+        }
+        st.execute("COMMIT");
+      }
+    }
+  }
+
+  private static double secondsSince(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+
+  private static void deleteDatabase(Path db) throws IOException {
+    for (String suffix : List.of("", "-wal", "-shm", "-journal")) {
+      Files.deleteIfExists(db.resolveSibling(db.getFileName() + suffix));
+    }
+  }
+}
