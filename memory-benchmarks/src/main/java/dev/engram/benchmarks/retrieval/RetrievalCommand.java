@@ -1,0 +1,458 @@
+package dev.engram.benchmarks.retrieval;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.engram.Engram;
+import dev.engram.EngramBuilder;
+import dev.engram.Grants;
+import dev.engram.InvalidInputException;
+import dev.engram.SearchHit;
+import dev.engram.SearchMode;
+import dev.engram.SearchRequest;
+import dev.engram.SearchSettings;
+import dev.engram.WriteResult;
+import dev.engram.benchmarks.retrieval.LocomoFile.Conversation;
+import dev.engram.benchmarks.retrieval.LocomoFile.Question;
+import dev.engram.embeddings.local.MiniLmEmbedder;
+import dev.engram.spi.EmbeddingProfile;
+import dev.engram.spi.EntryViews;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoreCapability;
+import dev.engram.store.inmemory.InMemoryMemoryStore;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code retrieval}: writes every turn of a LoCoMo-layout conversation file through the public API (one
+ * scope per conversation, the turn's dia_id as the entry's evidence), runs every question through
+ * {@link Engram#search}, and writes the rankings as a JSON object {@code "<sample_id>#<qa index>" ->
+ * [dia_id, ...]}, the input of {@code score_retrieval.py --score-rankings}.
+ */
+public final class RetrievalCommand {
+  public static final String SUMMARY =
+      "retrieval quality: --data FILE --mode fts|vector|hybrid --out rankings.json [--k 50] [--store inmemory|sqlite]";
+
+  /** The search settings the harness runs with unless told otherwise. */
+  public static final SearchSettings DEFAULT_SETTINGS = SearchSettings.DEFAULTS;
+
+  private RetrievalCommand() {}
+
+  /** Parsed options; {@link #parse} validates them. */
+  record Options(
+      Path data, SearchMode mode, Path out, int k, String store, @Nullable Path db, int threads,
+      @Nullable Path embeddingCache, TurnDocuments turns, boolean cleanQueries, SearchSettings settings) {}
+
+  static final class UsageException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    Options o;
+    try {
+      if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
+        usage(out);
+        return 0;
+      }
+      o = parse(args);
+    } catch (UsageException e) {
+      err.println("retrieval: " + e.getMessage());
+      usage(err);
+      return 2;
+    }
+    try {
+      return new Run(o, err).call();
+    } catch (StoreUnsupportedException e) {
+      err.println("retrieval: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  static void usage(PrintStream to) {
+    to.println("usage: java -jar memory-benchmarks.jar retrieval --data FILE --mode fts|vector|hybrid --out FILE [options]");
+    to.println();
+    to.println("  --data FILE            conversations in the LoCoMo layout (e.g. ../shared/data/realtalk.json)");
+    to.println("  --mode MODE            fts, vector or hybrid (vector and hybrid embed with all-MiniLM-L6-v2, offline)");
+    to.println("  --out FILE             where to write the rankings JSON");
+    to.println("  --k N                  dia_ids per question (1..200, default 50)");
+    to.println("  --store NAME           inmemory (default) or sqlite");
+    to.println("  --db FILE              the SQLite file for --store sqlite (default: a temporary file, deleted after)");
+    to.println("  --threads N            conversations ingested and searched in parallel (default: processors)");
+    to.println("  --embedding-cache FILE keep text vectors in FILE between runs (rankings are identical)");
+    to.println();
+    to.println("what is written per turn (defaults are the tuned harness):");
+    to.println("  --context WHERE        where a turn's neighbours go: view (an embedded view of the entry, default),");
+    to.println("                         disclosure (searched by both channels) or none");
+    to.println("  --context-before N     earlier turns of the session in the context (default 1)");
+    to.println("  --context-after N      later turns of the session in the context (default 1)");
+    to.println("  --chunk-views on|off   the sentences after a turn's first become views of their own (default on)");
+    to.println("  --captions on|off      append the shared image's caption to the turn (default on)");
+    to.println("  --date on|off          prefix the turn with the session date (default off)");
+    to.println("  --clean-queries on|off query clean-up before search (default on)");
+    to.println();
+    to.println("search settings (SearchSettings):");
+    to.println("  --fts-weight W --vector-weight W --rrf-k K --depth N --floor COSINE");
+  }
+
+  static Options parse(String[] args) throws UsageException {
+    Map<String, String> a = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String key = args[i];
+      if (!key.startsWith("--") || key.length() == 2) {
+        throw new UsageException("unexpected argument '" + key + "'");
+      }
+      if (i + 1 >= args.length) {
+        throw new UsageException(key + " needs a value");
+      }
+      if (a.put(key.substring(2), args[++i]) != null) {
+        throw new UsageException(key + " was given twice");
+      }
+    }
+    Set<String> known = Set.of("data", "mode", "out", "k", "store", "db", "threads", "embedding-cache",
+        "context", "chunk-views", "context-before", "context-after", "captions", "date", "clean-queries", "fts-weight", "vector-weight",
+        "rrf-k", "depth", "floor");
+    for (String key : a.keySet()) {
+      if (!known.contains(key)) {
+        throw new UsageException("unknown option --" + key);
+      }
+    }
+    Path data = Path.of(required(a, "data"));
+    if (!Files.isRegularFile(data)) {
+      throw new UsageException("--data " + data + " is not a readable file");
+    }
+    SearchMode mode = switch (required(a, "mode").toLowerCase(Locale.ROOT)) {
+      case "fts" -> SearchMode.FTS;
+      case "vector" -> SearchMode.VECTOR;
+      case "hybrid" -> SearchMode.HYBRID;
+      default -> throw new UsageException("--mode must be fts, vector or hybrid, was '" + a.get("mode") + "'");
+    };
+    Path out = Path.of(required(a, "out"));
+    int k = intOpt(a, "k", 50, 1, SearchRequest.MAX_LIMIT);
+    String store = a.getOrDefault("store", "inmemory").toLowerCase(Locale.ROOT);
+    if (!store.equals("inmemory") && !store.equals("sqlite")) {
+      throw new UsageException("--store must be inmemory or sqlite, was '" + store + "'");
+    }
+    Path db = a.containsKey("db") ? Path.of(a.get("db")) : null;
+    if (db != null && !store.equals("sqlite")) {
+      throw new UsageException("--db only applies to --store sqlite");
+    }
+    int threads = intOpt(a, "threads", Runtime.getRuntime().availableProcessors(), 1, 64);
+    Path cache = a.containsKey("embedding-cache") ? Path.of(a.get("embedding-cache")) : null;
+    TurnDocuments.Context context;
+    try {
+      context = TurnDocuments.Context.parse(a.getOrDefault("context", "view"));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--context must be view, disclosure or none, was '" + a.get("context") + "'");
+    }
+    TurnDocuments turns = new TurnDocuments(
+        onOff(a, "captions", true), onOff(a, "date", false),
+        intOpt(a, "context-before", 1, 0, 8), intOpt(a, "context-after", 1, 0, 8), context,
+        onOff(a, "chunk-views", true));
+    SearchSettings d = DEFAULT_SETTINGS;
+    SearchSettings settings;
+    try {
+      settings = new SearchSettings(
+          doubleOpt(a, "floor", d.vectorFloor()), intOpt(a, "rrf-k", d.rrfK(), 1, 100_000),
+          doubleOpt(a, "fts-weight", d.ftsWeight()), doubleOpt(a, "vector-weight", d.vectorWeight()),
+          d.priorityBonus(), Duration.ofSeconds(30), intOpt(a, "depth", d.channelDepth(), 10, 1000));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    return new Options(data, mode, out, k, store, db, threads, cache, turns, onOff(a, "clean-queries", true), settings);
+  }
+
+  private static String required(Map<String, String> a, String key) throws UsageException {
+    String v = a.get(key);
+    if (v == null || v.isBlank()) {
+      throw new UsageException("--" + key + " is required");
+    }
+    return v;
+  }
+
+  private static int intOpt(Map<String, String> a, String key, int def, int min, int max) throws UsageException {
+    String v = a.get(key);
+    if (v == null) {
+      return def;
+    }
+    try {
+      int n = Integer.parseInt(v.strip());
+      if (n < min || n > max) {
+        throw new UsageException("--" + key + " must be between " + min + " and " + max + ", was " + n);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new UsageException("--" + key + " must be a whole number, was '" + v + "'");
+    }
+  }
+
+  private static double doubleOpt(Map<String, String> a, String key, double def) throws UsageException {
+    String v = a.get(key);
+    if (v == null) {
+      return def;
+    }
+    try {
+      return Double.parseDouble(v.strip());
+    } catch (NumberFormatException e) {
+      throw new UsageException("--" + key + " must be a number, was '" + v + "'");
+    }
+  }
+
+  private static boolean onOff(Map<String, String> a, String key, boolean def) throws UsageException {
+    String v = a.get(key);
+    if (v == null) {
+      return def;
+    }
+    return switch (v.toLowerCase(Locale.ROOT)) {
+      case "on", "true", "yes" -> true;
+      case "off", "false", "no" -> false;
+      default -> throw new UsageException("--" + key + " must be on or off, was '" + v + "'");
+    };
+  }
+
+  /** The store cannot run the requested mode. */
+  static final class StoreUnsupportedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    StoreUnsupportedException(String message) {
+      super(message);
+    }
+  }
+
+  /** One run: ingest, search, write. */
+  private static final class Run {
+    private final Options o;
+    private final PrintStream log;
+
+    Run(Options o, PrintStream log) {
+      this.o = o;
+      this.log = log;
+    }
+
+    int call() throws Exception {
+      long t0 = System.nanoTime();
+      List<Conversation> conversations = LocomoFile.read(o.data());
+      int turnCount = conversations.stream().mapToInt(Conversation::turnCount).sum();
+      int questionCount = conversations.stream().mapToInt(c -> c.questions().size()).sum();
+      log.printf("retrieval: %s: %d conversations, %d turns, %d questions; mode %s, store %s, k %d%n",
+          o.data(), conversations.size(), turnCount, questionCount, o.mode().name().toLowerCase(Locale.ROOT),
+          o.store(), o.k());
+
+      Path tempDb = null;
+      MemoryStore store;
+      if (o.store().equals("sqlite")) {
+        Path file = o.db();
+        if (file == null) {
+          tempDb = Files.createTempFile("engram-retrieval-", ".db");
+          Files.delete(tempDb);
+          file = tempDb;
+        }
+        store = sqliteStore(file);
+      } else {
+        store = new InMemoryMemoryStore();
+      }
+      CachingEmbedder embedder = null;
+      try {
+        requireCapabilities(store);
+        if (o.mode() != SearchMode.FTS) {
+          embedder = new CachingEmbedder(
+              new EmbeddingProfile(MiniLmEmbedder.MODEL_ID, MiniLmEmbedder.DIMENSION), MiniLmEmbedder::new);
+          if (o.embeddingCache() != null) {
+            int n = embedder.load(o.embeddingCache());
+            log.printf("retrieval: %d cached vectors from %s%n", n, o.embeddingCache());
+          }
+        }
+        Map<String, List<String>> rankings;
+        try {
+          rankings = runAll(store, embedder, conversations);
+        } finally {
+          store.close();
+        }
+        if (embedder != null && o.embeddingCache() != null && embedder.computed() > 0) {
+          embedder.save(o.embeddingCache());
+        }
+        write(rankings, o.out());
+        log.printf("retrieval: wrote %d rankings to %s in %.1f s total%s%n", rankings.size(), o.out(),
+            (System.nanoTime() - t0) / 1e9,
+            embedder == null ? "" : " (" + embedder.computed() + " texts embedded by the model)");
+        return 0;
+      } finally {
+        if (tempDb != null) {
+          for (String suffix : List.of("", "-wal", "-shm", "-journal")) {
+            Files.deleteIfExists(Path.of(tempDb + suffix));
+          }
+        }
+      }
+    }
+
+    private void requireCapabilities(MemoryStore store) {
+      Set<StoreCapability> caps = store.capabilities();
+      String name = store.getClass().getSimpleName();
+      if ((o.mode() == SearchMode.FTS || o.mode() == SearchMode.HYBRID) && !caps.contains(StoreCapability.FULL_TEXT_SEARCH)) {
+        store.close();
+        throw new StoreUnsupportedException("--store " + o.store() + ": " + name
+            + " does not declare FULL_TEXT_SEARCH, so --mode " + o.mode().name().toLowerCase(Locale.ROOT)
+            + " cannot run on it (its capabilities: " + caps + ")");
+      }
+      if ((o.mode() == SearchMode.VECTOR || o.mode() == SearchMode.HYBRID) && !caps.contains(StoreCapability.VECTOR_STORAGE)) {
+        store.close();
+        throw new StoreUnsupportedException("--store " + o.store() + ": " + name
+            + " does not declare VECTOR_STORAGE, so --mode " + o.mode().name().toLowerCase(Locale.ROOT)
+            + " cannot run on it (its capabilities: " + caps + ")");
+      }
+    }
+
+    private Map<String, List<String>> runAll(
+        MemoryStore store, @Nullable CachingEmbedder embedder, List<Conversation> conversations) throws Exception {
+      long t0 = System.nanoTime();
+      AtomicInteger written = new AtomicInteger();
+      AtomicInteger deduped = new AtomicInteger();
+      Map<String, List<String>> all = new LinkedHashMap<>();
+      ExecutorService pool = Executors.newFixedThreadPool(Math.min(o.threads(), Math.max(1, conversations.size())));
+      try {
+        List<Future<Map<String, List<String>>>> futures = new ArrayList<>();
+        for (Conversation c : conversations) {
+          futures.add(pool.submit(() -> conversation(store, embedder, c, written, deduped)));
+        }
+        for (Future<Map<String, List<String>>> f : futures) {
+          all.putAll(f.get());
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      log.printf("retrieval: %d turns written (%d deduplicated onto an equal turn), %d questions searched in %.1f s%n",
+          written.get(), deduped.get(), all.size(), (System.nanoTime() - t0) / 1e9);
+      return all;
+    }
+
+    /**
+     * Ingests and searches one conversation with an engine of its own over the shared store: its reasoner
+     * knows the conversation's turns, to write their views. The engine is not closed, since closing an
+     * engine closes its store.
+     */
+    private Map<String, List<String>> conversation(
+        MemoryStore store, @Nullable CachingEmbedder embedder, Conversation c, AtomicInteger written,
+        AtomicInteger deduped) {
+      List<TurnDocuments.Doc> docs = o.turns().docs(c);
+      Map<String, EntryViews> views = new HashMap<>();
+      for (TurnDocuments.Doc doc : docs) {
+        views.put(doc.path(), doc.views());
+      }
+      EngramBuilder builder = Engram.builder().store(store).reasoner(new TurnViewsReasoner(views))
+          .searchSettings(o.settings());
+      if (embedder != null) {
+        builder.embedder(embedder);
+      }
+      Engram engram = builder.build();
+      Grants grants = Grants.of(scopeOf(c.sampleId()));
+      Map<String, List<String>> turnsOf = new HashMap<>();
+      for (TurnDocuments.Doc doc : docs) {
+        WriteResult r = engram.write(grants, doc.content(), doc.options());
+        turnsOf.computeIfAbsent(r.entry().entryId(), x -> new ArrayList<>()).add(doc.diaId());
+        written.incrementAndGet();
+        if (r.outcome() == WriteResult.Outcome.DEDUPED) {
+          deduped.incrementAndGet();
+        }
+      }
+      QueryCleaner cleaner = o.cleanQueries() ? new QueryCleaner(c) : null;
+      Map<String, List<String>> out = new LinkedHashMap<>();
+      for (Question q : c.questions()) {
+        String query = cleaner == null ? q.question() : cleaner.clean(q.question());
+        out.put(q.key(), search(engram, grants, query, turnsOf));
+      }
+      return out;
+    }
+
+    private List<String> search(Engram engram, Grants grants, String query, Map<String, List<String>> turnsOf) {
+      List<SearchHit> hits;
+      try {
+        hits = engram.search(grants, SearchRequest.builder(query).mode(o.mode()).limit(o.k()).build()).hits();
+      } catch (InvalidInputException e) {
+        return List.of();
+      }
+      LinkedHashSet<String> ranked = new LinkedHashSet<>();
+      for (SearchHit h : hits) {
+        List<String> ids = turnsOf.get(h.entry().entryId());
+        if (ids == null) {
+          ids = h.entry().evidence();
+        }
+        for (String id : ids) {
+          if (ranked.size() < o.k()) {
+            ranked.add(id);
+          }
+        }
+      }
+      return List.copyOf(ranked);
+    }
+  }
+
+  /** The scope of one conversation: {@code bench/locomo/<sample_id>} with unusable characters replaced. */
+  static String scopeOf(String sampleId) {
+    String seg = sampleId.strip().replaceAll("[\\s/\\\\*\\p{Cntrl}]+", "_");
+    if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) {
+      seg = "_" + seg;
+    }
+    return "bench/locomo/" + seg;
+  }
+
+  private static MemoryStore sqliteStore(Path file) {
+    String type = "dev.engram.store.sqlite.SqliteMemoryStore";
+    try {
+      Class<?> c = Class.forName(type);
+      Constructor<?> ctor = c.getConstructor(Path.class);
+      return (MemoryStore) ctor.newInstance(file);
+    } catch (ClassNotFoundException | NoSuchMethodException e) {
+      throw new StoreUnsupportedException(
+          "--store sqlite: " + type + "(Path) is not on the class path of this build (" + e + ")");
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new StoreUnsupportedException("--store sqlite: opening " + file + " failed: " + cause);
+    } catch (ReflectiveOperationException e) {
+      throw new StoreUnsupportedException("--store sqlite: " + type + " could not be created: " + e);
+    }
+  }
+
+  static void write(Map<String, List<String>> rankings, Path out) throws IOException {
+    Path parent = out.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    try (OutputStream os = Files.newOutputStream(out);
+        JsonGenerator g = new JsonFactory().createGenerator(os, JsonEncoding.UTF8)) {
+      g.writeStartObject();
+      for (Map.Entry<String, List<String>> e : rankings.entrySet()) {
+        g.writeRaw('\n');
+        g.writeArrayFieldStart(e.getKey());
+        for (String id : e.getValue()) {
+          g.writeString(id);
+        }
+        g.writeEndArray();
+      }
+      g.writeRaw('\n');
+      g.writeEndObject();
+      g.writeRaw('\n');
+    }
+  }
+}
