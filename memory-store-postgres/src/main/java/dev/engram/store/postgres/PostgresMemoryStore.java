@@ -72,6 +72,8 @@ public final class PostgresMemoryStore implements MemoryStore {
   private static final int MAX_SCHEMA_CHARS = 63;
   private static final int MAX_WORKER_ID_CHARS = 256;
   private static final int MAX_CLAIMS = 10_000;
+  /** Queued writes sent at the latest when this many are waiting, to keep one batch of bounded size. */
+  private static final int MAX_DEFERRED = 200;
   private static final Comparator<TopicClaim> CLAIM_ORDER =
       Comparator.comparing(TopicClaim::scope).thenComparing(TopicClaim::topic);
 
@@ -570,6 +572,9 @@ public final class PostgresMemoryStore implements MemoryStore {
     private void defer(String statement, Binder binder) {
       checkOpen();
       deferred.add(new Deferred(statement, binder));
+      if (deferred.size() >= MAX_DEFERRED) {
+        run("writing queued statements", conn -> null);
+      }
     }
 
     /** Sends the queued writes as one multi-statement round trip. */

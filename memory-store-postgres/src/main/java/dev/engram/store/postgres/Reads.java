@@ -74,8 +74,17 @@ final class Reads {
     if (scopes.isEmpty() || limit <= 0) {
       return List.of();
     }
+    Set<String> distinct = new LinkedHashSet<>(scopes);
+    if (distinct.size() == 1) {
+      try (PreparedStatement ps = c.prepareStatement(sql.activeByTopicInScope)) {
+        ps.setString(1, distinct.iterator().next());
+        ps.setString(2, topic);
+        ps.setInt(3, limit);
+        return Rows.entries(ps);
+      }
+    }
     try (PreparedStatement ps = c.prepareStatement(sql.activeByTopic)) {
-      ps.setArray(1, Rows.textArray(c, new LinkedHashSet<>(scopes)));
+      ps.setArray(1, Rows.textArray(c, distinct));
       ps.setString(2, topic);
       ps.setInt(3, limit);
       ps.setInt(4, limit);
@@ -161,7 +170,8 @@ final class Reads {
   }
 
   int countActiveWithPriority(Connection c, String namespace, int priority) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql.countActiveWithPriority)) {
+    String query = priority >= 0 && priority <= 1 ? sql.countActiveWithCappedPriority : sql.countActiveWithPriority;
+    try (PreparedStatement ps = c.prepareStatement(query)) {
       ps.setInt(1, priority);
       ps.setString(2, namespace);
       ps.setString(3, namespace + "/");

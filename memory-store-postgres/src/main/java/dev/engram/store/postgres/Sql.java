@@ -45,6 +45,7 @@ final class Sql {
   final String findActiveByHash;
   final String findActiveByPath;
   final String activeByTopic;
+  final String activeByTopicInScope;
   final String versionsIn;
   final String events;
   final String event;
@@ -52,6 +53,8 @@ final class Sql {
   final String topics;
   final String dirtyTopics;
   final String countActiveWithPriority;
+  /** The same count for priorities 0 and 1, written so that the partial priority index applies. */
+  final String countActiveWithCappedPriority;
   final String scopes;
 
   // ---- search and vectors
@@ -132,6 +135,10 @@ final class Sql {
         + " WHERE v.scope = ? AND v.content_hash = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
     findActiveByPath = "SELECT " + VERSION_COLUMNS + fromVersions
         + " WHERE v.scope = ? AND v.path = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
+    activeByTopicInScope = "SELECT " + VERSION_COLUMNS + " FROM " + topicsIdx + " vt"
+        + " JOIN " + versionsT + " v ON v.version_id = vt.version_id"
+        + " WHERE vt.scope = ? AND vt.topic = ? AND vt.active AND v.status = 'ACTIVE'"
+        + " ORDER BY vt.version_id DESC LIMIT ?";
     activeByTopic = "SELECT " + VERSION_COLUMNS + " FROM unnest(?::text[]) AS s(scope)"
         + " CROSS JOIN LATERAL (SELECT vt.version_id FROM " + topicsIdx + " vt"
         + " WHERE vt.scope = s.scope AND vt.topic = ? AND vt.active ORDER BY vt.version_id DESC LIMIT ?) x"
@@ -153,6 +160,8 @@ final class Sql {
         + " WHERE t.last_write_revision > t.last_curated_revision ORDER BY t.scope, t.topic LIMIT ?";
     countActiveWithPriority = "SELECT count(*) FROM " + versionsT
         + " WHERE status = 'ACTIVE' AND priority = ? AND (scope = ? OR (scope >= ? AND scope < ?))";
+    countActiveWithCappedPriority = "SELECT count(*) FROM " + versionsT
+        + " WHERE status = 'ACTIVE' AND priority <= 1 AND priority = ? AND (scope = ? OR (scope >= ? AND scope < ?))";
     scopes = "SELECT scope FROM " + versionsT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " UNION SELECT scope FROM " + topicsT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " ORDER BY 1";

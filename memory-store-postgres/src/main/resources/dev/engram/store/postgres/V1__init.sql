@@ -42,8 +42,9 @@ CREATE INDEX ${prefix}versions_hash_idx ON ${schema}${prefix}versions (scope, co
   WHERE status = 'ACTIVE';
 CREATE INDEX ${prefix}versions_path_idx ON ${schema}${prefix}versions (scope, path, version_id)
   WHERE status = 'ACTIVE' AND path IS NOT NULL;
+-- priority caps apply to core (0) and key (1) entries only
 CREATE INDEX ${prefix}versions_priority_idx ON ${schema}${prefix}versions (priority, scope)
-  WHERE status = 'ACTIVE';
+  WHERE status = 'ACTIVE' AND priority <= 1;
 CREATE INDEX ${prefix}versions_search_idx ON ${schema}${prefix}versions USING gin (search);
 
 -- One row per (version, topic): the index behind "active entries of a topic, newest first".
