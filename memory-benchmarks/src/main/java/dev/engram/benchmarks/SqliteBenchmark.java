@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.UUID;
+import java.util.UUID;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -40,8 +41,8 @@ import org.sqlite.SQLiteDataSource;
  *
  * <ol>
  *   <li>Engram writes per second through {@link Engram#write} (deterministic reasoner, every write its
- *       own transaction), against a raw JDBC single-row insert into a table shaped like {@code versions}
- *       on the same driver and settings, and the ratio of the two;
+ *       own transaction), against a raw JDBC single-row insert (autocommit) into a table with the columns
+ *       and indexes of the store's {@code versions} table, on the same driver and settings, and the ratio;
  *   <li>{@link Engram#read} latency (p50, p99) with 10,000 and then 1,000,000 entries spread over
  *       10,000 scopes. The datasets are loaded through the store's transaction API, one transaction per
  *       scope, with a version, an event and a revision per entry, as writes would leave them.
@@ -118,10 +119,15 @@ public final class SqliteBenchmark {
     System.out.printf(Locale.ROOT, "| Engram writes/s (deterministic reasoner, one transaction per write) | %,.0f |%n", engram);
     System.out.printf(Locale.ROOT, "| raw JDBC single-row inserts/s (autocommit) | %,.0f |%n", raw);
     System.out.printf(Locale.ROOT, "| ratio Engram / raw | %.2f |%n", engram / raw);
-    System.out.printf(Locale.ROOT, "| read(topic) p50 / p99, %,d entries in %,d scopes | %.3f ms / %.3f ms |%n",
+    long total = (long) o.scopes * perScope;
+    System.out.printf(Locale.ROOT, "| read(topic) p50 / p99, %,d entries in %,d scopes (1 entry returned) | %.3f ms / %.3f ms |%n",
         o.scopes, o.scopes, small[0], small[1]);
-    System.out.printf(Locale.ROOT, "| read(topic) p50 / p99, %,d entries in %,d scopes | %.3f ms / %.3f ms |%n",
-        (long) o.scopes * perScope, o.scopes, big[0], big[1]);
+    System.out.printf(Locale.ROOT, "| read(topic) p50 / p99, %,d entries in %,d scopes (%d entries returned) | %.3f ms / %.3f ms |%n",
+        total, o.scopes, Math.min(perScope, ReadOptions.DEFAULT_LIMIT), big[0], big[1]);
+    System.out.printf(Locale.ROOT, "| read(topic, limit 1) p50 / p99, %,d entries | %.3f ms / %.3f ms |%n",
+        o.scopes, small[2], small[3]);
+    System.out.printf(Locale.ROOT, "| read(topic, limit 1) p50 / p99, %,d entries | %.3f ms / %.3f ms |%n",
+        total, big[2], big[3]);
   }
 
   // ---- writes
@@ -162,13 +168,17 @@ public final class SqliteBenchmark {
     source.setUrl("jdbc:sqlite:" + db);
     try (Connection c = source.getConnection()) {
       try (Statement s = c.createStatement()) {
-        s.execute("CREATE TABLE notes (seq INTEGER PRIMARY KEY, note_id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,"
-            + " content TEXT NOT NULL, topics TEXT NOT NULL, type TEXT NOT NULL, priority INTEGER NOT NULL,"
-            + " content_hash TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)");
-        s.execute("CREATE INDEX notes_scope ON notes (scope, status, note_id)");
+        s.execute("CREATE TABLE notes (seq INTEGER PRIMARY KEY, version_id TEXT NOT NULL UNIQUE,"
+            + " entry_id TEXT NOT NULL, version INTEGER NOT NULL, scope TEXT NOT NULL, content TEXT NOT NULL,"
+            + " topics TEXT NOT NULL, type TEXT NOT NULL, priority INTEGER NOT NULL, content_hash TEXT NOT NULL,"
+            + " status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,"
+            + " UNIQUE (entry_id, version))");
+        s.execute("CREATE INDEX notes_scope ON notes (scope, status, version_id)");
+        s.execute("CREATE INDEX notes_hash ON notes (scope, content_hash, version_id) WHERE status = 'ACTIVE'");
       }
-      try (PreparedStatement insert = c.prepareStatement("INSERT INTO notes (note_id, scope, content, topics, type,"
-          + " priority, content_hash, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      try (PreparedStatement insert = c.prepareStatement("INSERT INTO notes (version_id, entry_id, version, scope,"
+          + " content, topics, type, priority, content_hash, status, created_at, updated_at)"
+          + " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
         for (int i = 0; i < o.warmup; i++) {
           insert(insert, i, "Warm-up note " + i + " about the weekly planning.");
         }
@@ -184,49 +194,58 @@ public final class SqliteBenchmark {
   private static void insert(PreparedStatement insert, int i, String content) throws SQLException {
     String now = Instant.now().toString();
     insert.setString(1, UUID.randomUUID().toString());
-    insert.setString(2, "app/user/u" + (i % 100));
-    insert.setString(3, content);
-    insert.setString(4, "[\"general\"]");
-    insert.setString(5, "fact");
-    insert.setInt(6, 2);
-    insert.setString(7, Integer.toHexString(content.hashCode()));
-    insert.setString(8, "ACTIVE");
-    insert.setString(9, now);
+    insert.setString(2, UUID.randomUUID().toString());
+    insert.setString(3, "app/user/u" + (i % 100));
+    insert.setString(4, content);
+    insert.setString(5, "[\"general\"]");
+    insert.setString(6, "fact");
+    insert.setInt(7, 2);
+    insert.setString(8, Integer.toHexString(content.hashCode()));
+    insert.setString(9, "ACTIVE");
     insert.setString(10, now);
+    insert.setString(11, now);
     insert.executeUpdate();
   }
 
   // ---- reads
 
-  /** p50 and p99 of {@link Engram#read} in ms, over random scopes, after a warm-up. */
+  /**
+   * p50 and p99 of {@link Engram#read} in ms over random scopes after a warm-up: first with the default
+   * limit (20 entries per topic), then with limit 1, so datasets of different sizes are also compared
+   * at the same result size.
+   */
   private static double[] reads(Path db, Options o) {
     try (Engram engram = Engram.builder()
         .store(new SqliteMemoryStore(db))
         .reasoner(new DeterministicReasoner())
         .build()) {
-      Random random = new Random(42);
       List<Grants> grants = new ArrayList<>(o.scopes);
       for (int s = 0; s < o.scopes; s++) {
         grants.add(Grants.of(scope(s)));
       }
-      List<String> topics = List.of("general");
-      int returned = 0;
-      for (int i = 0; i < Math.min(o.reads, 5_000); i++) {
-        returned += engram.read(grants.get(random.nextInt(o.scopes)), topics, ReadOptions.defaults()).size();
+      double[] out = new double[4];
+      int i = 0;
+      for (ReadOptions options : List.of(ReadOptions.defaults(), ReadOptions.limit(1))) {
+        Random random = new Random(42);
+        List<String> topics = List.of("general");
+        long returned = 0;
+        for (int w = 0; w < Math.min(o.reads, 5_000); w++) {
+          engram.read(grants.get(random.nextInt(o.scopes)), topics, options);
+        }
+        long[] nanos = new long[o.reads];
+        for (int r = 0; r < o.reads; r++) {
+          Grants g = grants.get(random.nextInt(o.scopes));
+          long t0 = System.nanoTime();
+          returned += engram.read(g, topics, options).size();
+          nanos[r] = System.nanoTime() - t0;
+        }
+        Arrays.sort(nanos);
+        out[i++] = nanos[nanos.length / 2] / 1e6;
+        out[i++] = nanos[(int) (nanos.length * 0.99)] / 1e6;
+        System.out.printf(Locale.ROOT, "read(topic) limit %d: p50 %.3f ms, p99 %.3f ms (%.1f entries per read)%n",
+            options.limit(), out[i - 2], out[i - 1], returned / (double) o.reads);
       }
-      long[] nanos = new long[o.reads];
-      for (int i = 0; i < o.reads; i++) {
-        Grants g = grants.get(random.nextInt(o.scopes));
-        long t0 = System.nanoTime();
-        returned += engram.read(g, topics, ReadOptions.defaults()).size();
-        nanos[i] = System.nanoTime() - t0;
-      }
-      Arrays.sort(nanos);
-      double p50 = nanos[nanos.length / 2] / 1e6;
-      double p99 = nanos[(int) (nanos.length * 0.99)] / 1e6;
-      System.out.printf(Locale.ROOT, "read(topic): p50 %.3f ms, p99 %.3f ms (%.1f entries per read)%n", p50, p99,
-          returned / (double) (o.reads + Math.min(o.reads, 5_000)));
-      return new double[] {p50, p99};
+      return out;
     }
   }
 

@@ -53,7 +53,13 @@ import org.sqlite.SQLiteDataSource;
  * Writers are serialized deliberately: within the process by a lock around one writer connection, and
  * across processes by SQLite's write lock taken with {@code BEGIN IMMEDIATE} and waited for (see
  * {@link Builder#busyTimeout} and {@link Builder#writeLockTimeout}). Every transaction commits the version,
- * topic index, full-text index, revision and event together or not at all.
+ * topic index, full-text index, revision and event together or not at all. Short reads run on the
+ * writer connection while no transaction of this process uses it, because its page cache survives its
+ * own commits.
+ *
+ * <p>Opened on a {@link Path}, the store owns two HikariCP pools (their housekeeping threads run until
+ * {@link #close()}). Opened on a {@link DataSource}, it uses only the caller's pool, which must allow at
+ * least two connections at a time.
  *
  * <p>The schema is created and upgraded on open and recorded in the {@code engram_schema_version} table.
  * A file that is not an Engram database, or whose schema is newer than this library, is refused with a
