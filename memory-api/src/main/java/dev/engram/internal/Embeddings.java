@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
@@ -21,6 +23,17 @@ import org.jspecify.annotations.Nullable;
 /** Calls the embedder, validates its untrusted output, and keeps a small cache of query vectors. */
 final class Embeddings {
   private static final int QUERY_CACHE = 512;
+
+  /**
+   * Threads that embed queries. Not the common fork-join pool: embedders block (model inference,
+   * HTTP), which starves that pool and slows whatever else runs on it. Daemon threads, created on
+   * demand and retired after a minute idle.
+   */
+  private static final Executor QUERY_THREADS = Executors.newCachedThreadPool(task -> {
+    Thread t = new Thread(task, "engram-query-embedding");
+    t.setDaemon(true);
+    return t;
+  });
 
   private final Embedder embedder;
   private final EmbeddingProfile profile;
@@ -83,7 +96,8 @@ final class Embeddings {
         return new PendingQuery(text, CompletableFuture.completedFuture(hit), System.nanoTime());
       }
     }
-    return new PendingQuery(text, CompletableFuture.supplyAsync(() -> embed(List.of(text)).get(0)), System.nanoTime());
+    return new PendingQuery(text, CompletableFuture.supplyAsync(() -> embed(List.of(text)).get(0), QUERY_THREADS),
+        System.nanoTime());
   }
 
   /** A query embedding in flight. */
