@@ -43,7 +43,12 @@ final class Session {
     return ps;
   }
 
-  /** Runs one statement that returns no rows (transaction control, pragmas). */
+  /** Runs one statement that returns no rows, kept prepared (transaction control). */
+  void executePrepared(String sql) throws SQLException {
+    prepare(sql).execute();
+  }
+
+  /** Runs one statement that returns no rows (pragmas, schema changes). */
   void execute(String sql) throws SQLException {
     try (Statement s = connection.createStatement()) {
       s.execute(sql);

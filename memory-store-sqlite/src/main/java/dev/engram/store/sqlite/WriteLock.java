@@ -22,17 +22,17 @@ final class WriteLock {
   }
 
   static void begin(Session s, String database, Duration timeout) throws SQLException {
-    withBusyRetry(database, "take the write lock", timeout, () -> s.execute("BEGIN IMMEDIATE"));
+    withBusyRetry(database, "take the write lock", timeout, () -> s.executePrepared("BEGIN IMMEDIATE"));
   }
 
   static void commit(Session s, String database, Duration timeout) throws SQLException {
-    withBusyRetry(database, "commit", timeout, () -> s.execute("COMMIT"));
+    withBusyRetry(database, "commit", timeout, () -> s.executePrepared("COMMIT"));
   }
 
   /** Rolls back if a transaction is open, recording a failure to do so on {@code cause} when there is one. */
   static void rollbackQuietly(Session s, @Nullable Throwable cause) {
     try {
-      s.execute("ROLLBACK");
+      s.executePrepared("ROLLBACK");
     } catch (SQLException e) {
       String message = String.valueOf(e.getMessage());
       if (cause != null && !message.contains("no transaction is active")) {
