@@ -52,8 +52,14 @@ public final class RetrievalCommand {
   public static final String SUMMARY =
       "retrieval quality: --data FILE --mode fts|vector|hybrid --out rankings.json [--k 50] [--store inmemory|sqlite]";
 
-  /** The search settings the harness runs with unless told otherwise. */
-  public static final SearchSettings DEFAULT_SETTINGS = SearchSettings.DEFAULTS;
+  /**
+   * The search settings the harness runs with unless told otherwise: the engine's defaults, except that
+   * reciprocal rank fusion uses k = 10 (the top ranks of each channel count more) and weighs the
+   * full-text channel 1.5 against the vector channel's 1.
+   */
+  public static final SearchSettings DEFAULT_SETTINGS = new SearchSettings(
+      SearchSettings.DEFAULTS.vectorFloor(), 10, 1.5, 1.0, SearchSettings.DEFAULTS.priorityBonus(),
+      SearchSettings.DEFAULTS.embedTimeout(), SearchSettings.DEFAULTS.channelDepth());
 
   private RetrievalCommand() {}
 
@@ -110,11 +116,16 @@ public final class RetrievalCommand {
     to.println("  --context-after N      later turns of the session in the context (default 1)");
     to.println("  --chunk-views on|off   the sentences after a turn's first become views of their own (default on)");
     to.println("  --captions on|off      append the shared image's caption to the turn (default on)");
-    to.println("  --date on|off          prefix the turn with the session date (default off)");
+    to.println("  --date WHERE           the session date: disclosure (spelled out, default), content (as written,");
+    to.println("                         in front of the turn) or off");
     to.println("  --clean-queries on|off query clean-up before search (default on)");
     to.println();
     to.println("search settings (SearchSettings):");
-    to.println("  --fts-weight W --vector-weight W --rrf-k K --depth N --floor COSINE");
+    to.println("  --fts-weight W         weight of the full-text channel in fusion (default 1.5)");
+    to.println("  --vector-weight W      weight of the vector channel in fusion (default 1)");
+    to.println("  --rrf-k K              the reciprocal-rank-fusion constant (default 10; the engine's default is 60)");
+    to.println("  --depth N              candidates per channel before fusion (default 100)");
+    to.println("  --floor COSINE         vector admission floor (default 0.3)");
   }
 
   static Options parse(String[] args) throws UsageException {
@@ -167,8 +178,14 @@ public final class RetrievalCommand {
     } catch (IllegalArgumentException e) {
       throw new UsageException("--context must be view, disclosure or none, was '" + a.get("context") + "'");
     }
+    TurnDocuments.Date date;
+    try {
+      date = TurnDocuments.Date.parse(a.getOrDefault("date", "disclosure"));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--date must be disclosure, content or off, was '" + a.get("date") + "'");
+    }
     TurnDocuments turns = new TurnDocuments(
-        onOff(a, "captions", true), onOff(a, "date", false),
+        onOff(a, "captions", true), date,
         intOpt(a, "context-before", 1, 0, 8), intOpt(a, "context-after", 1, 0, 8), context,
         onOff(a, "chunk-views", true));
     SearchSettings d = DEFAULT_SETTINGS;

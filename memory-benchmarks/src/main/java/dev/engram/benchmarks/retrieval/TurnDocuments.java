@@ -27,12 +27,13 @@ import org.jspecify.annotations.Nullable;
  * channels search them.
  *
  * @param captions append {@code " [shares <caption>]"} to turns that share an image
- * @param date prefix the content with the session date
+ * @param date where the session date goes: spelled out ({@link SessionDates}) into the disclosure, as
+ *     written in the file in front of the content, or nowhere
  * @param before how many earlier turns of the session are in the context window
  * @param after how many later turns of the session are in the context window
  * @param chunks whether the sentences after the first become views
  */
-public record TurnDocuments(boolean captions, boolean date, int before, int after, Context context, boolean chunks) {
+public record TurnDocuments(boolean captions, Date date, int before, int after, Context context, boolean chunks) {
   /** The disclosure limit of the engine. */
   static final int MAX_DISCLOSURE_CHARS = 512;
   /** The engine's limits on views: gist length, view ("question") length and count. */
@@ -45,6 +46,17 @@ public record TurnDocuments(boolean captions, boolean date, int before, int afte
   static final int CHUNK_CHARS = 200;
   /** A sentence ends at '.', '!' or '?' before a space, at least this many characters after it started. */
   static final int MIN_SENTENCE_CHARS = 20;
+
+  /** Where the session date goes. */
+  public enum Date {
+    DISCLOSURE,
+    CONTENT,
+    OFF;
+
+    static Date parse(String s) {
+      return valueOf(s.strip().toUpperCase(Locale.ROOT));
+    }
+  }
 
   /** Where the neighbouring turns go. */
   public enum Context {
@@ -75,10 +87,16 @@ public record TurnDocuments(boolean captions, boolean date, int before, int afte
       for (int i = 0; i < turns.size(); i++) {
         Turn t = turns.get(i);
         String content = said(t);
-        if (date && !session.dateTime().isBlank()) {
+        if (date == Date.CONTENT && !session.dateTime().isBlank()) {
           content = session.dateTime().strip() + " " + content;
         }
         String disclosure = context == Context.DISCLOSURE ? disclosure(turns, i) : null;
+        if (date == Date.DISCLOSURE) {
+          String when = SessionDates.words(session.dateTime());
+          if (when != null) {
+            disclosure = disclosure == null ? when : clip(when + " " + disclosure, MAX_DISCLOSURE_CHARS);
+          }
+        }
         out.add(new Doc(t.diaId(), pathOf(t.diaId()), content, disclosure, views(turns, i, content)));
       }
     }
