@@ -115,8 +115,9 @@ public final class MemoryEngine implements Engram {
     Long expected = expectedRevision(options.expectedRevision());
     WritePolicy writePolicy = options.writePolicy() != null ? options.writePolicy() : config.writePolicy();
 
-    List<String> visibleTopics = visibleTopics(grants.visibleScopes());
-    List<MemoryEntry> candidates = candidates(grants, hints);
+    boolean context = reasoner.usesContext();
+    List<String> visibleTopics = context ? visibleTopics(grants.visibleScopes()) : List.of();
+    List<MemoryEntry> candidates = context ? candidates(grants, hints) : List.of();
     TagProposal proposal = tag(new TagRequest(
         grants.namespaces(), visibleTopics, normalized, hints, options.type(), candidates));
     Filed filed = validateProposal(proposal, grants, writePolicy, candidates);

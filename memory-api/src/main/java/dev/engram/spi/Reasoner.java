@@ -12,6 +12,15 @@ public interface Reasoner {
 
   TagProposal tag(TagRequest request);
 
+  /**
+   * Whether {@link #tag} looks at {@link TagRequest#visibleTopics()} and {@link TagRequest#candidates()}.
+   * When false the engine skips the reads that gather them and passes empty lists, which saves two
+   * queries per write. The default is true.
+   */
+  default boolean usesContext() {
+    return true;
+  }
+
   /** Whether {@link #curate} does anything; when false, {@code Engram.curate} is a no-op. */
   default boolean curates() {
     return false;

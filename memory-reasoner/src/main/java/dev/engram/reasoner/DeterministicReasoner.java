@@ -14,6 +14,12 @@ import java.util.List;
  */
 public final class DeterministicReasoner implements Reasoner {
 
+  /** It never looks at visible topics or duplicate candidates, so the engine need not gather them. */
+  @Override
+  public boolean usesContext() {
+    return false;
+  }
+
   @Override
   public TagProposal tag(TagRequest request) {
     List<String> topics = request.topicsHint().isEmpty() ? List.of("general") : request.topicsHint();

@@ -28,5 +28,6 @@ class DeterministicReasonerTest {
     assertThat(p.topics()).containsExactly("general");
     assertThat(p.type()).isEqualTo(EntryType.FACT);
     assertThat(reasoner.curates()).isFalse();
+    assertThat(reasoner.usesContext()).isFalse();
   }
 }
