@@ -17,9 +17,9 @@ import org.jspecify.annotations.Nullable;
 final class SessionDates {
   private static final String MONTH =
       "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
-  private static final Pattern ISO = Pattern.compile("\\b(\\d{4})-(\\d{1,2})-(\\d{1,2})\\b");
-  private static final Pattern DOTTED = Pattern.compile("\\b(\\d{1,2})\\.(\\d{1,2})\\.(\\d{4})\\b");
-  private static final Pattern SLASHED = Pattern.compile("\\b(\\d{1,2})/(\\d{1,2})/(\\d{4})\\b");
+  private static final Pattern ISO = Pattern.compile("(?<!\\d)(\\d{4})-(\\d{1,2})-(\\d{1,2})(?!\\d)");
+  private static final Pattern DOTTED = Pattern.compile("(?<!\\d)(\\d{1,2})\\.(\\d{1,2})\\.(\\d{4})(?!\\d)");
+  private static final Pattern SLASHED = Pattern.compile("(?<!\\d)(\\d{1,2})/(\\d{1,2})/(\\d{4})(?!\\d)");
   private static final Pattern DAY_MONTH = Pattern.compile(
       "\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?" + MONTH + "\\.?,?\\s+(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
   private static final Pattern MONTH_DAY = Pattern.compile(
