@@ -6,8 +6,16 @@ import dev.engram.spi.Embedder;
 import dev.engram.spi.EmbeddingProfile;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
 import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -62,17 +70,68 @@ public final class MiniLmEmbedder implements Embedder {
   }
 
   private static EmbeddingModel load(Executor executor) {
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    // the model class reads its ONNX file and tokenizer through the context class loader
-    thread.setContextClassLoader(AllMiniLmL6V2QuantizedEmbeddingModel.class.getClassLoader());
     try {
-      return new AllMiniLmL6V2QuantizedEmbeddingModel(executor);
-    } catch (RuntimeException | LinkageError e) {
+      return new Model(executor, encoder());
+    } catch (RuntimeException | LinkageError | OrtException | IOException e) {
       throw new MemoryException(
           ErrorCode.REASONER_FAILED, "all-MiniLM-L6-v2 could not be loaded: " + e, e);
-    } finally {
-      thread.setContextClassLoader(previous);
+    }
+  }
+
+  private static volatile OnnxBertBiEncoder encoder;
+
+  /**
+   * The model and tokenizer from the LangChain4j jar, loaded once, in an ONNX Runtime session whose
+   * worker threads sleep when idle: by default they spin for a while after each inference, which on a
+   * small or shared machine takes the CPU from whatever runs next (a search, typically).
+   */
+  private static OnnxBertBiEncoder encoder() throws OrtException, IOException {
+    OnnxBertBiEncoder e = encoder;
+    if (e != null) {
+      return e;
+    }
+    synchronized (MiniLmEmbedder.class) {
+      if (encoder != null) {
+        return encoder;
+      }
+      Thread thread = Thread.currentThread();
+      ClassLoader previous = thread.getContextClassLoader();
+      ClassLoader jar = AllMiniLmL6V2QuantizedEmbeddingModel.class.getClassLoader();
+      // the tokenizer's native library is found through the context class loader
+      thread.setContextClassLoader(jar);
+      try (InputStream model = jar.getResourceAsStream("all-minilm-l6-v2-q.onnx");
+          InputStream tokenizer = jar.getResourceAsStream("all-minilm-l6-v2-q-tokenizer.json")) {
+        if (model == null || tokenizer == null) {
+          throw new IllegalStateException("all-minilm-l6-v2-q.onnx or its tokenizer is not on the class path");
+        }
+        OrtEnvironment env = OrtEnvironment.getEnvironment();
+        OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+        options.addConfigEntry("session.intra_op.allow_spinning", "0");
+        encoder = new OnnxBertBiEncoder(env, env.createSession(model.readAllBytes(), options), tokenizer, PoolingMode.MEAN);
+        return encoder;
+      } finally {
+        thread.setContextClassLoader(previous);
+      }
+    }
+  }
+
+  /** The shared encoder, with this instance's executor for the texts of one call. */
+  private static final class Model extends AbstractInProcessEmbeddingModel {
+    private final OnnxBertBiEncoder encoder;
+
+    Model(Executor executor, OnnxBertBiEncoder encoder) {
+      super(executor);
+      this.encoder = encoder;
+    }
+
+    @Override
+    protected OnnxBertBiEncoder model() {
+      return encoder;
+    }
+
+    @Override
+    protected Integer knownDimension() {
+      return DIMENSION;
     }
   }
 
