@@ -918,11 +918,11 @@ public final class PostgresMemoryStore implements MemoryStore {
           for (Map.Entry<String, List<StoredVector>> group : byVersion.entrySet()) {
             int ordinal = 0;
             for (StoredVector v : group.getValue()) {
-              ps.setString(1, profileId);
-              ps.setInt(2, ordinal++);
-              ps.setString(3, v.view());
-              ps.setBytes(4, StoredVector.toBytes(v.vector()));
-              ps.setString(5, group.getKey());
+              ps.setString(1, group.getKey());
+              ps.setString(2, profileId);
+              ps.setInt(3, ordinal++);
+              ps.setString(4, v.view());
+              ps.setBytes(5, StoredVector.toBytes(v.vector()));
               ps.addBatch();
             }
           }

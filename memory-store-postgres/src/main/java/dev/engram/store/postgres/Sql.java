@@ -135,15 +135,16 @@ final class Sql {
         + " WHERE v.scope = ? AND v.content_hash = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
     findActiveByPath = "SELECT " + VERSION_COLUMNS + fromVersions
         + " WHERE v.scope = ? AND v.path = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
+    // version_topics.active mirrors versions.status in the same transaction; filtering versions on
+    // status as well would invite plans that scan the partial indexes on status instead of the key
     activeByTopicInScope = "SELECT " + VERSION_COLUMNS + " FROM " + topicsIdx + " vt"
         + " JOIN " + versionsT + " v ON v.version_id = vt.version_id"
-        + " WHERE vt.scope = ? AND vt.topic = ? AND vt.active AND v.status = 'ACTIVE'"
+        + " WHERE vt.scope = ? AND vt.topic = ? AND vt.active"
         + " ORDER BY vt.version_id DESC LIMIT ?";
     activeByTopic = "SELECT " + VERSION_COLUMNS + " FROM unnest(?::text[]) AS s(scope)"
         + " CROSS JOIN LATERAL (SELECT vt.version_id FROM " + topicsIdx + " vt"
         + " WHERE vt.scope = s.scope AND vt.topic = ? AND vt.active ORDER BY vt.version_id DESC LIMIT ?) x"
         + " JOIN " + versionsT + " v ON v.version_id = x.version_id"
-        + " WHERE v.status = 'ACTIVE'"
         + " ORDER BY v.version_id DESC LIMIT ?";
     versionsIn = "SELECT " + VERSION_COLUMNS + fromVersions
         + " WHERE v.scope = ANY (?::text[]) AND v.status = ANY (?::text[])";
@@ -184,11 +185,11 @@ final class Sql {
         + " ORDER BY s.score DESC, v.version_id DESC LIMIT ?";
     countExistingVersions = "SELECT count(*) FROM " + versionsT + " WHERE version_id = ANY (?::text[])";
     deleteVectors = "DELETE FROM " + vectorsT + " WHERE profile_id = ? AND version_id = ANY (?::text[])";
-    insertVector = "INSERT INTO " + vectorsT + " (version_id, profile_id, ordinal, view, scope, vector)"
-        + " SELECT v.version_id, ?, ?, ?, v.scope, ? FROM " + versionsT + " v WHERE v.version_id = ?";
-    activeVectors = "SELECT x.version_id, x.view, x.vector FROM " + vectorsT + " x"
-        + " JOIN " + versionsT + " v ON v.version_id = x.version_id"
-        + " WHERE x.profile_id = ? AND x.scope = ? AND v.status = 'ACTIVE' AND v.scope = x.scope"
+    insertVector = "INSERT INTO " + vectorsT + " (version_id, profile_id, ordinal, view, vector)"
+        + " VALUES (?, ?, ?, ?, ?)";
+    activeVectors = "SELECT x.version_id, x.view, x.vector FROM " + versionsT + " v"
+        + " JOIN " + vectorsT + " x ON x.version_id = v.version_id AND x.profile_id = ?"
+        + " WHERE v.scope = ? AND v.status = 'ACTIVE'"
         + " ORDER BY x.version_id, x.ordinal";
     countActiveWithoutVectors = "SELECT count(*) FROM " + versionsT + " v"
         + " WHERE v.scope = ? AND v.status = 'ACTIVE' AND NOT EXISTS (SELECT 1 FROM " + vectorsT + " x"

@@ -65,11 +65,9 @@ CREATE TABLE ${schema}${prefix}vectors (
   profile_id text COLLATE "C" NOT NULL,
   ordinal    integer NOT NULL,
   view       text NOT NULL,
-  scope      text COLLATE "C" NOT NULL,
   vector     bytea NOT NULL,
   PRIMARY KEY (version_id, profile_id, ordinal)
 );
-CREATE INDEX ${prefix}vectors_scope_idx ON ${schema}${prefix}vectors (profile_id, scope);
 
 -- The history of every entry, with before/after snapshots as JSON.
 CREATE TABLE ${schema}${prefix}events (
