@@ -1,0 +1,67 @@
+package dev.engram.examples;
+
+import dev.engram.Engram;
+import dev.engram.Grants;
+import dev.engram.ImportOptions;
+import dev.engram.TransferReport;
+import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.spi.MemoryStore;
+import dev.engram.store.postgres.PostgresMemoryStore;
+import dev.engram.store.sqlite.SqliteMemoryStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Moves memory from one machine to a cluster: exports everything the grants see from a SQLite file as
+ * JSON Lines, validates it against the grants and the target (dry run), then imports it into
+ * PostgreSQL.
+ *
+ * <pre>
+ * MoveMemory memory.db jdbc:postgresql://host/db?user=u&amp;password=p export.jsonl app/user/u_123 [more grants]
+ * </pre>
+ */
+public final class MoveMemory {
+  private MoveMemory() {}
+
+  public static void main(String[] args) {
+    if (args.length < 4) {
+      System.err.println("usage: MoveMemory <sqlite file> <postgres jdbc url> <export.jsonl> <grant> [grant...]");
+      System.exit(2);
+    }
+    Grants grants = Grants.of(Arrays.asList(args).subList(3, args.length));
+    try (MemoryStore from = new SqliteMemoryStore(Path.of(args[0]));
+        MemoryStore to = new PostgresMemoryStore(args[1])) {
+      TransferReport report = move(from, to, Path.of(args[2]), grants);
+      System.out.println("moved " + report.versions() + " versions, " + report.events() + " events, "
+          + report.revisions() + " revisions and " + report.topics() + " topics of " + report.scopes());
+    }
+  }
+
+  /** Exports {@code grants}' memory from {@code from} into {@code file}, then imports the file into {@code to}. */
+  public static TransferReport move(MemoryStore from, MemoryStore to, Path file, Grants grants) {
+    Engram source = Engram.builder().store(from).reasoner(new DeterministicReasoner()).build();
+    Engram target = Engram.builder().store(to).reasoner(new DeterministicReasoner()).build();
+    try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      source.export(grants, out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (ImportOptions mode : List.of(ImportOptions.validateOnly(), ImportOptions.defaults())) {
+      try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        TransferReport report = target.importFrom(grants, in, mode);
+        if (!mode.dryRun()) {
+          return report;
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    throw new IllegalStateException("unreachable");
+  }
+}
