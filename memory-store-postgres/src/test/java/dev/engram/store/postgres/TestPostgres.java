@@ -59,7 +59,13 @@ final class TestPostgres {
   private static TestPostgres start() {
     String external = System.getenv(URL_VARIABLE);
     if (external != null && !external.isBlank()) {
-      return new TestPostgres(external.trim(), null);
+      try {
+        return new TestPostgres(external.trim(), null);
+      } catch (RuntimeException e) {
+        throw new IllegalStateException("The PostgreSQL store tests cannot reach the server named by " + URL_VARIABLE
+            + " (" + e.getMessage() + "). Fix the URL (jdbc:postgresql://HOST:5432/DB?user=USER&password=PASSWORD)"
+            + " or unset " + URL_VARIABLE + " to use an embedded server.", e);
+      }
     }
     try {
       EmbeddedPostgres pg = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
