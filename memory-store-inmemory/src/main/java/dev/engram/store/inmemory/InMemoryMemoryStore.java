@@ -69,6 +69,8 @@ public final class InMemoryMemoryStore implements MemoryStore {
     final Map<String, MemoryEvent> events = new HashMap<>();
     final Map<String, List<String>> entryEvents = new HashMap<>();
     final Map<String, TreeMap<String, TopicRow>> topics = new HashMap<>();
+    /** scope -> ("h:" + content hash | "p:" + path) -> active versionIds, for dedupe and path lookups. */
+    final Map<String, Map<String, TreeSet<String>>> activeKeys = new HashMap<>();
     /** scope -> full-text index of its active versions. */
     final Map<String, TextIndex> text = new HashMap<>();
     /** profile -> versionId -> vectors of that version's views. */
@@ -128,12 +130,12 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
   @Override
   public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
-    return read(() -> Queries.findActive(data, scope, e -> e.contentHash().equals(contentHash)));
+    return read(() -> Queries.findActive(data, scope, "h:" + contentHash));
   }
 
   @Override
   public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
-    return read(() -> Queries.findActive(data, scope, e -> path.equals(e.path())));
+    return read(() -> Queries.findActive(data, scope, "p:" + path));
   }
 
   @Override
@@ -214,16 +216,14 @@ public final class InMemoryMemoryStore implements MemoryStore {
       return out;
     }
 
-    static Optional<MemoryEntry> findActive(Data d, String scope, java.util.function.Predicate<MemoryEntry> p) {
-      TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
-      if (s != null) {
-        for (MemoryEntry e : s.descendingMap().values()) {
-          if (e.isActive() && p.test(e)) {
-            return Optional.of(e);
-          }
-        }
-      }
-      return Optional.empty();
+    /** The newest active version of {@code scope} under {@code key} ({@code h:hash} or {@code p:path}). */
+    static Optional<MemoryEntry> findActive(Data d, String scope, String key) {
+      TreeSet<String> ids = d.activeKeys.getOrDefault(scope, Map.of()).get(key);
+      return ids == null || ids.isEmpty() ? Optional.empty() : Optional.of(d.versions.get(ids.last()));
+    }
+
+    static List<String> keys(MemoryEntry e) {
+      return e.path() == null ? List.of("h:" + e.contentHash()) : List.of("h:" + e.contentHash(), "p:" + e.path());
     }
 
     static List<MemoryEntry> activeByTopic(Data d, Collection<String> scopes, String topic, int limit) {
@@ -489,8 +489,14 @@ public final class InMemoryMemoryStore implements MemoryStore {
       });
     }
 
+    /** Adds an active version to the lookup keys and the full-text index of its scope. */
     private void indexText(MemoryEntry v) {
       Data d = d();
+      Map<String, TreeSet<String>> keys = d.activeKeys.computeIfAbsent(v.scope(), k -> new HashMap<>());
+      for (String key : Queries.keys(v)) {
+        keys.computeIfAbsent(key, k -> new TreeSet<>()).add(v.versionId());
+      }
+      undo.push(() -> removeKeys(d, v));
       d.text.computeIfAbsent(v.scope(), k -> new TextIndex()).add(v);
       undo.push(() -> {
         TextIndex ix = d.text.get(v.scope());
@@ -501,8 +507,35 @@ public final class InMemoryMemoryStore implements MemoryStore {
       });
     }
 
+    private void removeKeys(Data d, MemoryEntry v) {
+      Map<String, TreeSet<String>> keys = d.activeKeys.get(v.scope());
+      if (keys == null) {
+        return;
+      }
+      for (String key : Queries.keys(v)) {
+        TreeSet<String> ids = keys.get(key);
+        if (ids != null) {
+          ids.remove(v.versionId());
+          if (ids.isEmpty()) {
+            keys.remove(key);
+          }
+        }
+      }
+      if (keys.isEmpty()) {
+        d.activeKeys.remove(v.scope());
+      }
+    }
+
+    /** Removes an active version from the lookup keys and the full-text index of its scope. */
     private void unindexText(MemoryEntry v) {
       Data d = d();
+      removeKeys(d, v);
+      undo.push(() -> {
+        Map<String, TreeSet<String>> keys = d.activeKeys.computeIfAbsent(v.scope(), k -> new HashMap<>());
+        for (String key : Queries.keys(v)) {
+          keys.computeIfAbsent(key, k -> new TreeSet<>()).add(v.versionId());
+        }
+      });
       TextIndex ix = d.text.get(v.scope());
       if (ix == null) {
         return;
@@ -737,12 +770,12 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public Optional<MemoryEntry> findActiveByHash(String s, String contentHash) {
-      return Queries.findActive(d(), s, e -> e.contentHash().equals(contentHash));
+      return Queries.findActive(d(), s, "h:" + contentHash);
     }
 
     @Override
     public Optional<MemoryEntry> findActiveByPath(String s, String path) {
-      return Queries.findActive(d(), s, e -> path.equals(e.path()));
+      return Queries.findActive(d(), s, "p:" + path);
     }
 
     @Override
