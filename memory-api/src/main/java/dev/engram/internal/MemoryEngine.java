@@ -121,8 +121,8 @@ public final class MemoryEngine implements Engram {
     TagProposal proposal = tag(new TagRequest(
         grants.namespaces(), visibleTopics, normalized, hints, options.type(), candidates));
     Filed filed = validateProposal(proposal, grants, writePolicy, candidates);
-    Embeddings.PendingVectors pending = path == null && filed.duplicateOf == null
-        && store.findActiveByHash(filed.scope, filed.hash).isPresent()
+    Embeddings.PendingVectors pending = !search.embedsOnWrite()
+        || (path == null && filed.duplicateOf == null && store.findActiveByHash(filed.scope, filed.hash).isPresent())
         ? null
         : search.pendingFor(filed.content, disclosure, glossary, path);
 

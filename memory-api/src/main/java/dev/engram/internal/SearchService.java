@@ -58,10 +58,15 @@ final class SearchService {
     this.vectors = new VectorIndex(store);
   }
 
+  /** Whether writes get vectors: an embedder is configured and the store keeps vectors. */
+  boolean embedsOnWrite() {
+    return embeddings != null && store.capabilities().contains(StoreCapability.VECTOR_STORAGE);
+  }
+
   /** Vectors for a version about to be written, when the wiring can store them; null otherwise or on failure. */
   Embeddings.@Nullable PendingVectors pendingFor(
       String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
-    if (embeddings == null || !store.capabilities().contains(StoreCapability.VECTOR_STORAGE)) {
+    if (!embedsOnWrite()) {
       return null;
     }
     return embeddings.forVersion(reasoner, content, disclosure, glossary, path);
