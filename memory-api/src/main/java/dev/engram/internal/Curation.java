@@ -51,12 +51,7 @@ final class Curation {
           engine.versionFor(tx, c, content, c.topics(), reason(r.reason()), EventKind.UPDATE, ChangeKind.UPDATE, rev);
       } else if (op instanceof CurateOp.Retire r) {
           MemoryEntry c = active(tx, "entryId", r.entryId());
-          Instant now = engine.now();
-          tx.updateStatus(c.versionId(), EntryStatus.RETIRED, null, now);
-          tx.appendRevision(new Revision(scope, rev, List.of(new Change(ChangeKind.RETIRE, c.entryId(), c.versionId())), now));
-          tx.appendEvent(new MemoryEvent(Ids.next(), scope, c.entryId(), EventKind.RETIRE, c,
-              c.withStatus(EntryStatus.RETIRED, null, now), MemoryEngine.CURATOR, reason(r.reason()), rev, now));
-          tx.markTopicsWritten(scope, c.topics(), rev, now);
+          MemoryEngine.changeStatus(tx, c, EntryStatus.RETIRED, MemoryEngine.CURATOR, reason(r.reason()), rev, engine.now());
       } else if (op instanceof CurateOp.Compact c) {
         compact(tx, c, rev);
       } else if (op instanceof CurateOp.SetCore s) {

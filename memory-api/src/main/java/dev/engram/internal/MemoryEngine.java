@@ -329,16 +329,22 @@ public final class MemoryEngine implements Engram {
         requirePathFree(tx, c);
         checkCap(tx, c.scope(), c.priority(), null);
       }
-      MemoryEntry after = c.withStatus(target, null, now);
-      tx.updateStatus(c.versionId(), target, null, now);
-      ChangeKind kind = target == EntryStatus.RETIRED ? ChangeKind.RETIRE : ChangeKind.REACTIVATE;
-      tx.appendRevision(new Revision(c.scope(), rev, List.of(new Change(kind, c.entryId(), c.versionId())), now));
-      tx.appendEvent(new MemoryEvent(Ids.next(), c.scope(), c.entryId(),
-          target == EntryStatus.RETIRED ? EventKind.RETIRE : EventKind.REACTIVATE, c, after,
-          opts.source(), opts.reason(), rev, now));
-      tx.markTopicsWritten(c.scope(), c.topics(), rev, now);
-      return after;
+      return changeStatus(tx, c, target, opts.source(), opts.reason(), rev, now);
     });
+  }
+
+  /** Retires or reactivates the current version {@code c} as revision {@code rev}, with its event. */
+  static MemoryEntry changeStatus(
+      StoreTransaction tx, MemoryEntry c, EntryStatus target, @Nullable String actor, @Nullable String reason,
+      long rev, Instant now) {
+    MemoryEntry after = c.withStatus(target, null, now);
+    tx.updateStatus(c.versionId(), target, null, now);
+    ChangeKind kind = target == EntryStatus.RETIRED ? ChangeKind.RETIRE : ChangeKind.REACTIVATE;
+    tx.appendRevision(new Revision(c.scope(), rev, List.of(new Change(kind, c.entryId(), c.versionId())), now));
+    tx.appendEvent(new MemoryEvent(Ids.next(), c.scope(), c.entryId(),
+        target == EntryStatus.RETIRED ? EventKind.RETIRE : EventKind.REACTIVATE, c, after, actor, reason, rev, now));
+    tx.markTopicsWritten(c.scope(), c.topics(), rev, now);
+    return after;
   }
 
   @Override
