@@ -14,7 +14,7 @@ public record Citation(String scope, String entryId, String versionId, long revi
     Objects.requireNonNull(entryId, "entryId");
     Objects.requireNonNull(versionId, "versionId");
     if (revision < 0) {
-      throw new IllegalArgumentException("revision must be >= 0, was " + revision);
+      throw new InvalidInputException("revision", "must be >= 0, was " + revision);
     }
   }
 

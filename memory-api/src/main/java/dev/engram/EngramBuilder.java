@@ -54,7 +54,7 @@ public final class EngramBuilder {
   public EngramBuilder maxContentBytes(int bytes) {
     requireUnset("maxContentBytes", this.maxContentBytes);
     if (bytes < 64 || bytes > 1 << 20) {
-      throw new IllegalArgumentException("maxContentBytes must be between 64 and 1048576, was " + bytes);
+      throw new InvalidInputException("maxContentBytes", "must be between 64 and 1048576, was " + bytes);
     }
     this.maxContentBytes = bytes;
     return this;
@@ -66,7 +66,7 @@ public final class EngramBuilder {
   public EngramBuilder priorityCaps(int core, int key) {
     requireUnset("priorityCaps", this.corePriorityCap);
     if (core < 0 || key < 0) {
-      throw new IllegalArgumentException("priority caps must be >= 0, were " + core + " and " + key);
+      throw new InvalidInputException("priorityCaps", "priority caps must be >= 0, were " + core + " and " + key);
     }
     this.corePriorityCap = core;
     this.keyPriorityCap = key;

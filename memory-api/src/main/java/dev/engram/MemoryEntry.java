@@ -64,7 +64,7 @@ public record MemoryEntry(
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(updatedAt, "updatedAt");
     if (version < 1) {
-      throw new IllegalArgumentException("version must be >= 1, was " + version);
+      throw new InvalidInputException("version", "must be >= 1, was " + version);
     }
   }
 

@@ -12,7 +12,7 @@ public record ProtectedNamespace(String boundary, int minDepthBelow) {
   public ProtectedNamespace {
     Namespaces.validate("boundary", boundary);
     if (minDepthBelow < 1) {
-      throw new IllegalArgumentException("minDepthBelow must be at least 1, was " + minDepthBelow);
+      throw new InvalidInputException("minDepthBelow", "must be at least 1, was " + minDepthBelow);
     }
   }
 

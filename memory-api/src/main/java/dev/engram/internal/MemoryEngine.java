@@ -61,12 +61,15 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The engine: validates and authorizes every call, runs the write pipeline and curation, and commits
  * each change through one store transaction. Thread-safe; all state lives in the store.
  */
 public final class MemoryEngine implements Engram {
+  private static final Logger LOG = LoggerFactory.getLogger(MemoryEngine.class);
   static final String CURATOR = "curator";
   private static final int CANDIDATES_PER_TOPIC = 10;
   private static final int MAX_CANDIDATES = 20;
@@ -711,8 +714,11 @@ public final class MemoryEngine implements Engram {
         search.reindex(Grants.of(scopes));
       } catch (MemoryException | IllegalStateException e) {
         rejected.add("reindex after curation failed (vectors stay incomplete until reindex): " + e.getMessage());
+        LOG.warn("Reindex after curation failed; vectors stay incomplete until reindex: {}", e.toString());
       }
     }
+    LOG.info("Curation: {} topics curated, {} operations applied, {} rejected", curated.size(), applied.size(),
+        rejected.size());
     return new CurateReport(true, curated, applied, rejected);
   }
 

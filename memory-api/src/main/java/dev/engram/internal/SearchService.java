@@ -29,6 +29,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Search (full-text, vector, hybrid, auto), PreparedContext and reindexing. Only active versions in
@@ -41,6 +43,7 @@ import org.jspecify.annotations.Nullable;
  * bonus; ties go to the newer version.
  */
 final class SearchService {
+  private static final Logger LOG = LoggerFactory.getLogger(SearchService.class);
   static final int MAX_QUERY_CHARS = 2000;
   private static final int REINDEX_BATCH = 32;
 
@@ -49,6 +52,7 @@ final class SearchService {
   private final SearchSettings settings;
   private final @Nullable Embeddings embeddings;
   private final VectorIndex vectors;
+  private volatile @Nullable String lastIncompleteReason;
 
   SearchService(MemoryStore store, Reasoner reasoner, SearchSettings settings, @Nullable Embeddings embeddings) {
     this.store = store;
@@ -123,8 +127,30 @@ final class SearchService {
       }
     }
     requireFts(fts);
+    logFallback(reason);
     return result(mode, SearchMode.FTS,
         text != null ? ftsHits(text, request.limit()) : ftsOnly(grants, query, topics, request, depth), reason);
+  }
+
+  /**
+   * An automatic search that fell back to full text: a failed or late query embedding or incomplete
+   * vectors at WARN (incomplete vectors once until the reason changes), a configuration without vectors
+   * at DEBUG.
+   */
+  private void logFallback(@Nullable String reason) {
+    if (reason == null) {
+      return;
+    }
+    if (embeddings == null || !store.capabilities().contains(StoreCapability.VECTOR_STORAGE)) {
+      LOG.debug("Search fell back to full text: {}", reason);
+    } else if (reason.startsWith("vectors are incomplete")) {
+      if (!reason.equals(lastIncompleteReason)) {
+        lastIncompleteReason = reason;
+        LOG.warn("Search fell back to full text: {}", reason);
+      }
+    } else {
+      LOG.warn("Search fell back to full text: {}", reason);
+    }
   }
 
   private static SearchResult result(SearchMode requested, SearchMode used, List<SearchHit> hits, @Nullable String reason) {

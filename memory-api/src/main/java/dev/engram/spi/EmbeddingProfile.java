@@ -1,5 +1,6 @@
 package dev.engram.spi;
 
+import dev.engram.InvalidInputException;
 import java.util.Objects;
 
 /**
@@ -10,10 +11,10 @@ public record EmbeddingProfile(String modelId, int dimension) {
   public EmbeddingProfile {
     Objects.requireNonNull(modelId, "modelId");
     if (modelId.isBlank() || modelId.length() > 200) {
-      throw new IllegalArgumentException("modelId must be 1..200 non-blank characters");
+      throw new InvalidInputException("modelId", "must be 1..200 non-blank characters");
     }
     if (dimension < 1 || dimension > 8192) {
-      throw new IllegalArgumentException("dimension must be between 1 and 8192, was " + dimension);
+      throw new InvalidInputException("dimension", "must be between 1 and 8192, was " + dimension);
     }
   }
 

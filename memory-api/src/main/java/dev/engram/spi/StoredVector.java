@@ -1,5 +1,6 @@
 package dev.engram.spi;
 
+import dev.engram.InvalidInputException;
 import java.util.Objects;
 
 /**
@@ -24,7 +25,7 @@ public record StoredVector(String versionId, String view, float[] vector) {
 
   public static float[] fromBytes(byte[] bytes) {
     if (bytes.length % 4 != 0) {
-      throw new IllegalArgumentException("vector bytes must be a multiple of 4, were " + bytes.length);
+      throw new InvalidInputException("bytes", "vector bytes must be a multiple of 4, were " + bytes.length);
     }
     float[] v = new float[bytes.length / 4];
     java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);

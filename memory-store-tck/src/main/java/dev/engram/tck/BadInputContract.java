@@ -365,7 +365,7 @@ public abstract class BadInputContract extends ContractSupport {
     for (int badLimit : new int[] {0, 63, (1 << 20) + 1}) {
       EngramBuilder builder = Engram.builder();
       assertThatThrownBy(() -> builder.maxContentBytes(badLimit))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxContentBytes");
+          .isInstanceOf(InvalidInputException.class).hasMessageContaining("maxContentBytes");
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.engram.embeddings.local;
 
 import dev.engram.ErrorCode;
+import dev.engram.InvalidInputException;
 import dev.engram.MemoryException;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.EmbeddingProfile;
@@ -144,7 +145,7 @@ public final class MiniLmEmbedder implements Embedder {
    * One unit vector of {@value #DIMENSION} values per text, in order.
    *
    * @throws NullPointerException if {@code texts} or one of its elements is null
-   * @throws IllegalArgumentException if a text is blank
+   * @throws InvalidInputException if a text is blank
    * @throws MemoryException if the model fails or returns something other than a vector per text
    */
   @Override
@@ -160,7 +161,7 @@ public final class MiniLmEmbedder implements Embedder {
         throw new NullPointerException("texts[" + i + "]");
       }
       if (text.isBlank()) {
-        throw new IllegalArgumentException("texts[" + i + "] is blank; only non-blank texts can be embedded");
+        throw new InvalidInputException("texts", "[" + i + "] is blank; only non-blank texts can be embedded");
       }
       segments.add(TextSegment.from(text));
     }

@@ -8,6 +8,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.engram.Engram;
 import dev.engram.ErrorCode;
 import dev.engram.Grants;
+import dev.engram.InvalidInputException;
 import dev.engram.MemoryEntry;
 import dev.engram.Revision;
 import dev.engram.StoreException;
@@ -198,9 +199,9 @@ class SqliteMemoryStoreTest {
     b.readPoolSize(2);
     assertThatThrownBy(() -> b.readPoolSize(3)).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("readPoolSize");
-    assertThatThrownBy(() -> b.busyTimeout(Duration.ofHours(1))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> b.busyTimeout(Duration.ofHours(1))).isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("busyTimeout");
-    assertThatThrownBy(() -> b.writeLockTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> b.writeLockTimeout(Duration.ZERO)).isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("writeLockTimeout");
     assertThatThrownBy(() -> SqliteMemoryStore.builder((Path) null)).isInstanceOf(NullPointerException.class);
     b.build().close();
