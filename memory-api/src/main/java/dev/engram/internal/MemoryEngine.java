@@ -70,6 +70,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class MemoryEngine implements Engram {
   private static final Logger LOG = LoggerFactory.getLogger(MemoryEngine.class);
+  private final boolean ownsStore;
   static final String CURATOR = "curator";
   private static final int CANDIDATES_PER_TOPIC = 10;
   private static final int MAX_CANDIDATES = 20;
@@ -92,6 +93,12 @@ public final class MemoryEngine implements Engram {
   private final SearchService search;
 
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config) {
+    this(store, reasoner, config, true);
+  }
+
+  /** With {@code ownsStore} false, {@link #close()} leaves the store open: its owner closes it. */
+  public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config, boolean ownsStore) {
+    this.ownsStore = ownsStore;
     this.store = Objects.requireNonNull(store, "store");
     this.reasoner = Objects.requireNonNull(reasoner, "reasoner");
     this.config = Objects.requireNonNull(config, "config");
@@ -740,7 +747,9 @@ public final class MemoryEngine implements Engram {
 
   @Override
   public void close() {
-    store.close();
+    if (ownsStore) {
+      store.close();
+    }
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  * Operations may name only the entries shown here.
  */
 public record CurateRequest(String scope, String topic, @Nullable String blurb, List<MemoryEntry> entries) {
+  /** Validates and copies the components. */
   public CurateRequest {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(topic, "topic");

@@ -9,13 +9,19 @@ import java.util.List;
  */
 public interface Embedder {
 
-  /** The model and dimension of every vector this embedder returns. */
+  /**
+   * The model and dimension of every vector this embedder returns.
+   *
+   * @return the profile
+   */
   EmbeddingProfile profile();
 
   /**
    * One vector per text, in order, each of {@code profile().dimension()} values. Vectors should be
    * unit length; the engine normalizes them anyway.
    *
+   * @param texts non-empty texts
+   * @return one vector per text, in order
    * @throws RuntimeException when the model cannot be reached or fails; the engine reports it
    */
   List<float[]> embed(List<String> texts);

@@ -8,6 +8,7 @@ import java.util.Objects;
  * {@link #id()}; a store holding vectors of another profile counts as incomplete for this one.
  */
 public record EmbeddingProfile(String modelId, int dimension) {
+  /** Validates and copies the components. */
   public EmbeddingProfile {
     Objects.requireNonNull(modelId, "modelId");
     if (modelId.isBlank() || modelId.length() > 200) {

@@ -8,6 +8,7 @@ import java.util.Objects;
  * embedded alongside the content, so a query can match an entry by meaning even without its words.
  */
 public record EntryViews(String gist, List<String> questions) {
+  /** Validates and copies the components. */
   public EntryViews {
     Objects.requireNonNull(gist, "gist");
     questions = List.copyOf(questions);

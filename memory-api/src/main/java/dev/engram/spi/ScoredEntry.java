@@ -5,6 +5,7 @@ import java.util.Objects;
 
 /** A version and a channel score (higher is better). */
 public record ScoredEntry(MemoryEntry entry, double score) {
+  /** Validates and copies the components. */
   public ScoredEntry {
     Objects.requireNonNull(entry, "entry");
   }

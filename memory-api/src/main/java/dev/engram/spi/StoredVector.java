@@ -10,6 +10,7 @@ import java.util.Objects;
  * @param vector unit length, of the profile's dimension
  */
 public record StoredVector(String versionId, String view, float[] vector) {
+  /** Validates and copies the components. */
   public StoredVector {
     Objects.requireNonNull(versionId, "versionId");
     Objects.requireNonNull(view, "view");

@@ -23,6 +23,7 @@ public record TagRequest(
     List<String> topicsHint,
     @Nullable EntryType typeHint,
     List<MemoryEntry> candidates) {
+  /** Validates and copies the components. */
   public TagRequest {
     grants = List.copyOf(grants);
     visibleTopics = List.copyOf(visibleTopics);

@@ -20,6 +20,11 @@ public record TopicState(
     long lastCuratedRevision,
     @Nullable Instant lastUpdatedAt) {
 
+  /**
+   * Whether the topic was written after its last curation.
+   *
+   * @return true when {@code lastWriteRevision > lastCuratedRevision}
+   */
   public boolean dirty() {
     return lastWriteRevision > lastCuratedRevision;
   }
