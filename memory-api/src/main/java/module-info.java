@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Engram's API: the {@code Engram} facade and its value types ({@code dev.engram}) and the service
  * provider interfaces stores, reasoners and embedders implement ({@code dev.engram.spi}). The engine
