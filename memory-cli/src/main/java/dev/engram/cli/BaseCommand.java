@@ -27,12 +27,17 @@ abstract class BaseCommand implements Callable<Integer> {
     return false;
   }
 
+  /** The store to open instead of the one {@code --store} names (only a dry run into a new file differs). */
+  StoreSpec adjust(StoreSpec spec) {
+    return spec;
+  }
+
   abstract int run(Session session) throws Exception;
 
   @Override
   public final Integer call() throws Exception {
     before();
-    try (Session session = Session.open(target, needsGrants(), creates())) {
+    try (Session session = Session.open(target, needsGrants(), creates(), this::adjust)) {
       return run(session);
     }
   }

@@ -189,7 +189,7 @@ final class Console implements AutoCloseable {
     h.add("Content-Security-Policy", CSP);
     h.add("X-Content-Type-Options", "nosniff");
     h.add("X-Frame-Options", "DENY");
-    h.add("Referrer-Policy", "no-referrer");
+    h.add("Referrer-Policy", "same-origin");
     h.add("Cache-Control", "no-store");
     h.add("Cross-Origin-Opener-Policy", "same-origin");
     h.add("Cross-Origin-Resource-Policy", "same-origin");

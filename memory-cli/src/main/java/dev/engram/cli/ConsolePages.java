@@ -248,7 +248,8 @@ final class ConsolePages {
     h.raw("<table><thead><tr><th>content</th><th>topics</th><th>status</th><th>version</th><th>updated</th>"
         + "</tr></thead><tbody>");
     for (MemoryEntry e : list) {
-      h.raw("<tr><td>").link("/entry?id=" + Html.url(e.versionId()), shorten(e.content(), 160)).raw("</td><td>")
+      String ref = e.status() == EntryStatus.SUPERSEDED ? e.versionId() : e.entryId();
+      h.raw("<tr><td>").link("/entry?id=" + Html.url(ref), shorten(e.content(), 160)).raw("</td><td>")
           .text(String.join(", ", e.topics())).raw("</td><td>").raw(badge(e.status())).raw("</td><td class=\"num\">")
           .text(e.version()).raw("</td><td>").text(e.updatedAt()).raw("</td></tr>");
     }
@@ -287,7 +288,9 @@ final class ConsolePages {
     if (shown.source() != null) {
       dd(h, "source", shown.source()).raw("</dd>");
     }
-    dd(h, "created", shown.createdAt() + " in revision " + shown.createdInRevision()).raw("</dd>");
+    dd(h, "created", shown.createdAt()).raw("</dd>");
+    dd(h, "this version", "made in revision " + shown.createdInRevision() + ", last changed " + shown.updatedAt())
+        .raw("</dd>");
     dd(h, "citation", shown.citation().render()).raw("</dd>");
     h.raw("</dl>");
     if (current.status() == EntryStatus.ACTIVE) {
@@ -296,14 +299,15 @@ final class ConsolePages {
       h.postForm("/reactivate", csrf, "Reactivate", true, "id", current.entryId());
     }
 
-    h.raw("<h2>Versions</h2><table id=\"versions\"><thead><tr><th>version</th><th>status</th><th>created</th>"
+    h.raw("<h2>Versions</h2><table id=\"versions\"><thead><tr><th>version</th><th>status</th><th>revision</th>"
         + "<th>content</th></tr></thead><tbody>");
     for (MemoryEntry v : session.store().versions(shown.entryId())) {
       if (!v.scope().equals(shown.scope())) {
         continue;
       }
       h.raw("<tr><td class=\"num\">").link("/entry?id=" + Html.url(v.versionId()), "v" + v.version())
-          .raw("</td><td>").raw(badge(v.status())).raw("</td><td>").text(v.createdAt()).raw("</td><td>")
+          .raw("</td><td>").raw(badge(v.status())).raw("</td><td class=\"num\">").text(v.createdInRevision())
+          .raw("</td><td>")
           .text(shorten(v.content(), 160)).raw("</td></tr>");
     }
     h.raw("</tbody></table>");
@@ -385,7 +389,7 @@ final class ConsolePages {
           int rank = 1;
           for (SearchHit hit : r.hits()) {
             h.raw("<tr><td class=\"num\">").text(rank++).raw("</td><td>")
-                .link("/entry?id=" + Html.url(hit.entry().versionId()), shorten(hit.entry().content(), 160))
+                .link("/entry?id=" + Html.url(hit.entry().entryId()), shorten(hit.entry().content(), 160))
                 .raw("</td><td class=\"matched\">").text(ReadCommands.matchedBy(hit)).raw("</td><td class=\"num\">")
                 .text(String.format(Locale.ROOT, "%.4f", hit.score())).raw("</td><td>").text(hit.entry().scope())
                 .raw("</td></tr>");

@@ -32,12 +32,14 @@ final class Session implements AutoCloseable {
    *
    * @param needGrants whether the command works under grants
    * @param create whether a missing SQLite file may be created
+   * @param adjust a command's say over the store before it is opened
    */
-  static Session open(Target target, boolean needGrants, boolean create) {
+  static Session open(Target target, boolean needGrants, boolean create,
+      java.util.function.UnaryOperator<StoreSpec> adjust) {
     if (target.store == null || target.store.isBlank()) {
       throw new UsageException("--store is required (sqlite:FILE, postgres:URL or memory), or set ENGRAM_STORE");
     }
-    StoreSpec spec = StoreSpec.parse(target.store);
+    StoreSpec spec = adjust.apply(StoreSpec.parse(target.store));
     Grants grants = null;
     if (!target.grants.isEmpty()) {
       grants = Grants.of(target.grants.stream().map(String::strip).filter(s -> !s.isEmpty()).toList());

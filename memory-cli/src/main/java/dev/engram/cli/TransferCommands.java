@@ -85,6 +85,13 @@ final class TransferCommands {
       return !dryRun;
     }
 
+    /** A dry run into a file that does not exist yet validates against an empty store and creates nothing. */
+    @Override
+    StoreSpec adjust(StoreSpec spec) {
+      return dryRun && spec instanceof StoreSpec.Sqlite sqlite && !Files.exists(sqlite.file())
+          ? new StoreSpec.Memory() : spec;
+    }
+
     @Override
     void before() {
       if (!Files.isRegularFile(file)) {
