@@ -18,18 +18,17 @@ final class ConsoleCommand extends BaseCommand {
       throw new UsageException("--port must be between 0 and 65535, was " + port);
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    try (Console console = Console.start(s, port)) {
-      Thread hook = new Thread(() -> {
-        console.close();
-        stopped.countDown();
-      }, "engram-console-stop");
-      Runtime.getRuntime().addShutdownHook(hook);
-      out().println("Engram console for " + s.describe() + " as " + String.join(", ", s.grants().namespaces()));
-      out().println("Open " + console.url());
-      out().println("(the address carries this run's access token; Ctrl-C stops the console)");
-      out().flush();
-      stopped.await();
-    }
+    Console console = Console.start(s, port);
+    Thread hook = new Thread(() -> {
+      console.close();
+      stopped.countDown();
+    }, "engram-console-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    out().println("Engram console for " + s.describe() + " as " + String.join(", ", s.grants().namespaces()));
+    out().println("Open " + console.url());
+    out().println("(the address carries this run's access token; Ctrl-C stops the console)");
+    out().flush();
+    stopped.await();
     return EngramCli.OK;
   }
 }

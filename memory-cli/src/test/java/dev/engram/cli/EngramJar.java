@@ -133,10 +133,15 @@ final class EngramJar {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
       process.destroy();
-      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+      try {
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
         process.destroyForcibly();
+        Thread.currentThread().interrupt();
       }
     }
   }
