@@ -147,9 +147,11 @@ final class Console implements AutoCloseable {
         ex.getResponseHeaders().add("Allow", "GET, POST");
         send(ex, 405, "text/plain; charset=utf-8", "method not allowed");
       }
-    } catch (RuntimeException | IOException e) {
-      LOG.warn("console request failed: {}", e.toString());
-      throw e;
+    } catch (BodyTooLarge e) {
+      send(ex, 413, "text/plain; charset=utf-8", e.getMessage());
+    } catch (RuntimeException e) {
+      LOG.error("console request {} {} failed", ex.getRequestMethod(), ex.getRequestURI().getRawPath(), e);
+      send(ex, 500, "text/plain; charset=utf-8", "the console failed on this request; its log says why");
     }
   }
 
@@ -234,9 +236,18 @@ final class Console implements AutoCloseable {
     try (InputStream in = ex.getRequestBody()) {
       byte[] b = in.readNBytes(MAX_BODY + 1);
       if (b.length > MAX_BODY) {
-        throw new IOException("request body over " + MAX_BODY + " bytes");
+        throw new BodyTooLarge();
       }
       return new String(b, StandardCharsets.UTF_8);
+    }
+  }
+
+  /** A form body over {@link #MAX_BODY} bytes. */
+  private static final class BodyTooLarge extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    BodyTooLarge() {
+      super("request body over " + MAX_BODY + " bytes");
     }
   }
 
