@@ -183,6 +183,9 @@ abstract class AgentMemoryContract {
     JsonNode found = ok(agent.call("memory_search", args("query", "metric units", "limit", 5)));
     assertThat(contents(found.path("results"))).first().isEqualTo("Prefers metric units.");
     assertThat(found.path("results").get(0).path("ref").asText()).isEqualTo(ref);
+    for (String syntax : List.of("\" OR * NEAR(", "units) AND (", "-metric ^2 ~", "'; DROP TABLE versions; --")) {
+      ok(agent.call("memory_search", args("query", syntax)));
+    }
 
     JsonNode corrected = ok(agent.call("memory_correct", args("ref", ref, "content", "Prefers imperial units.")));
     assertThat(corrected.path("outcome").asText()).isEqualTo("corrected");
