@@ -143,6 +143,7 @@ abstract class AgentMemoryContract {
     MemoryEntry existing = engram.write(A, "Prefers metric units.").entry();
     AgentMemory ro = MemoryResource.builder(engram).mode(MemoryMode.READ).build().bind(A);
     assertThat(ro.tools()).extracting(ToolSpec::name).containsExactly("memory_read", "memory_search");
+    assertThat(MemoryResource.builder(engram).mode(MemoryMode.READ).build().tools()).isEqualTo(ro.tools());
     String ref = ok(ro.call("memory_read", args("topic", "general"))).path("entries").get(0).path("ref").asText();
     error(ro.call("memory_write", args("content", "Owns a bike.")), "read_only");
     error(ro.call("memory_correct", args("ref", ref, "content", "Prefers imperial.")), "read_only");

@@ -168,7 +168,7 @@ public final class MemoryMcpServer implements Callable<Integer> {
     MemoryResource resource = MemoryResource.builder(engram).mode(memoryMode).autoScan(true).source("mcp").build();
     McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
     String version = Version.version();
-    var tools = resource.bind(stdioGrants != null ? stdioGrants : Grants.of("tools")).tools();
+    var tools = resource.tools();
     Runtime.getRuntime().addShutdownHook(new Thread(engram::close, "memory-mcp-close"));
     if (tokenMap == null) {
       Grants fixed = stdioGrants;
