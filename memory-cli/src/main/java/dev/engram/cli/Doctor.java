@@ -59,7 +59,9 @@ final class Doctor {
       out.add(new Finding("schema", Level.FAIL, "no schema version recorded", List.of()));
     }
     StoreInspector.IntegrityCheck integrity = inspector.integrity();
-    out.add(integrity.problems().isEmpty()
+    out.add(inspector == StoreInspector.NONE
+        ? new Finding("integrity", Level.INFO, "no database to check", List.of())
+        : integrity.problems().isEmpty()
         ? new Finding("integrity", Level.OK, "database check passed: " + integrity.method(), List.of())
         : new Finding("integrity", Level.FAIL, integrity.problems().size() + " problem(s) from " + integrity.method(),
             limit(integrity.problems())));

@@ -48,6 +48,9 @@ class ConsoleBrowserIT {
   private static final String GRANT = "app/user/u1";
   private static final String SCRIPT = "<script>document.title='owned'</script> is how the note starts";
 
+  /** Selenium's note that it has no DevTools binding for this Chromium version; the tests use none. */
+  private static final java.util.logging.Logger DEVTOOLS = java.util.logging.Logger.getLogger("org.openqa.selenium.devtools");
+
   @TempDir static Path dir;
   static EngramJar.RunningConsole console;
   static ChromeDriver browser;
@@ -64,6 +67,7 @@ class ConsoleBrowserIT {
     Assumptions.assumeTrue(present, "no " + CHROMIUM + " / " + CHROMEDRIVER
         + ": apt-get install chromium chromium-driver to run the console's browser tests");
 
+    DEVTOOLS.setLevel(java.util.logging.Level.SEVERE);
     Path db = dir.resolve("memory.db");
     try (Engram engram = Engram.builder().store(new SqliteMemoryStore(db)).reasoner(new DeterministicReasoner()).build()) {
       Grants g = Grants.of(GRANT);
@@ -72,6 +76,7 @@ class ConsoleBrowserIT {
       engram.correct(g, units.entryId(), "Prefers imperial units for every recipe.");
       corrected = units.entryId();
       engram.write(g, "Travels to Lisbon each spring.", WriteOptions.builder().topicsHint("travel").build());
+      engram.write(Grants.of("app/user/u2"), "Someone else's secret recipe.");
       hostile = engram.write(g, SCRIPT, WriteOptions.builder().topicsHint("notes").build()).entry().entryId();
     }
     console = EngramJar.RunningConsole.start(dir, "--store", "sqlite:" + db, "--grant", GRANT);
@@ -150,6 +155,8 @@ class ConsoleBrowserIT {
     assertThat(forged.statusCode()).isEqualTo(403);
     assertThat(rawGet("/", cookie, "attacker.example")).as("another Host name (DNS rebinding)").startsWith("HTTP/1.1 421");
     assertThat(rawGet("/", cookie, URI.create(console.base()).getAuthority())).startsWith("HTTP/1.1 200");
+    assertThat(rawGet("/scope?s=app%2Fuser%2Fu2", cookie, URI.create(console.base()).getAuthority()))
+        .as("a scope outside the grants").startsWith("HTTP/1.1 404");
   }
 
   /** A GET with a Host header of our choosing (HttpClient does not allow setting it). */
@@ -169,6 +176,7 @@ class ConsoleBrowserIT {
     assertThat(session.isHttpOnly()).isTrue();
     assertThat(session.getSameSite()).isEqualTo("Strict");
     assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Scopes");
+    assertThat(browser.findElement(By.tagName("main")).getText()).contains(GRANT).doesNotContain("app/user/u2");
     screenshot("console-scopes");
 
     go(browser.findElement(By.linkText(GRANT)));
