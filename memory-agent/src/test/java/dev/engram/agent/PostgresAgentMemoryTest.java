@@ -1,0 +1,14 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.engram.agent;
+
+import dev.engram.spi.MemoryStore;
+
+class PostgresAgentMemoryTest extends AgentMemoryContract {
+  @Override
+  protected MemoryStore createStore() {
+    return TestPostgres.freshStore();
+  }
+}
