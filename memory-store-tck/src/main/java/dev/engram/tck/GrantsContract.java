@@ -92,7 +92,14 @@ public abstract class GrantsContract extends ContractSupport {
         Arguments.of("em space", List.of("app/\u2003user"), "whitespace"),
         Arguments.of("NUL", List.of("app/u\u0000"), "control"),
         Arguments.of("escape character", List.of("app/\u001Bu"), "control"),
-        Arguments.of("unpaired surrogate", List.of("app/\uD800"), "surrogate"),
+        Arguments.of("unpaired surrogate", List.of("app/\uD800"), "unpaired surrogate"),
+        Arguments.of("unpaired low surrogate", List.of("app/u\uDE00x"), "unpaired surrogate (U+DE00) at index 5"),
+        Arguments.of("surrogates reversed", List.of("app/\uDE00\uD83D"), "unpaired surrogate"),
+        Arguments.of("noncharacter", List.of("app/u\uFFFE"), "noncharacter U+FFFE"),
+        Arguments.of("plane-1 noncharacter", List.of("app/\uD83F\uDFFF"), "noncharacter U+1FFFF"),
+        Arguments.of("right-to-left override", List.of("app/u\u202Ex"), "format character U+202E"),
+        Arguments.of("not NFC (combining accent)", List.of("app/e\u0301"), "not in Unicode NFC form"),
+        Arguments.of("zero-width space", List.of("app/u\u200Bx"), "format character U+200B"),
         Arguments.of("backslash", List.of("app\\user"), "backslash"),
         Arguments.of("second grant malformed", List.of("app/ok", "app/../x"), "'..' segment"),
         Arguments.of("null grant", Arrays.asList("app/ok", null), "null"),
@@ -109,6 +116,25 @@ public abstract class GrantsContract extends ContractSupport {
     assertThat(e.code()).isEqualTo(ErrorCode.INVALID_GRANT);
     assertThat(e.field()).startsWith("grants");
     assertThat(e.getMessage()).startsWith("grants").contains(problem);
+  }
+
+  @Test
+  void namespacesWithEmojiAndOtherValidNonBmpCharactersAreUsable() {
+    // a plain emoji, a ZWJ family sequence, CJK, a mathematical letter outside the BMP, an accented letter
+    List<String> scopes = List.of("app/user/\uD83D\uDE00", "app/user/\uD83D\uDC68\u200D\uD83D\uDC69\u200D\uD83D\uDC67",
+        "app/\u7528\u6237/\u674E", "app/\uD835\uDC00x", "app/user/\u00E9");
+    Engram engram = newEngram();
+    for (String scope : scopes) {
+      assertThat(Grants.of(scope).namespaces()).containsExactly(scope);
+      seed(engram, scope, "the entry of " + scope, "notes");
+    }
+    for (String scope : scopes) {
+      List<MemoryEntry> seen = engram.list(Grants.of(scope));
+      assertThat(seen).as(scope).extracting(MemoryEntry::content).containsExactly("the entry of " + scope);
+      assertThat(seen.get(0).scope()).isEqualTo(scope);
+    }
+    // the emoji scope and its ZWJ sibling do not see each other
+    assertThat(engram.read(Grants.of(scopes.get(0)), "notes")).hasSize(1);
   }
 
   @Test
