@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.engram.AncestorPromotion;
+import dev.engram.ContextRequest;
+import dev.engram.Namespaces;
+import dev.engram.SearchMode;
+import dev.engram.SearchRequest;
 import dev.engram.Citation;
 import dev.engram.Engram;
 import dev.engram.ErrorCode;
@@ -25,6 +29,7 @@ import dev.engram.WriteResult;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
 import dev.engram.spi.TagRequest;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -135,6 +140,37 @@ public abstract class GrantsContract extends ContractSupport {
     }
     // the emoji scope and its ZWJ sibling do not see each other
     assertThat(engram.read(Grants.of(scopes.get(0)), "notes")).hasSize(1);
+  }
+
+  /**
+   * The largest visibility the limits allow: {@value Grants#MAX_GRANTS} grants, each {@value
+   * Namespaces#MAX_DEPTH} segments deep, see {@code MAX_GRANTS * MAX_DEPTH} scopes. Every read works.
+   */
+  @Test
+  void theMostGrantsAtTheGreatestDepthStillReadListScanSearchAndPrepareContext() {
+    List<String> deepest = new ArrayList<>();
+    for (int g = 0; g < Grants.MAX_GRANTS; g++) {
+      StringBuilder ns = new StringBuilder("t" + g);
+      for (int d = 1; d < Namespaces.MAX_DEPTH; d++) {
+        ns.append("/d").append(d);
+      }
+      deepest.add(ns.toString());
+    }
+    Grants all = Grants.of(deepest);
+    assertThat(all.visibleScopes()).hasSize(Grants.MAX_GRANTS * Namespaces.MAX_DEPTH);
+    Engram engram = newEngram();
+    seed(engram, deepest.get(0), "zebra migration notes from the first grant", "notes");
+    seed(engram, deepest.get(Grants.MAX_GRANTS - 1), "zebra stripes from the last grant", "notes");
+    seed(engram, "t7", "zebra herd at the root of the eighth grant", "notes");
+    seed(engram, "t8/d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11", "zebra crossing halfway down", "notes");
+
+    assertThat(engram.read(all, "notes")).extracting(MemoryEntry::content).hasSize(4);
+    assertThat(engram.list(all)).hasSize(4);
+    assertThat(engram.scan(all)).filteredOn(t -> t.topic().equals("notes"))
+        .extracting(TopicSummary::count).containsExactly(1, 1, 1, 1);
+    assertThat(engram.search(all, SearchRequest.builder("zebra").mode(SearchMode.FTS).limit(10).build()).hits())
+        .hasSize(4);
+    assertThat(engram.prepareContext(all, ContextRequest.of("zebra", 4000)).citations()).hasSize(4);
   }
 
   @Test
