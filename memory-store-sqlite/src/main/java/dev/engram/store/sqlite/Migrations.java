@@ -29,7 +29,9 @@ final class Migrations {
 
   private record Migration(int version, String description, String resource) {}
 
-  private static final List<Migration> ALL = List.of(new Migration(1, "init", "V1__init.sql"));
+  private static final List<Migration> ALL = List.of(
+      new Migration(1, "init", "V1__init.sql"),
+      new Migration(2, "unique active path and content", "V2__unique_active.sql"));
 
   private Migrations() {}
 
