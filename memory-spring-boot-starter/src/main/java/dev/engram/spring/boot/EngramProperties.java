@@ -1,0 +1,145 @@
+package dev.engram.spring.boot;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** The {@code engram.*} settings the auto-configuration reads. */
+@ConfigurationProperties(prefix = "engram")
+public class EngramProperties {
+  /**
+   * Where memory lives: "memory" (in process, lost on exit), "sqlite:FILE" (one SQLite file; needs
+   * dev.engram:memory-store-sqlite) or "postgres:JDBC_URL" (needs dev.engram:memory-store-postgres).
+   */
+  private String store = "memory";
+
+  /**
+   * The namespace template that turns a conversation id into grants, e.g. "app/user/{id}". The id
+   * must be one namespace segment. Without it, no GrantsResolver is defined unless the application
+   * defines one.
+   */
+  private @Nullable String grantsResolver;
+
+  /** The reasoner that files writes: "deterministic" (no model). */
+  private String reasoner = "deterministic";
+
+  /**
+   * The embedder for vector and hybrid search: "none", "minilm" (offline; needs
+   * dev.engram:memory-embeddings-local) or "openai" (any /v1/embeddings endpoint, see engram.openai.*;
+   * needs dev.engram:memory-embeddings-http).
+   */
+  private String embedder = "none";
+
+  /** The OpenAI-compatible embeddings endpoint used when engram.embedder=openai. */
+  private final OpenAi openai = new OpenAi();
+
+  /** A VectorStore over Engram for fixed grants. */
+  private final VectorStore vectorStore = new VectorStore();
+
+  public String getStore() {
+    return store;
+  }
+
+  public void setStore(String store) {
+    this.store = store;
+  }
+
+  public @Nullable String getGrantsResolver() {
+    return grantsResolver;
+  }
+
+  public void setGrantsResolver(@Nullable String grantsResolver) {
+    this.grantsResolver = grantsResolver;
+  }
+
+  public String getReasoner() {
+    return reasoner;
+  }
+
+  public void setReasoner(String reasoner) {
+    this.reasoner = reasoner;
+  }
+
+  public String getEmbedder() {
+    return embedder;
+  }
+
+  public void setEmbedder(String embedder) {
+    this.embedder = embedder;
+  }
+
+  public OpenAi getOpenai() {
+    return openai;
+  }
+
+  public VectorStore getVectorStore() {
+    return vectorStore;
+  }
+
+  /** Settings of the OpenAI-compatible embedder. */
+  public static class OpenAi {
+    /** The API base URL, up to and including /v1. */
+    private String baseUrl = "https://api.openai.com/v1";
+    /** The bearer token; never logged. */
+    private @Nullable String apiKey;
+    /** The embedding model name. */
+    private String model = "text-embedding-3-small";
+    /** The vector dimension the model returns. */
+    private int dimension = 1536;
+
+    public String getBaseUrl() {
+      return baseUrl;
+    }
+
+    public void setBaseUrl(String baseUrl) {
+      this.baseUrl = baseUrl;
+    }
+
+    public @Nullable String getApiKey() {
+      return apiKey;
+    }
+
+    public void setApiKey(@Nullable String apiKey) {
+      this.apiKey = apiKey;
+    }
+
+    public String getModel() {
+      return model;
+    }
+
+    public void setModel(String model) {
+      this.model = model;
+    }
+
+    public int getDimension() {
+      return dimension;
+    }
+
+    public void setDimension(int dimension) {
+      this.dimension = dimension;
+    }
+  }
+
+  /** Settings of the auto-configured EngramVectorStore. */
+  public static class VectorStore {
+    /** The namespace the documents live in; the VectorStore bean is defined only when this is set. */
+    private @Nullable String namespace;
+    /** The topic documents are filed under. */
+    private String topic = "documents";
+
+    public @Nullable String getNamespace() {
+      return namespace;
+    }
+
+    public void setNamespace(@Nullable String namespace) {
+      this.namespace = namespace;
+    }
+
+    public String getTopic() {
+      return topic;
+    }
+
+    public void setTopic(String topic) {
+      this.topic = topic;
+    }
+  }
+}
