@@ -8,6 +8,11 @@ import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
+import dev.engram.agent.MemoryMode;
+import dev.engram.agent.MemoryResource;
+import dev.engram.agent.Preload;
+import dev.engram.springai.EngramMemoryAdvisor;
+import dev.engram.springai.EngramToolCallbackProvider;
 import dev.engram.springai.EngramVectorStore;
 import dev.engram.springai.GrantsResolver;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
@@ -17,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -32,7 +38,10 @@ import org.springframework.util.ClassUtils;
 /**
  * Defines Engram's beans from {@code engram.*} properties. Every bean backs off when the application
  * defines its own of the same type: a {@link MemoryStore}, {@link Reasoner}, {@link Embedder},
- * {@link Engram}, {@link GrantsResolver} or {@link EngramVectorStore}.
+ * {@link Engram}, {@link GrantsResolver}, {@link MemoryResource}, {@link EngramToolCallbackProvider},
+ * {@link EngramMemoryAdvisor} or {@link EngramVectorStore}. The tool provider and the advisor exist
+ * only when there is a {@link GrantsResolver} (from {@code engram.grants-resolver} or the
+ * application): without trusted grants there is no memory for a conversation.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(EngramProperties.class)
@@ -150,6 +159,59 @@ public class EngramAutoConfiguration {
   @ConditionalOnProperty(prefix = "engram", name = "grants-resolver")
   public GrantsResolver engramGrantsResolver(EngramProperties properties) {
     return GrantsResolver.template(java.util.Objects.requireNonNull(properties.getGrantsResolver()));
+  }
+
+  /**
+   * The agent memory resource from {@code engram.mode}, {@code engram.auto-scan},
+   * {@code engram.context-bytes} and {@code engram.preload.*}.
+   *
+   * @param engram the facade
+   * @param properties the settings
+   * @return the resource
+   * @throws InvalidInputException if a setting is out of range, naming it
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public MemoryResource engramMemoryResource(Engram engram, EngramProperties properties) {
+    MemoryMode mode = switch (lower(properties.getMode())) {
+      case "read-write", "read_write" -> MemoryMode.READ_WRITE;
+      case "read" -> MemoryMode.READ;
+      default -> throw new InvalidInputException("engram.mode", "'" + properties.getMode() + "' is not a mode: use read-write or read");
+    };
+    EngramProperties.Preload p = properties.getPreload();
+    Preload.Settings preload = p.isAll() ? Preload.all() : p.isCore() ? Preload.core() : Preload.none();
+    preload = preload.topics(p.getTopics().toArray(String[]::new)).limit(p.getLimit()).maxChars(p.getMaxChars());
+    return MemoryResource.builder(engram).mode(mode).autoScan(properties.isAutoScan())
+        .contextBytes(properties.getContextBytes()).preload(preload).build();
+  }
+
+  /**
+   * The memory tools for Spring AI, with grants from the conversation id in the tool context.
+   *
+   * @param resource the memory resource
+   * @param resolver the application's grants resolver
+   * @return the provider
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnBean(GrantsResolver.class)
+  public EngramToolCallbackProvider engramToolCallbackProvider(MemoryResource resource, GrantsResolver resolver) {
+    return EngramToolCallbackProvider.fromToolContext(resource, resolver);
+  }
+
+  /**
+   * The memory advisor for Spring AI's ChatClient, with grants from the conversation id in the
+   * advisor context.
+   *
+   * @param resource the memory resource
+   * @param resolver the application's grants resolver
+   * @return the advisor
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnBean(GrantsResolver.class)
+  public EngramMemoryAdvisor engramMemoryAdvisor(MemoryResource resource, GrantsResolver resolver) {
+    return EngramMemoryAdvisor.builder(resource, resolver).build();
   }
 
   /** The Spring AI vector store, when {@code engram.vector-store.namespace} is set. */

@@ -29,6 +29,18 @@ public class EngramProperties {
    */
   private String embedder = "none";
 
+  /** Which memory tools agents get: "read-write" (read, search, write, correct, forget) or "read". */
+  private String mode = "read-write";
+
+  /** Whether the instructions block starts with an overview of the visible topics. */
+  private boolean autoScan = false;
+
+  /** The UTF-8 byte budget of the prepared context inside the instructions block. */
+  private int contextBytes = 6000;
+
+  /** Which full entries the instructions block inlines. */
+  private final Preload preload = new Preload();
+
   /** The OpenAI-compatible embeddings endpoint used when engram.embedder=openai. */
   private final OpenAi openai = new OpenAi();
 
@@ -67,12 +79,94 @@ public class EngramProperties {
     this.embedder = embedder;
   }
 
+  public String getMode() {
+    return mode;
+  }
+
+  public void setMode(String mode) {
+    this.mode = mode;
+  }
+
+  public boolean isAutoScan() {
+    return autoScan;
+  }
+
+  public void setAutoScan(boolean autoScan) {
+    this.autoScan = autoScan;
+  }
+
+  public int getContextBytes() {
+    return contextBytes;
+  }
+
+  public void setContextBytes(int contextBytes) {
+    this.contextBytes = contextBytes;
+  }
+
+  public Preload getPreload() {
+    return preload;
+  }
+
   public OpenAi getOpenai() {
     return openai;
   }
 
   public VectorStore getVectorStore() {
     return vectorStore;
+  }
+
+  /** Settings of the preload section of the instructions block (none by default). */
+  public static class Preload {
+    /** Inline the core topic (the always-load profile). */
+    private boolean core = false;
+    /** Inline every active visible entry, core first. */
+    private boolean all = false;
+    /** Further topics to inline, in order. */
+    private java.util.List<String> topics = new java.util.ArrayList<>();
+    /** The most entries inlined. */
+    private int limit = dev.engram.agent.Preload.DEFAULT_LIMIT;
+    /** The most characters of the rendered preload section. */
+    private int maxChars = dev.engram.agent.Preload.DEFAULT_MAX_CHARS;
+
+    public boolean isCore() {
+      return core;
+    }
+
+    public void setCore(boolean core) {
+      this.core = core;
+    }
+
+    public boolean isAll() {
+      return all;
+    }
+
+    public void setAll(boolean all) {
+      this.all = all;
+    }
+
+    public java.util.List<String> getTopics() {
+      return topics;
+    }
+
+    public void setTopics(java.util.List<String> topics) {
+      this.topics = topics;
+    }
+
+    public int getLimit() {
+      return limit;
+    }
+
+    public void setLimit(int limit) {
+      this.limit = limit;
+    }
+
+    public int getMaxChars() {
+      return maxChars;
+    }
+
+    public void setMaxChars(int maxChars) {
+      this.maxChars = maxChars;
+    }
   }
 
   /** Settings of the OpenAI-compatible embedder. */

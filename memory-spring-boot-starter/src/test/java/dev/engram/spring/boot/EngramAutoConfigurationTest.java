@@ -10,6 +10,9 @@ import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
+import dev.engram.agent.MemoryResource;
+import dev.engram.springai.EngramMemoryAdvisor;
+import dev.engram.springai.EngramToolCallbackProvider;
 import dev.engram.springai.EngramVectorStore;
 import dev.engram.springai.GrantsResolver;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
@@ -129,6 +132,26 @@ class EngramAutoConfigurationTest {
         });
   }
 
+  @Test
+  void agentBeansFollowModePreloadAndTheGrantsResolver() {
+    runner.run(context -> assertThat(context).hasSingleBean(MemoryResource.class)
+        .doesNotHaveBean(EngramToolCallbackProvider.class).doesNotHaveBean(EngramMemoryAdvisor.class));
+    runner.withPropertyValues("engram.grants-resolver=app/user/{id}", "engram.mode=read",
+        "engram.preload.core=true", "engram.preload.topics=goals", "engram.preload.max-chars=500").run(context -> {
+          assertThat(context).hasNotFailed().hasSingleBean(EngramMemoryAdvisor.class);
+          assertThat(context.getBean(EngramToolCallbackProvider.class).getToolCallbacks())
+              .extracting(t -> t.getToolDefinition().name()).containsExactlyInAnyOrder("memory_read", "memory_search");
+          Engram engram = context.getBean(Engram.class);
+          engram.write(Grants.of("app/user/u1"), "Run a marathon in spring.", WriteOptions.builder().topicsHint("goals").build());
+          String block = context.getBean(MemoryResource.class).bind(Grants.of("app/user/u1")).instructions("");
+          assertThat(block).contains("Run a marathon in spring.").contains("read-only");
+        });
+    runner.withPropertyValues("engram.mode=write-only").run(context ->
+        assertThat(context).getFailure().rootCause().hasMessageContaining("engram.mode"));
+    runner.withPropertyValues("engram.preload.limit=0").run(context ->
+        assertThat(context).getFailure().rootCause().hasMessageContaining("preload.limit"));
+  }
+
   @Configuration(proxyBeanMethods = false)
   static class OwnBeans {
     static final InMemoryMemoryStore STORE = new InMemoryMemoryStore();
@@ -167,7 +190,8 @@ class EngramAutoConfigurationTest {
       json = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     }
     assertThat(json).contains("\"engram.store\"", "\"engram.grants-resolver\"", "\"engram.embedder\"",
-        "\"engram.openai.api-key\"", "\"engram.vector-store.namespace\"", "sqlite:FILE");
+        "\"engram.openai.api-key\"", "\"engram.vector-store.namespace\"", "sqlite:FILE",
+        "\"engram.mode\"", "\"engram.preload.topics\"", "\"engram.preload.max-chars\"");
     assertThat(Files.exists(Path.of("target/classes/META-INF/spring-configuration-metadata.json"))).isTrue();
   }
 }
