@@ -1,6 +1,7 @@
 package dev.engram.spring.boot;
 
 import dev.engram.embeddings.http.OpenAiCompatibleEmbedder;
+import dev.engram.embeddings.local.E5SmallEmbedder;
 import dev.engram.embeddings.local.MiniLmEmbedder;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
@@ -25,6 +26,10 @@ final class Backends {
 
   static Embedder miniLm() {
     return new MiniLmEmbedder();
+  }
+
+  static Embedder e5() {
+    return new E5SmallEmbedder();
   }
 
   static Embedder openAi(EngramProperties.OpenAi settings) {

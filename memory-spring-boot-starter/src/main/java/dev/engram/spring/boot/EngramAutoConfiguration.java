@@ -121,13 +121,16 @@ public class EngramAutoConfiguration {
       case "minilm":
         require("dev.engram.embeddings.local.MiniLmEmbedder", "engram.embedder", "dev.engram:memory-embeddings-local");
         return Backends.miniLm();
+      case "e5":
+        require("dev.engram.embeddings.local.E5SmallEmbedder", "engram.embedder", "dev.engram:memory-embeddings-local");
+        return Backends.e5();
       case "openai":
         require("dev.engram.embeddings.http.OpenAiCompatibleEmbedder", "engram.embedder",
             "dev.engram:memory-embeddings-http");
         return Backends.openAi(properties.getOpenai());
       default:
         throw new InvalidInputException("engram.embedder", "'" + name
-            + "' is not an embedder of this build: use none, minilm or openai, or define a dev.engram.spi.Embedder bean");
+            + "' is not an embedder of this build: use none, minilm, e5 or openai, or define a dev.engram.spi.Embedder bean");
     }
   }
 

@@ -23,8 +23,8 @@ public class EngramProperties {
   private String reasoner = "deterministic";
 
   /**
-   * The embedder for vector and hybrid search: "none", "minilm" (offline; needs
-   * dev.engram:memory-embeddings-local) or "openai" (any /v1/embeddings endpoint, see engram.openai.*;
+   * The embedder for vector and hybrid search: "none", "minilm" or "e5" (offline all-MiniLM-L6-v2 or
+   * e5-small-v2; need dev.engram:memory-embeddings-local) or "openai" (any /v1/embeddings endpoint, see engram.openai.*;
    * needs dev.engram:memory-embeddings-http).
    */
   private String embedder = "none";

@@ -102,7 +102,7 @@ class EngramAutoConfigurationTest {
         assertThat(context).getFailure().rootCause().hasMessageContaining("JDBC URL"));
     runner.withPropertyValues("engram.reasoner=llm").run(context ->
         assertThat(context).getFailure().rootCause().hasMessageContaining("engram.reasoner"));
-    runner.withPropertyValues("engram.embedder=e5").run(context ->
+    runner.withPropertyValues("engram.embedder=bert").run(context ->
         assertThat(context).getFailure().rootCause().hasMessageContaining("engram.embedder"));
     runner.withPropertyValues("engram.grants-resolver=app/user").run(context ->
         assertThat(context).getFailure().rootCause().hasMessageContaining("{id}"));
@@ -116,6 +116,18 @@ class EngramAutoConfigurationTest {
           assertThat(context).hasNotFailed();
           assertThat(context.getBean(Embedder.class).profile().dimension()).isEqualTo(8);
         });
+  }
+
+  @Test
+  void localEmbedderMakesSearchHybrid() {
+    runner.withPropertyValues("engram.embedder=e5").run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context.getBean(Embedder.class)).isInstanceOf(dev.engram.embeddings.local.E5SmallEmbedder.class);
+      Engram engram = context.getBean(Engram.class);
+      Grants grants = Grants.of("app/user/u1");
+      engram.write(grants, "Prefers metric units.", WriteOptions.defaults());
+      assertThat(engram.search(grants, dev.engram.SearchRequest.of("metric")).used()).isEqualTo(dev.engram.SearchMode.HYBRID);
+    });
   }
 
   @Test
