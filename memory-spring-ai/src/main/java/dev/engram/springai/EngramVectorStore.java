@@ -175,6 +175,9 @@ public final class EngramVectorStore implements VectorStore {
     int topK = request.getTopK();
     double threshold = request.getSimilarityThreshold();
     List<Document> out = new ArrayList<>();
+    if (topK == 0) {
+      return out;
+    }
     if (request.getQuery() == null || request.getQuery().isBlank()) {
       for (MemoryEntry e : documentEntries()) {
         Document d = toDocument(e, null, null);

@@ -14,7 +14,10 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
-/** Fresh stores of every kind for the adapter tests: in memory, a SQLite file, embedded PostgreSQL. */
+/**
+ * Fresh stores of every kind for the adapter tests: in memory, a SQLite file, PostgreSQL (the server
+ * named by {@code ENGRAM_PG_URL}, else an embedded one), each PostgreSQL store in a schema of its own.
+ */
 final class TestStores {
   enum Kind { MEMORY, SQLITE, POSTGRES }
 
@@ -36,8 +39,11 @@ final class TestStores {
           throw new UncheckedIOException(e);
         }
       case POSTGRES:
-        return PostgresMemoryStore.builder().dataSource(postgres())
-            .schema("springai_" + SCHEMAS.incrementAndGet()).build();
+        String schema = "springai_" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
+        String external = System.getenv("ENGRAM_PG_URL");
+        return external != null && !external.isBlank()
+            ? PostgresMemoryStore.builder().jdbcUrl(external.trim()).maximumPoolSize(2).schema(schema).build()
+            : PostgresMemoryStore.builder().dataSource(postgres()).schema(schema).build();
       default:
         throw new IllegalArgumentException(kind.name());
     }
