@@ -70,6 +70,15 @@ public final class MemoryResource {
   }
 
   /**
+   * The tools every {@link AgentMemory} of this resource offers (they do not depend on the grants).
+   *
+   * @return the specs, in a stable order
+   */
+  public java.util.List<ToolSpec> tools() {
+    return tools.specs();
+  }
+
+  /**
    * The mode the tools were configured with.
    *
    * @return read or read-write

@@ -143,6 +143,7 @@ abstract class AgentMemoryContract {
     MemoryEntry existing = engram.write(A, "Prefers metric units.").entry();
     AgentMemory ro = MemoryResource.builder(engram).mode(MemoryMode.READ).build().bind(A);
     assertThat(ro.tools()).extracting(ToolSpec::name).containsExactly("memory_read", "memory_search");
+    assertThat(MemoryResource.builder(engram).mode(MemoryMode.READ).build().tools()).isEqualTo(ro.tools());
     String ref = ok(ro.call("memory_read", args("topic", "general"))).path("entries").get(0).path("ref").asText();
     error(ro.call("memory_write", args("content", "Owns a bike.")), "read_only");
     error(ro.call("memory_correct", args("ref", ref, "content", "Prefers imperial.")), "read_only");
@@ -183,6 +184,9 @@ abstract class AgentMemoryContract {
     JsonNode found = ok(agent.call("memory_search", args("query", "metric units", "limit", 5)));
     assertThat(contents(found.path("results"))).first().isEqualTo("Prefers metric units.");
     assertThat(found.path("results").get(0).path("ref").asText()).isEqualTo(ref);
+    for (String syntax : List.of("\" OR * NEAR(", "units) AND (", "-metric ^2 ~", "'; DROP TABLE versions; --")) {
+      ok(agent.call("memory_search", args("query", syntax)));
+    }
 
     JsonNode corrected = ok(agent.call("memory_correct", args("ref", ref, "content", "Prefers imperial units.")));
     assertThat(corrected.path("outcome").asText()).isEqualTo("corrected");

@@ -13,7 +13,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class TestPostgres {
   private static final AtomicInteger SCHEMAS = new AtomicInteger();
+  private static final java.util.List<String> CREATED = new java.util.concurrent.CopyOnWriteArrayList<>();
   private static @Nullable HikariDataSource pool;
+  private static boolean external;
 
   private TestPostgres() {}
 
@@ -22,6 +24,7 @@ final class TestPostgres {
       pool = start();
     }
     String schema = "agent_" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
+    CREATED.add(schema);
     return PostgresMemoryStore.builder().dataSource(pool).schema(schema).build();
   }
 
@@ -44,7 +47,17 @@ final class TestPostgres {
     config.setMaximumPoolSize(8);
     HikariDataSource ds = new HikariDataSource(config);
     EmbeddedPostgres server = embedded;
+    external = server == null;
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (external) {
+        for (String schema : CREATED) {
+          try (java.sql.Connection c = ds.getConnection(); java.sql.Statement st = c.createStatement()) {
+            st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+          } catch (java.sql.SQLException ignored) {
+            // best effort on the way out
+          }
+        }
+      }
       ds.close();
       if (server != null) {
         try {

@@ -3,7 +3,6 @@ package dev.engram.langchain4j;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.engram.Grants;
 import dev.engram.InvalidInputException;
 import dev.engram.agent.AgentMemory;
 import dev.engram.agent.MemoryResource;
@@ -39,9 +38,8 @@ public final class EngramToolProvider implements ToolProvider {
   public EngramToolProvider(MemoryResource resource, MemoryIdGrants grants) {
     this.resource = Objects.requireNonNull(resource, "resource");
     this.grants = Objects.requireNonNull(grants, "grants");
-    // the tool list depends on the resource's mode only; binding to list it touches no memory
     List<ToolSpecification> specs = new ArrayList<>();
-    for (ToolSpec spec : resource.bind(Grants.of("tool-listing")).tools()) {
+    for (ToolSpec spec : resource.tools()) {
       specs.add(specification(spec));
     }
     this.specifications = List.copyOf(specs);

@@ -46,8 +46,7 @@ public final class EngramToolCallbackProvider implements ToolCallbackProvider {
   private EngramToolCallbackProvider(MemoryResource resource, Function<@Nullable ToolContext, Grants> grants) {
     this.resource = resource;
     this.grants = grants;
-    // the tool list depends on the resource's mode only; binding to list it touches no memory
-    List<ToolSpec> specs = resource.bind(Grants.of("tool-listing")).tools();
+    List<ToolSpec> specs = resource.tools();
     this.callbacks = specs.stream().map(Callback::new).toArray(ToolCallback[]::new);
   }
 
