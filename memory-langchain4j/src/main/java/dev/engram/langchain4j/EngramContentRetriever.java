@@ -42,11 +42,17 @@ import org.slf4j.LoggerFactory;
  * trusted {@link MemoryIdGrants}, or are fixed with {@link Builder#grants(Grants)}.
  */
 public final class EngramContentRetriever implements ContentRetriever {
+  /** Segment metadata key of a search hit's rendered citation. */
   public static final String CITATION_KEY = "engram_citation";
+  /** Segment metadata key of a prepared context's rendered citations, space-separated. */
   public static final String CITATIONS_KEY = "engram_citations";
+  /** Segment metadata key of a search hit's scope. */
   public static final String SCOPE_KEY = "engram_scope";
+  /** Segment metadata key of a search hit's entry id. */
   public static final String ENTRY_ID_KEY = "engram_entry_id";
+  /** Segment metadata key of a search hit's version id. */
   public static final String VERSION_ID_KEY = "engram_version_id";
+  /** Segment metadata key of a search hit's revision (a long). */
   public static final String REVISION_KEY = "engram_revision";
   private static final Logger LOG = LoggerFactory.getLogger(EngramContentRetriever.class);
 
