@@ -481,12 +481,12 @@ public abstract class GrantsContract extends ContractSupport {
   }
 
   @Test
-  void builderWritePolicyIsTheDefaultAndWriteOptionsOverrideIt() {
+  void builderWritePolicyIsTheDefaultAndWriteOptionsCannotWidenIt() {
     TargetedReasoner reasoner = new TargetedReasoner();
     Engram engram = newEngram(reasoner, b -> b.writePolicy(WritePolicy.grantOnly()));
     Grants team = Grants.of("org/team");
     assertWriteRejected(engram, reasoner, team, WriteOptions.defaults(), "org/team/alice", Grants.of("org/team/alice"));
-    assertWriteLands(engram, reasoner, team, policy(WritePolicy.DEFAULT), "org/team/alice");
+    assertWriteRejected(engram, reasoner, team, policy(WritePolicy.DEFAULT), "org/team/alice", Grants.of("org/team/alice"));
     assertWriteLands(engram, reasoner, team, WriteOptions.defaults(), "org/team");
   }
 
@@ -506,7 +506,7 @@ public abstract class GrantsContract extends ContractSupport {
   @Test
   void ancestorPromotionParentReachesOnlyTheParent() {
     TargetedReasoner reasoner = new TargetedReasoner();
-    Engram engram = newEngram(reasoner, b -> b);
+    Engram engram = newEngram(reasoner, b -> b.writePolicy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.PARENT)));
     Grants alice = Grants.of("org/team/alice");
     Grants auditor = Grants.of("org/team/alice", "org/team/bob");
     WriteOptions parent = policy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.PARENT));
@@ -534,7 +534,7 @@ public abstract class GrantsContract extends ContractSupport {
   @Test
   void eachGrantAuthorizesOnItsOwnAndGrantsDoNotCombine() {
     TargetedReasoner reasoner = new TargetedReasoner();
-    Engram engram = newEngram(reasoner, b -> b);
+    Engram engram = newEngram(reasoner, b -> b.writePolicy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.PARENT)));
     Grants two = Grants.of("x/a", "y/b");
     WriteOptions parent = policy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.PARENT));
     assertWriteLands(engram, reasoner, two, WriteOptions.defaults(), "y/b/c");

@@ -438,7 +438,7 @@ public final class PostgresMemoryStore implements MemoryStore {
 
   private Connection connect(String what) {
     if (closed.get()) {
-      throw new IllegalStateException(this + " is closed");
+      throw StoreException.closed(this + " is closed");
     }
     try {
       return dataSource.getConnection();

@@ -75,10 +75,10 @@ final class Queries {
   private static final String DIRTY_TOPICS = "SELECT " + TOPIC_COLUMNS
       + " WHERE t.last_write_revision > t.last_curated_revision ORDER BY t.scope, t.topic LIMIT ?";
   private static final String COUNT_PRIORITY = "SELECT count(*) FROM versions"
-      + " WHERE status = 'ACTIVE' AND priority = ? AND (scope = ? OR (scope > ? AND scope < ?))";
+      + " WHERE status = 'ACTIVE' AND priority = ? AND scope = ?";
   /** The same count for priorities 0 and 1, through the partial index that only those priorities enter. */
   private static final String COUNT_KEY_PRIORITY = "SELECT count(*) FROM versions"
-      + " WHERE status = 'ACTIVE' AND priority <= 1 AND priority = ? AND (scope = ? OR (scope > ? AND scope < ?))";
+      + " WHERE status = 'ACTIVE' AND priority <= 1 AND priority = ? AND scope = ?";
   private static final String SCOPES_RECURSIVE =
       "SELECT scope FROM versions WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)"
           + " UNION SELECT scope FROM topics WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)";
@@ -301,12 +301,10 @@ final class Queries {
     return topicStates(ps);
   }
 
-  static int countActiveWithPriority(Session s, String namespace, int priority) throws SQLException {
+  static int countActiveWithPriority(Session s, String scope, int priority) throws SQLException {
     PreparedStatement ps = s.prepare(priority <= 1 ? COUNT_KEY_PRIORITY : COUNT_PRIORITY);
     ps.setInt(1, priority);
-    ps.setString(2, namespace);
-    ps.setString(3, namespace + "/");
-    ps.setString(4, namespace + "0");
+    ps.setString(2, scope);
     try (ResultSet rs = ps.executeQuery()) {
       rs.next();
       return rs.getInt(1);
