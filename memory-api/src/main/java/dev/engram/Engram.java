@@ -166,7 +166,9 @@ public interface Engram extends AutoCloseable {
 
   /**
    * Restores content, priority, disclosure and glossary from a create/update/rollback event as a new
-   * version (and a new event). Nothing is edited in place.
+   * version (and a new event). Nothing is edited in place: an entry merged away comes back as a new
+   * version and its merged-away version stays as it was. A retired entry is refused with
+   * {@link EntryStateException} (reactivate it first), and so is content another active entry holds.
    *
    * @param grants what the caller may see and write
    * @param eventId the event whose state to restore
@@ -174,7 +176,8 @@ public interface Engram extends AutoCloseable {
    * @return the new current version
    * @throws NotFoundException if the event is not visible
    * @throws ScopeViolationException if its scope is not writable with {@code grants}
-   * @throws EntryStateException if the event carries no state to restore
+   * @throws EntryStateException if the entry is retired, another active entry holds the content, or the
+   *     event carries no state to restore
    * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
    */
   MemoryEntry rollback(Grants grants, String eventId, ChangeOptions options);
@@ -438,10 +441,11 @@ public interface Engram extends AutoCloseable {
   }
 
   /**
-   * Releases what the engine owns: the store when it was handed over with
-   * {@link EngramBuilder#store(MemoryStore)}, and nothing when it was borrowed
-   * ({@link EngramBuilder#borrowedStore(MemoryStore)}). Reasoners and embedders are never closed here.
-   * Idempotent.
+   * Closes the engine: every later call fails with a {@link StoreException} whose code is
+   * {@link ErrorCode#STORE_CLOSED}; closing again does nothing. The store is closed with it when it was
+   * handed over with {@link EngramBuilder#store(MemoryStore)} and left open for its owner when it was
+   * borrowed ({@link EngramBuilder#borrowedStore(MemoryStore)}). Reasoners and embedders are never
+   * closed here.
    */
   @Override
   void close();

@@ -125,7 +125,7 @@ public final class EngramBuilder {
   }
 
   /**
-   * Caps on active entries per top-level namespace at priority 0 (default 5) and priority 1 (default 15).
+   * Caps on active entries per scope (each namespace counts only its own entries) at priority 0 (default 5) and priority 1 (default 15).
    *
    * @param core the cap at priority 0, at least 0
    * @param key the cap at priority 1, at least 0
@@ -144,8 +144,8 @@ public final class EngramBuilder {
   }
 
   /**
-   * The default write policy (default {@link WritePolicy#DEFAULT}: descendants allowed, no ancestor
-   * promotion).
+   * The write policy (default: descendants allowed, no ancestor promotion). A per-call
+   * {@link WriteOptions#writePolicy()} can only narrow it.
    *
    * @param policy the policy
    * @return this builder

@@ -126,13 +126,14 @@ public interface StoreReader {
   List<TopicState> dirtyTopics(int limit);
 
   /**
-   * Counts active entries with a priority in a namespace and below.
+   * Counts active entries with a priority in exactly {@code scope} (not the scopes below it): priority
+   * caps are per scope, so one tenant's entries never count against another's.
    *
-   * @param namespace the namespace
+   * @param scope the scope
    * @param priority the priority
-   * @return the number of active entries with this priority in {@code namespace} or below it
+   * @return the number of active entries with this priority in {@code scope}
    */
-  int countActiveWithPriority(String namespace, int priority);
+  int countActiveWithPriority(String scope, int priority);
 
   /**
    * Scopes that hold any version or topic row and equal {@code prefix} or (when recursive) lie below it.
