@@ -10,7 +10,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.engram.Engram;
+import dev.engram.ErrorCode;
 import dev.engram.Grants;
+import dev.engram.StoreException;
 import dev.engram.reasoner.DeterministicReasoner;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -33,15 +35,18 @@ class OwnershipTest {
     engram.close();
     engram.close();
     assertThatThrownBy(() -> store.headRevision("app/user/u1"))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        .isInstanceOf(StoreException.class).hasMessageContaining("closed");
+    assertThatThrownBy(() -> engram.list(U1))
+        .isInstanceOf(StoreException.class).extracting(e -> ((StoreException) e).code()).isEqualTo(ErrorCode.STORE_CLOSED);
   }
 
   @Test
   void aBorrowedStoreOutlivesTheEngine() {
     try (SqliteMemoryStore store = new SqliteMemoryStore(dir.resolve("borrowed.db"))) {
-      try (Engram first = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner()).build()) {
-        first.write(U1, "Prefers tea.");
-      }
+      Engram first = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner()).build();
+      first.write(U1, "Prefers tea.");
+      first.close();
+      assertThatThrownBy(() -> first.list(U1)).isInstanceOf(StoreException.class);
       assertThat(store.headRevision("app/user/u1")).isEqualTo(1);
       try (Engram second = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner()).build()) {
         second.write(U1, "Prefers window seats.");
