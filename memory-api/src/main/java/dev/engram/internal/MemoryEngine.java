@@ -432,7 +432,7 @@ public final class MemoryEngine implements Engram {
     Text.id("entryId", entryId);
     MemoryEntry cur = visibleCurrent(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
-    return store.inTransaction(cur.scope(), tx -> {
+    int erased = store.inTransaction(cur.scope(), tx -> {
       Set<String> topics = new HashSet<>();
       for (MemoryEntry v : tx.versions(entryId)) {
         topics.addAll(v.topics());
@@ -453,6 +453,8 @@ public final class MemoryEngine implements Engram {
       tx.markTopicsWritten(cur.scope(), remaining, rev, now);
       return removed;
     });
+    search.forget(cur.scope());
+    return erased;
   }
 
   @Override
@@ -481,6 +483,7 @@ public final class MemoryEngine implements Engram {
         }
         return removed;
       });
+      search.forget(scope);
     }
     return total;
   }

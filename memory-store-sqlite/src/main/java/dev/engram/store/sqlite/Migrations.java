@@ -29,7 +29,9 @@ final class Migrations {
 
   private record Migration(int version, String description, String resource) {}
 
-  private static final List<Migration> ALL = List.of(new Migration(1, "init", "V1__init.sql"));
+  private static final List<Migration> ALL = List.of(
+      new Migration(1, "init", "V1__init.sql"),
+      new Migration(2, "erasure", "V2__erasure.sql"));
 
   private Migrations() {}
 
@@ -140,7 +142,7 @@ final class Migrations {
     }
   }
 
-  /** The oldest SQLite whose features the schema and queries use (FTS5 contentless delete, concat_ws). */
+  /** The oldest SQLite whose features the schema and queries use (FTS5 secure-delete, concat_ws). */
   static final int[] MIN_SQLITE = {3, 44, 0};
 
   private static void requireSqliteVersion(Session s, String database) throws SQLException {
