@@ -130,7 +130,7 @@ public final class MemoryEngine implements Engram {
       long head = tx.headRevision(filed.scope);
       checkExpected(filed.scope, expected, head);
       Instant now = now();
-      if (filed.duplicateOf != null) {
+      if (path == null && filed.duplicateOf != null) {
         MemoryEntry dup = current(tx, filed.duplicateOf);
         if (dup != null && dup.isActive()) {
           return new WriteResult(WriteResult.Outcome.DEDUPED, dup, head);
@@ -145,7 +145,9 @@ public final class MemoryEngine implements Engram {
               && existing.type() == filed.type
               && existing.priority() == priority
               && Objects.equals(existing.disclosure(), disclosure)
-              && existing.glossary().equals(glossary)) {
+              && existing.glossary().equals(glossary)
+              && Objects.equals(existing.source(), source)
+              && existing.evidence().equals(evidence)) {
             return new WriteResult(WriteResult.Outcome.DEDUPED, existing, head);
           }
           checkCap(tx, filed.scope, priority, existing);
@@ -158,7 +160,7 @@ public final class MemoryEngine implements Engram {
           return new WriteResult(WriteResult.Outcome.UPDATED, next, rev);
         }
       }
-      MemoryEntry dup = tx.findActiveByHash(filed.scope, filed.hash).orElse(null);
+      MemoryEntry dup = path != null ? null : tx.findActiveByHash(filed.scope, filed.hash).orElse(null);
       if (dup != null) {
         return new WriteResult(WriteResult.Outcome.DEDUPED, dup, head);
       }

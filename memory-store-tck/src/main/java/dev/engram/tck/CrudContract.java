@@ -240,6 +240,57 @@ public abstract class CrudContract extends ContractSupport {
     assertThat(e.get(U1, a.entryId())).isEqualTo(retired);
   }
 
+  @Test
+  void aPathWriteIsDedupedOnlyAgainstTheEntryAtThatPath() {
+    Engram e = engram();
+    MemoryEntry loose = write(e, U1, "Deploys go out on Fridays", "ops").entry();
+
+    WriteOptions.Builder at = WriteOptions.builder().path("ops/deploy-day").topicsHint("ops")
+        .priority(1).disclosure("when planning a release").glossary("release day");
+    WriteResult addressed = e.write(U1, "Deploys go out on Fridays", at.build());
+    assertThat(addressed.outcome()).isEqualTo(Outcome.APPENDED);
+    MemoryEntry atPath = addressed.entry();
+    assertThat(atPath.entryId()).isNotEqualTo(loose.entryId());
+    assertThat(atPath.path()).isEqualTo("ops/deploy-day");
+    assertThat(atPath.priority()).isEqualTo(1);
+    assertThat(atPath.disclosure()).isEqualTo("when planning a release");
+    assertThat(atPath.glossary()).containsExactly("release day");
+    assertThat(e.revision(U1, S1)).isEqualTo(2);
+
+    WriteResult second = e.write(U1, "Deploys go out on Fridays", at.path("ops/release-day").build());
+    assertThat(second.outcome()).isEqualTo(Outcome.APPENDED);
+    assertThat(second.entry().entryId()).isNotIn(loose.entryId(), atPath.entryId());
+    assertThat(e.list(U1)).extracting(MemoryEntry::path)
+        .containsExactlyInAnyOrder(null, "ops/deploy-day", "ops/release-day");
+
+    WriteResult looseAgain = write(e, U1, "Deploys go out on Fridays", "ops");
+    assertThat(looseAgain.outcome()).isEqualTo(Outcome.DEDUPED);
+    assertThat(e.list(U1)).hasSize(3);
+    assertThat(e.revision(U1, S1)).isEqualTo(3);
+  }
+
+  @Test
+  void aPathUpsertWithEqualContentRecordsANewSourceAndEvidence() {
+    Engram e = engram();
+    WriteOptions.Builder at = WriteOptions.builder().path("notes/editor").source("agent-a");
+    MemoryEntry v1 = e.write(U1, "Uses vim keybindings", at.build()).entry();
+
+    WriteResult sameSource = e.write(U1, "Uses vim keybindings", at.build());
+    assertThat(sameSource.outcome()).isEqualTo(Outcome.DEDUPED);
+
+    WriteResult newSource = e.write(U1, "Uses vim keybindings", at.source("agent-b").build());
+    assertThat(newSource.outcome()).isEqualTo(Outcome.UPDATED);
+    assertThat(newSource.entry().entryId()).isEqualTo(v1.entryId());
+    assertThat(newSource.entry().version()).isEqualTo(2);
+    assertThat(newSource.entry().source()).isEqualTo("agent-b");
+    assertThat(e.get(U1, v1.entryId()).source()).isEqualTo("agent-b");
+
+    WriteResult newEvidence = e.write(U1, "Uses vim keybindings", at.evidence("turn-7").build());
+    assertThat(newEvidence.outcome()).isEqualTo(Outcome.UPDATED);
+    assertThat(newEvidence.entry().evidence()).containsExactly("turn-7");
+    assertThat(e.revision(U1, S1)).isEqualTo(3);
+  }
+
   // ---- read
 
   @Test
