@@ -13,8 +13,11 @@ import java.util.Objects;
  * <ul>
  *   <li>every line of quoted text starts with {@link #QUOTE_PREFIX}, so no quoted line can begin like
  *       a structure line (a citation head, a {@code SYSTEM:} line, a marker);</li>
- *   <li>a run of three or more {@code <} or {@code >} in the text becomes the same number of
- *       {@code ‹} / {@code ›}, so the text never contains the marker syntax {@code <<<…>>>} anywhere;</li>
+ *   <li>a run of two or more angle brackets ({@code <}, {@code >}) becomes as many {@code ‹} /
+ *       {@code ›}, so the text never contains the marker syntax {@code <<<…>>>} anywhere;</li>
+ *   <li>invisible characters that could hide a marker from a human reader but not from a model
+ *       (zero-width space, word joiner, byte-order mark) and control characters other than line
+ *       breaks are dropped; a tab becomes a space;</li>
  *   <li>the Unicode line and paragraph separators (U+2028, U+2029) and carriage returns count as line
  *       breaks, so a line the reader sees is a line the rule prefixed.</li>
  * </ul>
@@ -28,7 +31,7 @@ public final class UntrustedText {
   /** Starts every line of quoted text. */
   public static final String QUOTE_PREFIX = "| ";
 
-  private static final int MARKER_RUN = 3;
+  private static final int MARKER_RUN = 2;
 
   private UntrustedText() {}
 
@@ -61,7 +64,7 @@ public final class UntrustedText {
 
   /**
    * {@code text} for a single-line field of a structure line (a title, a name): marker-like runs
-   * neutralised and every line break turned into a space.
+   * neutralised and every line break turned into {@code " / "}.
    *
    * @param text stored text, any content
    * @return the text on one line
@@ -73,14 +76,22 @@ public final class UntrustedText {
     StringBuilder out = new StringBuilder(safe.length());
     for (int i = 0; i < safe.length(); i++) {
       char c = safe.charAt(i);
-      out.append(isLineBreak(c) ? ' ' : c);
+      if (c == '\r' && i + 1 < safe.length() && safe.charAt(i + 1) == '\n') {
+        continue;
+      }
+      if (isLineBreak(c)) {
+        out.append(" / ");
+      } else {
+        out.append(c);
+      }
     }
     return out.toString();
   }
 
   /**
-   * {@code text} with every run of three or more {@code <} (or {@code >}) replaced by as many
-   * {@code ‹} (or {@code ›}); shorter runs and everything else unchanged.
+   * {@code text} with every run of two or more angle brackets replaced by as many {@code ‹} (for
+   * {@code <}) and {@code ›} (for {@code >}), invisible and control characters (but line breaks)
+   * dropped and tabs made spaces; everything else unchanged.
    *
    * @param text any text
    * @return the text without marker syntax
@@ -88,33 +99,32 @@ public final class UntrustedText {
    */
   public static String neutralise(String text) {
     Objects.requireNonNull(text, "text");
-    StringBuilder out = null;
-    int i = 0;
-    while (i < text.length()) {
+    StringBuilder visible = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
+      if (c == '\t') {
+        visible.append(' ');
+      } else if (isLineBreak(c) || !(Character.isISOControl(c) || c == '\u200B' || c == '\u2060' || c == '\uFEFF')) {
+        visible.append(c);
+      }
+    }
+    StringBuilder out = new StringBuilder(visible.length());
+    int i = 0;
+    while (i < visible.length()) {
+      char c = visible.charAt(i);
       int end = i + 1;
       if (c == '<' || c == '>') {
-        while (end < text.length() && text.charAt(end) == c) {
+        while (end < visible.length() && (visible.charAt(end) == '<' || visible.charAt(end) == '>')) {
           end++;
         }
-        if (end - i >= MARKER_RUN) {
-          if (out == null) {
-            out = new StringBuilder(text.length()).append(text, 0, i);
-          }
-          char repl = c == '<' ? '‹' : '›';
-          for (int k = i; k < end; k++) {
-            out.append(repl);
-          }
-          i = end;
-          continue;
-        }
       }
-      if (out != null) {
-        out.append(text, i, end);
+      for (int k = i; k < end; k++) {
+        char a = visible.charAt(k);
+        out.append(end - i >= MARKER_RUN ? (a == '<' ? '‹' : '›') : a);
       }
       i = end;
     }
-    return out == null ? text : out.toString();
+    return out.toString();
   }
 
   private static boolean isLineBreak(char c) {
