@@ -648,23 +648,24 @@ public abstract class CrudContract extends ContractSupport {
   // ---- priority caps
 
   @Test
-  void coreCapDefaultsToFivePerTopLevelNamespace() {
+  void coreCapDefaultsToFivePerScope() {
     Engram e = engram();
     for (int i = 0; i < 5; i++) {
-      writeAt(e, i % 2 == 0 ? U1 : U2, "Core fact " + i, 0);
+      writeAt(e, U1, "Core fact " + i, 0);
     }
     assertThatThrownBy(() -> writeAt(e, U1, "Core fact 5", 0))
         .isInstanceOfSatisfying(PriorityCapExceededException.class, x -> {
-          assertThat(x.namespace()).isEqualTo("app");
+          assertThat(x.namespace()).isEqualTo(S1);
           assertThat(x.priority()).isEqualTo(0);
           assertThat(x.cap()).isEqualTo(5);
           assertThat(x.code()).isEqualTo(ErrorCode.PRIORITY_CAP_EXCEEDED);
         });
-    assertThat(e.list(BOTH)).hasSize(5);
-    assertThat(e.revision(U1, S1)).isEqualTo(3);
+    assertThat(e.list(U1)).hasSize(5);
+    assertThat(e.revision(U1, S1)).isEqualTo(5);
 
-    Grants org = Grants.of("org/team");
-    assertThat(writeAt(e, org, "Core fact of another top-level namespace", 0).outcome()).isEqualTo(Outcome.APPENDED);
+    assertThat(writeAt(e, U2, "Core fact of a sibling scope", 0).outcome()).isEqualTo(Outcome.APPENDED);
+    assertThat(writeAt(e, Grants.of("app/user"), "Core fact of the parent scope", 0).outcome())
+        .isEqualTo(Outcome.APPENDED);
     assertThat(writeAt(e, U1, "Plenty of room at priority 2", 2).outcome()).isEqualTo(Outcome.APPENDED);
   }
 
@@ -674,13 +675,13 @@ public abstract class CrudContract extends ContractSupport {
     for (int i = 0; i < 15; i++) {
       writeAt(e, U1, "Key fact " + i, 1);
     }
-    assertThatThrownBy(() -> writeAt(e, U2, "Key fact 15", 1))
+    assertThatThrownBy(() -> writeAt(e, U1, "Key fact 15", 1))
         .isInstanceOfSatisfying(PriorityCapExceededException.class, x -> {
           assertThat(x.priority()).isEqualTo(1);
           assertThat(x.cap()).isEqualTo(15);
         });
     assertThat(writeAt(e, U1, "Core is counted separately", 0).outcome()).isEqualTo(Outcome.APPENDED);
-    assertThat(e.revision(U2, S2)).isZero();
+    assertThat(writeAt(e, U2, "Key fact of another scope", 1).outcome()).isEqualTo(Outcome.APPENDED);
   }
 
   @Test
