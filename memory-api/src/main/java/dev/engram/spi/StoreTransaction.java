@@ -45,9 +45,10 @@ public interface StoreTransaction extends StoreReader {
   void updateStatus(String versionId, EntryStatus status, @Nullable String supersededBy, Instant updatedAt);
 
   /**
-   * Appends a history event.
+   * Stores an event. Its {@code eventId} is new; a store refuses one it already holds (history is never
+   * overwritten).
    *
-   * @param event the event; its id is new
+   * @param event the event
    */
   void appendEvent(MemoryEvent event);
 
