@@ -66,9 +66,12 @@ final class Embeddings {
     }
   }
 
-  /** Embeds texts and validates every vector; throws on any failure. */
+  /** Embeds stored texts and validates every vector; throws on any failure. */
   List<float[]> embed(List<String> texts) {
-    List<float[]> out = embedder.embed(texts);
+    return validated(embedder.embed(texts), texts);
+  }
+
+  private List<float[]> validated(@Nullable List<float[]> out, List<String> texts) {
     if (out == null || out.size() != texts.size()) {
       throw new IllegalStateException("embedder returned " + (out == null ? "null" : out.size() + " vectors")
           + " for " + texts.size() + " texts");
@@ -96,7 +99,7 @@ final class Embeddings {
         return new PendingQuery(text, CompletableFuture.completedFuture(hit), System.nanoTime());
       }
     }
-    return new PendingQuery(text, CompletableFuture.supplyAsync(() -> embed(List.of(text)).get(0), QUERY_THREADS),
+    return new PendingQuery(text, CompletableFuture.supplyAsync(() -> validated(embedder.embedQueries(List.of(text)), List.of(text)).get(0), QUERY_THREADS),
         System.nanoTime());
   }
 

@@ -19,4 +19,18 @@ public interface Embedder {
    * @throws RuntimeException when the model cannot be reached or fails; the engine reports it
    */
   List<float[]> embed(List<String> texts);
+
+  /**
+   * One vector per search query, in order, each of {@code profile().dimension()} values. The engine
+   * embeds search queries through this method and stored texts through {@link #embed}; models trained
+   * with asymmetric inputs (e5's {@code query:} / {@code passage:} prefixes) tell the two apart here.
+   * The default embeds queries like stored texts.
+   *
+   * @param queries the query texts, non-blank
+   * @return one vector per query, in order
+   * @throws RuntimeException when the model cannot be reached or fails; the engine reports it
+   */
+  default List<float[]> embedQueries(List<String> queries) {
+    return embed(queries);
+  }
 }

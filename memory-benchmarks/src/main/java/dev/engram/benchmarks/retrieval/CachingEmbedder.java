@@ -13,7 +13,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -28,6 +30,8 @@ final class CachingEmbedder implements Embedder {
   private static final int MAGIC = 0x454d4231;
   /** Longer texts may not fit {@link DataOutputStream#writeUTF}; they are embedded again next run. */
   private static final int MAX_SAVED_CHARS = 20_000;
+  /** Cache keys of query vectors start with this (no stored text starts with a NUL). */
+  private static final String QUERY_KEY = "\u0000query\u0000";
 
   private final EmbeddingProfile profile;
   private final Supplier<Embedder> factory;
@@ -47,6 +51,27 @@ final class CachingEmbedder implements Embedder {
 
   @Override
   public List<float[]> embed(List<String> texts) {
+    return cached(texts, "", missing -> delegate().embed(missing));
+  }
+
+  /** Queries are cached apart from stored texts: an asymmetric model embeds the two differently. */
+  @Override
+  public List<float[]> embedQueries(List<String> queries) {
+    return cached(queries, QUERY_KEY, missing -> delegate().embedQueries(missing));
+  }
+
+  private List<float[]> cached(List<String> texts, String keyPrefix, Function<List<String>, List<float[]>> model) {
+    if (!keyPrefix.isEmpty()) {
+      List<String> keys = new ArrayList<>(texts.size());
+      for (String t : texts) {
+        keys.add(keyPrefix + t);
+      }
+      Map<String, String> original = new HashMap<>();
+      for (int i = 0; i < texts.size(); i++) {
+        original.put(keys.get(i), texts.get(i));
+      }
+      return cached(keys, "", missing -> model.apply(missing.stream().map(original::get).toList()));
+    }
     List<float[]> out = new ArrayList<>(texts.size());
     List<String> missing = new ArrayList<>();
     for (String t : texts) {
@@ -59,7 +84,7 @@ final class CachingEmbedder implements Embedder {
     if (missing.isEmpty()) {
       return out;
     }
-    List<float[]> fresh = delegate().embed(missing);
+    List<float[]> fresh = model.apply(missing);
     computed.addAndGet(missing.size());
     for (int i = 0; i < missing.size(); i++) {
       cache.put(missing.get(i), fresh.get(i));

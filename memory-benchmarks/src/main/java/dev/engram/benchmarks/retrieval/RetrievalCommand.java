@@ -14,6 +14,7 @@ import dev.engram.SearchSettings;
 import dev.engram.WriteResult;
 import dev.engram.benchmarks.retrieval.LocomoFile.Conversation;
 import dev.engram.benchmarks.retrieval.LocomoFile.Question;
+import dev.engram.embeddings.local.E5SmallEmbedder;
 import dev.engram.embeddings.local.MiniLmEmbedder;
 import dev.engram.spi.EmbeddingProfile;
 import dev.engram.spi.EntryViews;
@@ -66,7 +67,8 @@ public final class RetrievalCommand {
   /** Parsed options; {@link #parse} validates them. */
   record Options(
       Path data, SearchMode mode, Path out, int k, String store, @Nullable Path db, int threads,
-      @Nullable Path embeddingCache, TurnDocuments turns, boolean cleanQueries, SearchSettings settings) {}
+      @Nullable Path embeddingCache, TurnDocuments turns, boolean cleanQueries, SearchSettings settings,
+      String embedder) {}
 
   static final class UsageException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -108,6 +110,7 @@ public final class RetrievalCommand {
     to.println("  --db FILE              the SQLite file for --store sqlite (default: a temporary file, deleted after)");
     to.println("  --threads N            conversations ingested and searched in parallel (default: processors)");
     to.println("  --embedding-cache FILE keep text vectors in FILE between runs (rankings are identical)");
+    to.println("  --embedder NAME        minilm (all-MiniLM-L6-v2, default) or e5 (e5-small-v2), both offline");
     to.println();
     to.println("what is written per turn (defaults are the tuned harness):");
     to.println("  --context WHERE        where a turn's neighbours go: view (an embedded view of the entry, default),");
@@ -142,7 +145,7 @@ public final class RetrievalCommand {
         throw new UsageException(key + " was given twice");
       }
     }
-    Set<String> known = Set.of("data", "mode", "out", "k", "store", "db", "threads", "embedding-cache",
+    Set<String> known = Set.of("data", "mode", "out", "k", "store", "db", "threads", "embedding-cache", "embedder",
         "context", "chunk-views", "context-before", "context-after", "captions", "date", "clean-queries", "fts-weight", "vector-weight",
         "rrf-k", "depth", "floor");
     for (String key : a.keySet()) {
@@ -198,7 +201,12 @@ public final class RetrievalCommand {
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    return new Options(data, mode, out, k, store, db, threads, cache, turns, onOff(a, "clean-queries", true), settings);
+    String embedderName = a.getOrDefault("embedder", "minilm");
+    if (!embedderName.equals("minilm") && !embedderName.equals("e5")) {
+      throw new UsageException("--embedder must be minilm or e5, was '" + embedderName + "'");
+    }
+    return new Options(data, mode, out, k, store, db, threads, cache, turns, onOff(a, "clean-queries", true), settings,
+        embedderName);
   }
 
   private static String required(Map<String, String> a, String key) throws UsageException {
@@ -294,8 +302,11 @@ public final class RetrievalCommand {
       try {
         requireCapabilities(store);
         if (o.mode() != SearchMode.FTS) {
-          embedder = new CachingEmbedder(
-              new EmbeddingProfile(MiniLmEmbedder.MODEL_ID, MiniLmEmbedder.DIMENSION), MiniLmEmbedder::new);
+          embedder = o.embedder().equals("e5")
+              ? new CachingEmbedder(
+                  new EmbeddingProfile(E5SmallEmbedder.MODEL_ID, E5SmallEmbedder.DIMENSION), E5SmallEmbedder::new)
+              : new CachingEmbedder(
+                  new EmbeddingProfile(MiniLmEmbedder.MODEL_ID, MiniLmEmbedder.DIMENSION), MiniLmEmbedder::new);
           if (o.embeddingCache() != null) {
             int n = embedder.load(o.embeddingCache());
             log.printf("retrieval: %d cached vectors from %s%n", n, o.embeddingCache());

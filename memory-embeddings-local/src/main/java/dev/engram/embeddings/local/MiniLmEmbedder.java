@@ -4,21 +4,8 @@ import dev.engram.ErrorCode;
 import dev.engram.MemoryException;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.EmbeddingProfile;
-import dev.langchain4j.data.embedding.Embedding;
-import dev.langchain4j.data.segment.TextSegment;
-import ai.onnxruntime.OrtEnvironment;
-import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
-import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
-import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.Executor;
 
 /**
@@ -53,7 +40,7 @@ public final class MiniLmEmbedder implements Embedder {
 
   private static final EmbeddingProfile PROFILE = new EmbeddingProfile(MODEL_ID, DIMENSION);
 
-  private final EmbeddingModel model;
+  private final OnnxEncoder encoder;
 
   /** Loads the model; texts are embedded on the calling thread. */
   public MiniLmEmbedder() {
@@ -65,74 +52,8 @@ public final class MiniLmEmbedder implements Embedder {
    * executor}, and the call waits for all of them.
    */
   public MiniLmEmbedder(Executor executor) {
-    Objects.requireNonNull(executor, "executor");
-    this.model = load(executor);
-  }
-
-  private static EmbeddingModel load(Executor executor) {
-    try {
-      return new Model(executor, encoder());
-    } catch (RuntimeException | LinkageError | OrtException | IOException e) {
-      throw new MemoryException(
-          ErrorCode.REASONER_FAILED, "all-MiniLM-L6-v2 could not be loaded: " + e, e);
-    }
-  }
-
-  private static volatile OnnxBertBiEncoder encoder;
-
-  /**
-   * The model and tokenizer from the LangChain4j jar, loaded once, in an ONNX Runtime session whose
-   * worker threads sleep when idle: by default they spin for a while after each inference, which on a
-   * small or shared machine takes the CPU from whatever runs next (a search, typically).
-   */
-  private static OnnxBertBiEncoder encoder() throws OrtException, IOException {
-    OnnxBertBiEncoder e = encoder;
-    if (e != null) {
-      return e;
-    }
-    synchronized (MiniLmEmbedder.class) {
-      if (encoder != null) {
-        return encoder;
-      }
-      Thread thread = Thread.currentThread();
-      ClassLoader previous = thread.getContextClassLoader();
-      ClassLoader jar = AllMiniLmL6V2QuantizedEmbeddingModel.class.getClassLoader();
-      // the tokenizer's native library is found through the context class loader
-      thread.setContextClassLoader(jar);
-      try (InputStream model = jar.getResourceAsStream("all-minilm-l6-v2-q.onnx");
-          InputStream tokenizer = jar.getResourceAsStream("all-minilm-l6-v2-q-tokenizer.json")) {
-        if (model == null || tokenizer == null) {
-          throw new IllegalStateException("all-minilm-l6-v2-q.onnx or its tokenizer is not on the class path");
-        }
-        OrtEnvironment env = OrtEnvironment.getEnvironment();
-        OrtSession.SessionOptions options = new OrtSession.SessionOptions();
-        options.addConfigEntry("session.intra_op.allow_spinning", "0");
-        encoder = new OnnxBertBiEncoder(env, env.createSession(model.readAllBytes(), options), tokenizer, PoolingMode.MEAN);
-        return encoder;
-      } finally {
-        thread.setContextClassLoader(previous);
-      }
-    }
-  }
-
-  /** The shared encoder, with this instance's executor for the texts of one call. */
-  private static final class Model extends AbstractInProcessEmbeddingModel {
-    private final OnnxBertBiEncoder encoder;
-
-    Model(Executor executor, OnnxBertBiEncoder encoder) {
-      super(executor);
-      this.encoder = encoder;
-    }
-
-    @Override
-    protected OnnxBertBiEncoder model() {
-      return encoder;
-    }
-
-    @Override
-    protected Integer knownDimension() {
-      return DIMENSION;
-    }
+    this.encoder = new OnnxEncoder(
+        "all-MiniLM-L6-v2", AllMiniLmL6V2QuantizedEmbeddingModel.class, MODEL_ID, DIMENSION, executor);
   }
 
   @Override
@@ -149,66 +70,7 @@ public final class MiniLmEmbedder implements Embedder {
    */
   @Override
   public List<float[]> embed(List<String> texts) {
-    Objects.requireNonNull(texts, "texts");
-    if (texts.isEmpty()) {
-      return List.of();
-    }
-    List<TextSegment> segments = new ArrayList<>(texts.size());
-    for (int i = 0; i < texts.size(); i++) {
-      String text = texts.get(i);
-      if (text == null) {
-        throw new NullPointerException("texts[" + i + "]");
-      }
-      if (text.isBlank()) {
-        throw new IllegalArgumentException("texts[" + i + "] is blank; only non-blank texts can be embedded");
-      }
-      segments.add(TextSegment.from(text));
-    }
-    List<Embedding> embeddings;
-    try {
-      embeddings = model.embedAll(segments).content();
-    } catch (RuntimeException e) {
-      throw new MemoryException(
-          ErrorCode.REASONER_FAILED,
-          "all-MiniLM-L6-v2 failed to embed " + texts.size() + " text(s): " + e,
-          e);
-    }
-    if (embeddings == null || embeddings.size() != texts.size()) {
-      throw invalidOutput(
-          "expected " + texts.size() + " vectors, got " + (embeddings == null ? "none" : embeddings.size()));
-    }
-    List<float[]> vectors = new ArrayList<>(embeddings.size());
-    for (int i = 0; i < embeddings.size(); i++) {
-      vectors.add(unitVector(embeddings.get(i), i));
-    }
-    return List.copyOf(vectors);
-  }
-
-  private static float[] unitVector(Embedding embedding, int index) {
-    float[] raw = embedding.vector();
-    if (raw.length != DIMENSION) {
-      throw invalidOutput("vector " + index + " has " + raw.length + " values, expected " + DIMENSION);
-    }
-    double sumOfSquares = 0;
-    for (int i = 0; i < raw.length; i++) {
-      if (!Float.isFinite(raw[i])) {
-        throw invalidOutput("vector " + index + " has the non-finite value " + raw[i] + " at " + i);
-      }
-      sumOfSquares += (double) raw[i] * raw[i];
-    }
-    double norm = Math.sqrt(sumOfSquares);
-    if (norm == 0) {
-      throw invalidOutput("vector " + index + " is all zeros");
-    }
-    float[] unit = new float[raw.length];
-    for (int i = 0; i < raw.length; i++) {
-      unit[i] = (float) (raw[i] / norm);
-    }
-    return unit;
-  }
-
-  private static MemoryException invalidOutput(String message) {
-    return new MemoryException(ErrorCode.INVALID_MODEL_OUTPUT, "all-MiniLM-L6-v2 output rejected: " + message);
+    return encoder.embed(texts, "");
   }
 
   @Override

@@ -1,0 +1,169 @@
+package dev.engram.embeddings.local;
+
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.engram.ErrorCode;
+import dev.engram.MemoryException;
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+
+/**
+ * One bi-encoder model shipped inside a LangChain4j embeddings jar, run in process by ONNX Runtime,
+ * with the validation every local embedder applies to its output. Each model is loaded once per class
+ * loader and shared; several models can live in one JVM (they share the ONNX Runtime environment).
+ */
+final class OnnxEncoder {
+
+  private static final Map<String, OnnxBertBiEncoder> LOADED = new ConcurrentHashMap<>();
+
+  private final String displayName;
+  private final int dimension;
+  private final EmbeddingModel model;
+
+  /**
+   * Loads (or reuses) the model {@code resource}{@code .onnx} with its tokenizer {@code
+   * resource}{@code -tokenizer.json} from the jar of {@code anchor}.
+   */
+  OnnxEncoder(String displayName, Class<?> anchor, String resource, int dimension, Executor executor) {
+    this.displayName = displayName;
+    this.dimension = dimension;
+    Objects.requireNonNull(executor, "executor");
+    OnnxBertBiEncoder encoder;
+    try {
+      encoder = LOADED.computeIfAbsent(resource, r -> load(anchor, r));
+    } catch (RuntimeException | LinkageError e) {
+      throw new MemoryException(ErrorCode.REASONER_FAILED, displayName + " could not be loaded: " + e, e);
+    }
+    this.model = new Model(executor, encoder, dimension);
+  }
+
+  /**
+   * Loads in an ONNX Runtime session whose worker threads sleep when idle: by default they spin for a
+   * while after each inference, which on a small or shared machine takes the CPU from whatever runs
+   * next (a search, typically).
+   */
+  private static OnnxBertBiEncoder load(Class<?> anchor, String resource) {
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    ClassLoader jar = anchor.getClassLoader();
+    // the tokenizer's native library is found through the context class loader
+    thread.setContextClassLoader(jar);
+    try (InputStream model = jar.getResourceAsStream(resource + ".onnx");
+        InputStream tokenizer = jar.getResourceAsStream(resource + "-tokenizer.json")) {
+      if (model == null || tokenizer == null) {
+        throw new IllegalStateException(resource + ".onnx or its tokenizer is not on the class path");
+      }
+      OrtEnvironment env = OrtEnvironment.getEnvironment();
+      OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+      options.addConfigEntry("session.intra_op.allow_spinning", "0");
+      return new OnnxBertBiEncoder(env, env.createSession(model.readAllBytes(), options), tokenizer, PoolingMode.MEAN);
+    } catch (OrtException | IOException e) {
+      throw new IllegalStateException(e.toString(), e);
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  /** The shared encoder, with one embedder's executor for the texts of one call. */
+  private static final class Model extends AbstractInProcessEmbeddingModel {
+    private final OnnxBertBiEncoder encoder;
+    private final int dimension;
+
+    Model(Executor executor, OnnxBertBiEncoder encoder, int dimension) {
+      super(executor);
+      this.encoder = encoder;
+      this.dimension = dimension;
+    }
+
+    @Override
+    protected OnnxBertBiEncoder model() {
+      return encoder;
+    }
+
+    @Override
+    protected Integer knownDimension() {
+      return dimension;
+    }
+  }
+
+  /**
+   * One unit vector per text, in order; each text is checked, then {@code prefix} is put before it.
+   *
+   * @throws NullPointerException if {@code texts} or one of its elements is null
+   * @throws IllegalArgumentException if a text is blank
+   * @throws MemoryException if the model fails or returns something other than a vector per text
+   */
+  List<float[]> embed(List<String> texts, String prefix) {
+    Objects.requireNonNull(texts, "texts");
+    if (texts.isEmpty()) {
+      return List.of();
+    }
+    List<TextSegment> segments = new ArrayList<>(texts.size());
+    for (int i = 0; i < texts.size(); i++) {
+      String text = texts.get(i);
+      if (text == null) {
+        throw new NullPointerException("texts[" + i + "]");
+      }
+      if (text.isBlank()) {
+        throw new IllegalArgumentException("texts[" + i + "] is blank; only non-blank texts can be embedded");
+      }
+      segments.add(TextSegment.from(prefix + text));
+    }
+    List<Embedding> embeddings;
+    try {
+      embeddings = model.embedAll(segments).content();
+    } catch (RuntimeException e) {
+      throw new MemoryException(
+          ErrorCode.REASONER_FAILED, displayName + " failed to embed " + texts.size() + " text(s): " + e, e);
+    }
+    if (embeddings == null || embeddings.size() != texts.size()) {
+      throw invalidOutput(
+          "expected " + texts.size() + " vectors, got " + (embeddings == null ? "none" : embeddings.size()));
+    }
+    List<float[]> vectors = new ArrayList<>(embeddings.size());
+    for (int i = 0; i < embeddings.size(); i++) {
+      vectors.add(unitVector(embeddings.get(i), i));
+    }
+    return List.copyOf(vectors);
+  }
+
+  private float[] unitVector(Embedding embedding, int index) {
+    float[] raw = embedding.vector();
+    if (raw.length != dimension) {
+      throw invalidOutput("vector " + index + " has " + raw.length + " values, expected " + dimension);
+    }
+    double sumOfSquares = 0;
+    for (int i = 0; i < raw.length; i++) {
+      if (!Float.isFinite(raw[i])) {
+        throw invalidOutput("vector " + index + " has the non-finite value " + raw[i] + " at " + i);
+      }
+      sumOfSquares += (double) raw[i] * raw[i];
+    }
+    double norm = Math.sqrt(sumOfSquares);
+    if (norm == 0) {
+      throw invalidOutput("vector " + index + " is all zeros");
+    }
+    float[] unit = new float[raw.length];
+    for (int i = 0; i < raw.length; i++) {
+      unit[i] = (float) (raw[i] / norm);
+    }
+    return unit;
+  }
+
+  private MemoryException invalidOutput(String message) {
+    return new MemoryException(ErrorCode.INVALID_MODEL_OUTPUT, displayName + " output rejected: " + message);
+  }
+}
