@@ -69,7 +69,7 @@ import org.jspecify.annotations.Nullable;
 public final class MemoryEngine implements Engram {
   static final String CURATOR = "curator";
   private static final int CANDIDATES_PER_TOPIC = 10;
-  private static final int MAX_CANDIDATES = 20;
+  private static final int MAX_CANDIDATES = 10;
   private static final int CURATE_SLICE = 50;
   private static final int CURATE_TOPICS_PER_CALL = 50;
   private static final int MAX_CHANGES = 10_000;
@@ -115,16 +115,23 @@ public final class MemoryEngine implements Engram {
     Long expected = expectedRevision(options.expectedRevision());
     WritePolicy writePolicy = options.writePolicy() != null ? options.writePolicy() : config.writePolicy();
 
+    if (path == null) {
+      WriteResult known = canonicalDuplicate(grants, writePolicy, normalized, expected);
+      if (known != null) {
+        return known;
+      }
+    }
     boolean context = reasoner.usesContext();
     List<String> visibleTopics = context ? visibleTopics(grants.visibleScopes()) : List.of();
-    List<MemoryEntry> candidates = context ? candidates(grants, hints) : List.of();
+    List<MemoryEntry> candidates = context ? candidates(grants, normalized, hints) : List.of();
+    boolean embeds = search.embedsOnWrite();
     TagProposal proposal = tag(new TagRequest(
-        grants.namespaces(), visibleTopics, normalized, hints, options.type(), candidates));
+        grants.namespaces(), visibleTopics, normalized, hints, options.type(), candidates, embeds));
     Filed filed = validateProposal(proposal, grants, writePolicy, candidates);
-    Embeddings.PendingVectors pending = !search.embedsOnWrite()
+    Embeddings.PendingVectors pending = !embeds
         || (path == null && filed.duplicateOf == null && store.findActiveByHash(filed.scope, filed.hash).isPresent())
         ? null
-        : search.pendingFor(filed.content, disclosure, glossary, path);
+        : search.pendingFor(filed.content, disclosure, glossary, path, proposal.views());
 
     return store.inTransaction(filed.scope, tx -> {
       long head = tx.headRevision(filed.scope);
@@ -234,18 +241,53 @@ public final class MemoryEngine implements Engram {
     return new Filed(scope, topics, p.type(), content, Text.contentHash(content), dupOf);
   }
 
-  private List<String> visibleTopics(Collection<String> scopes) {
-    Set<String> topics = new TreeSet<>();
-    for (TopicState t : store.topics(scopes)) {
-      if (t.activeCount() > 0) {
-        topics.add(t.topic());
+  /**
+   * The active entry whose canonical content equals {@code normalized} in one of the granted
+   * namespaces the caller may write, as a {@code DEDUPED} result; null when there is none. It runs
+   * before the reasoner, so a repeated write never costs a model call.
+   */
+  private @Nullable WriteResult canonicalDuplicate(
+      Grants grants, WritePolicy writePolicy, String normalized, @Nullable Long expected) {
+    String hash = Text.contentHash(normalized);
+    for (String scope : grants.namespaces()) {
+      if (!policy.writable(grants, writePolicy, scope)) {
+        continue;
+      }
+      MemoryEntry dup = store.findActiveByHash(scope, hash).orElse(null);
+      if (dup != null) {
+        long head = store.headRevision(scope);
+        checkExpected(scope, expected, head);
+        return new WriteResult(WriteResult.Outcome.DEDUPED, dup, head);
       }
     }
+    return null;
+  }
+
+  /** Topics with active entries in the scopes, most used first (ties by name). */
+  private List<String> visibleTopics(Collection<String> scopes) {
+    Map<String, Integer> counts = new java.util.HashMap<>();
+    for (TopicState t : store.topics(scopes)) {
+      if (t.activeCount() > 0) {
+        counts.merge(t.topic(), t.activeCount(), Integer::sum);
+      }
+    }
+    List<String> topics = new ArrayList<>(counts.keySet());
+    topics.sort(Comparator.<String>comparingInt(counts::get).reversed().thenComparing(Comparator.naturalOrder()));
     return List.copyOf(topics);
   }
 
-  private List<MemoryEntry> candidates(Grants grants, List<String> hints) {
+  /**
+   * Possible duplicates for the reasoner: the nearest active entries in the granted namespaces by
+   * the search channels the wiring has (hybrid, else full text), then the newest of the hinted
+   * topics, at most {@value #MAX_CANDIDATES}.
+   */
+  private List<MemoryEntry> candidates(Grants grants, String content, List<String> hints) {
     Map<String, MemoryEntry> out = new LinkedHashMap<>();
+    for (MemoryEntry e : search.nearest(grants, content, MAX_CANDIDATES)) {
+      if (grants.namespaces().contains(e.scope())) {
+        out.putIfAbsent(e.entryId(), e);
+      }
+    }
     List<String> topics = hints.isEmpty() ? List.of(Text.DEFAULT_TOPIC) : hints;
     for (String topic : topics) {
       for (MemoryEntry e : store.activeByTopic(grants.namespaces(), topic, CANDIDATES_PER_TOPIC)) {

@@ -155,9 +155,16 @@ public final class LlmReasoner implements Reasoner {
     return new Builder();
   }
 
+  /**
+   * Files one write in one model call; when the engine will embed the version
+   * ({@link TagRequest#viewsWanted()}), the same answer carries the views.
+   */
   @Override
   public TagProposal tag(TagRequest request) {
-    return run(tagger, tagJob, new TagJob.Input(request, false)).proposal();
+    TagJob.Tagged t = run(tagger, tagJob, new TagJob.Input(request, request.viewsWanted()));
+    TagProposal p = t.proposal();
+    return t.views() == null ? p
+        : new TagProposal(p.namespace(), p.topics(), p.type(), p.content(), p.duplicateOf(), t.views());
   }
 
   /**

@@ -218,6 +218,49 @@ public abstract class LlmReasonerContract {
       assertThat(e.list(GRANTS)).hasSize(1);
     }
 
+    @Test
+    void aSemanticDuplicateIsFoundByTheSearchChannelsWithoutSharedTopics() {
+      Engram e = engram();
+      fileAs(USER, "preference", "music");
+      WriteResult first = e.write(GRANTS, "Likes jazz.", WriteOptions.builder().topicsHint("music").build());
+      fileAs(USER, "fact", "general");
+      e.write(GRANTS, "Has a dog.", WriteOptions.defaults());
+      tag = r -> ModelServer.Reply.answer(tagAnswer(r, USER, "preference", "Enjoys jazz music.", "Likes jazz.", "music"));
+
+      WriteResult second = e.write(GRANTS, "Enjoys jazz music.", WriteOptions.defaults());
+
+      assertThat(second.outcome()).isEqualTo(WriteResult.Outcome.DEDUPED);
+      assertThat(second.entry().entryId()).isEqualTo(first.entry().entryId());
+      assertThat(content(server.last(), "CANDIDATE c1")).as("the nearest entry is shown first").isEqualTo("Likes jazz.");
+    }
+
+    @Test
+    void aCanonicalDuplicateCostsNoModelCall() {
+      Engram e = engram();
+      fileAs(TEAM, "preference", "music");
+      WriteResult first = e.write(GRANTS, "Likes jazz.", WriteOptions.defaults());
+      int calls = server.requests().size();
+
+      WriteResult again = e.write(GRANTS, "  Likes   jazz. ", WriteOptions.defaults());
+
+      assertThat(again.outcome()).isEqualTo(WriteResult.Outcome.DEDUPED);
+      assertThat(again.entry().entryId()).isEqualTo(first.entry().entryId());
+      assertThat(again.revision()).isEqualTo(first.revision());
+      assertThat(server.requests()).hasSize(calls);
+    }
+
+    @Test
+    void topicsAreShownMostUsedFirst() {
+      Engram e = engram();
+      fileAs(USER, "fact", "pets");
+      e.write(GRANTS, "Has a dog.", WriteOptions.defaults());
+      fileAs(USER, "fact", "music");
+      e.write(GRANTS, "Likes jazz.", WriteOptions.defaults());
+      e.write(GRANTS, "Plays the piano.", WriteOptions.defaults());
+      e.write(GRANTS, "Sings in a choir.", WriteOptions.defaults());
+      assertThat(server.last().user()).contains("Existing topics, most used first: music, pets");
+    }
+
     // ---- curation
 
     @Test
@@ -286,6 +329,8 @@ public abstract class LlmReasonerContract {
         return ModelServer.Reply.answer(a);
       };
       e.write(GRANTS, "Keeps a kettlebell in the garage.", WriteOptions.defaults());
+      assertThat(server.requests()).as("tag and views in one call").singleElement()
+          .satisfies(r -> assertThat(r.job()).isEqualTo("tag"));
 
       SearchResult hits = e.search(GRANTS, SearchRequest.builder("Where does the kettlebell live?")
           .mode(SearchMode.VECTOR).build());
