@@ -90,11 +90,13 @@ abstract class HttpModelClient implements ModelClient {
       node = HttpTransport.JSON.readTree(t);
     } catch (IOException e) {
       throw new LlmException(LlmException.Kind.NOT_JSON,
-          job + " answer is not JSON: " + HttpTransport.snippet(text, null), null);
+          job + " answer is not JSON (" + text.length() + " characters of text; the model's words are not repeated here)",
+          null);
     }
     if (node == null || !node.isObject()) {
       throw new LlmException(LlmException.Kind.NOT_JSON,
-          job + " answer is not a JSON object: " + HttpTransport.snippet(text, null), null);
+          job + " answer is JSON but not an object (" + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
+              + ")", null);
     }
     return node;
   }

@@ -198,7 +198,7 @@ public final class LlmReasoner implements Reasoner {
     try {
       return run(viewer, viewsJob, new ViewsJob.Input(content, disclosure, glossary, path));
     } catch (LlmException e) {
-      LOG.warn("views call failed, rule-based views are used instead: {}", e.getMessage());
+      LOG.warn("views call to {} failed ({}), rule-based views are used instead", viewer.config().model(), e.kind());
       return null;
     }
   }

@@ -58,7 +58,7 @@ final class OpenAiClient extends HttpModelClient {
     JsonNode choice = root.path("choices").path(0);
     if (!choice.isObject()) {
       throw new LlmException(LlmException.Kind.INVALID_ANSWER,
-          call.job() + " answer has no choices[0]: " + HttpTransport.snippet(root.toString(), apiKey), null);
+          call.job() + " answer has no choices[0]", null);
     }
     String finish = choice.path("finish_reason").asText("");
     JsonNode message = choice.path("message");
@@ -68,8 +68,7 @@ final class OpenAiClient extends HttpModelClient {
     }
     JsonNode refusal = message.get("refusal");
     if (refusal != null && refusal.isTextual() && !refusal.asText().isBlank()) {
-      throw new LlmException(LlmException.Kind.REFUSED,
-          call.job() + " was refused by the model: " + HttpTransport.snippet(refusal.asText(), apiKey), null);
+      throw new LlmException(LlmException.Kind.REFUSED, call.job() + " was refused by the model", null);
     }
     if (finish.equals("content_filter")) {
       throw new LlmException(LlmException.Kind.REFUSED,

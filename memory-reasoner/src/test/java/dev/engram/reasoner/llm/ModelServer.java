@@ -10,7 +10,6 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
@@ -324,7 +323,4 @@ public final class ModelServer implements AutoCloseable {
       return root.toString();
     }
   }
-
-  /** How long {@link Reply#hanging()} may block at most. */
-  static final Duration MAX_HANG = Duration.ofSeconds(60);
 }
