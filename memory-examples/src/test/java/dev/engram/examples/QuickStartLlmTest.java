@@ -36,8 +36,11 @@ class QuickStartLlmTest {
           .contains("[ACTIVE v1 r3 [equipment, core]] Owns dumbbells and a bench.")
           .contains("topics curated").contains("blurb");
       assertThat(server.requests()).extracting(ModelServer.Recorded::job)
-          .as("one call per new write (views included), none for the duplicate, then one per dirty topic")
-          .startsWith("tag", "tag", "tag").doesNotContain("views");
+          .as("one call per new write (views included), none for the duplicate, views for the correction, "
+              + "then one per dirty topic with active entries")
+          .startsWith("tag", "tag", "tag", "views")
+          .containsOnlyOnce("views")
+          .endsWith("curate");
       assertThat(server.requests()).allSatisfy(r -> {
         assertThat(r.path()).isEqualTo("/v1/chat/completions");
         assertThat(r.header("Authorization")).isNull();
