@@ -1,0 +1,107 @@
+package dev.engram.agent;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.Grants;
+import dev.engram.MemoryException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The memory one agent has for one request or run: the {@code memory_*} tools and the instructions
+ * block, all confined to the grants it was {@linkplain MemoryResource#bind(Grants) bound} to. No tool
+ * takes a namespace; nothing outside the grants is ever returned, changed or mentioned. Immutable and
+ * thread-safe.
+ */
+public final class AgentMemory {
+  private final MemoryResource resource;
+  private final Grants grants;
+
+  AgentMemory(MemoryResource resource, Grants grants) {
+    this.resource = resource;
+    this.grants = grants;
+  }
+
+  /**
+   * The tools the model may call: {@code memory_read} and {@code memory_search}, plus
+   * {@code memory_write}, {@code memory_correct} and {@code memory_forget} in read-write mode.
+   *
+   * @return the specs, in a stable order
+   */
+  public List<ToolSpec> tools() {
+    return resource.tools.specs();
+  }
+
+  /**
+   * Runs one tool call. The arguments are validated against the tool's schema before anything runs;
+   * every failure (bad JSON, unknown tool, schema violation, not found, conflict, cap, reasoner or
+   * store failure) is a result with {@link ToolResult#isError()} and a short message for the model.
+   *
+   * @param name the tool name the model called
+   * @param jsonArgs the arguments as the model gave them (a JSON object)
+   * @return compact JSON for the model
+   * @throws NullPointerException if {@code name} or {@code jsonArgs} is null
+   */
+  public ToolResult call(String name, String jsonArgs) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(jsonArgs, "jsonArgs");
+    return resource.tools.call(grants, name, jsonArgs);
+  }
+
+  /**
+   * One deterministic, bounded block for the model's context: the topic overview (with autoScan), the
+   * preloaded entries (with preload), then a prepared context for {@code message}, all labelled as
+   * untrusted remembered data, with citations and refs. Remembered text cannot end a section or forge a
+   * line of the block.
+   *
+   * @param message what the user just said (blank: no prepared context)
+   * @return the block
+   * @throws MemoryException if the store fails
+   */
+  public String instructions(String message) {
+    Objects.requireNonNull(message, "message");
+    return new Instructions(resource, grants).render(message);
+  }
+
+  /**
+   * The visible topic summaries as compact JSON ({@code {"profile": ..., "topics": [{"topic", "entries",
+   * "blurb", "uncurated"}]}}), merged across the visible scopes, {@code core} first; bounded.
+   *
+   * @return compact JSON
+   * @throws MemoryException if the store fails
+   */
+  public String scan() {
+    Instructions.Overview o = new Instructions(resource, grants).overview();
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    ObjectNode out = f.objectNode();
+    if (o.profile() != null) {
+      out.put("profile", o.profile());
+    }
+    ArrayNode topics = out.putArray("topics");
+    for (Instructions.Topic t : o.shown()) {
+      ObjectNode n = topics.addObject();
+      n.put("topic", t.topic());
+      n.put("entries", t.count());
+      if (t.blurb() != null) {
+        n.put("blurb", t.blurb());
+      }
+      if (t.uncurated()) {
+        n.put("uncurated", true);
+      }
+    }
+    if (o.hidden() > 0) {
+      out.put("note", o.hidden() + " more topics not shown");
+    }
+    return out.toString();
+  }
+
+  /**
+   * The grants this memory is bound to (for the trusted code that bound it).
+   *
+   * @return the grants
+   */
+  public Grants grants() {
+    return grants;
+  }
+}

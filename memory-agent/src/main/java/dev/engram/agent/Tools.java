@@ -1,0 +1,413 @@
+package dev.engram.agent;
+
+import static dev.engram.agent.ArgumentSchema.array;
+import static dev.engram.agent.ArgumentSchema.integer;
+import static dev.engram.agent.ArgumentSchema.object;
+import static dev.engram.agent.ArgumentSchema.properties;
+import static dev.engram.agent.ArgumentSchema.string;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.ChangeOptions;
+import dev.engram.EntryStatus;
+import dev.engram.Grants;
+import dev.engram.InvalidInputException;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryException;
+import dev.engram.Namespaces;
+import dev.engram.NotFoundException;
+import dev.engram.ReadOptions;
+import dev.engram.SearchHit;
+import dev.engram.SearchRequest;
+import dev.engram.SearchResult;
+import dev.engram.WriteOptions;
+import dev.engram.WritePolicy;
+import dev.engram.WriteResult;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The tool specs of one {@link MemoryResource} and the dispatcher that runs a call for some grants. */
+final class Tools {
+  static final String READ = "memory_read";
+  static final String SEARCH = "memory_search";
+  static final String WRITE = "memory_write";
+  static final String CORRECT = "memory_correct";
+  static final String FORGET = "memory_forget";
+  static final int MAX_ARGUMENT_CHARS = 256 * 1024;
+  static final int READ_MAX_ENTRIES = 50;
+  static final int READ_MAX_CHARS = 16_000;
+  static final int SEARCH_DEFAULT_LIMIT = 8;
+  static final int SEARCH_MAX_LIMIT = 25;
+  static final int MAX_TOPIC_CHARS = 64;
+  static final int MAX_READ_TOPICS = 20;
+  static final int MAX_CONTENT_CHARS = 8192;
+  static final int MAX_QUERY_CHARS = 2000;
+  static final int MAX_REASON_CHARS = 500;
+
+  private static final Logger LOG = LoggerFactory.getLogger(Tools.class);
+  private static final JsonNodeFactory F = JsonNodeFactory.instance;
+  static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+      .build();
+
+  static {
+    JSON.getFactory().setStreamReadConstraints(
+        StreamReadConstraints.builder().maxNestingDepth(32).maxNumberLength(100).maxStringLength(MAX_ARGUMENT_CHARS)
+            .build());
+  }
+
+  private record Tool(ToolSpec spec, ArgumentSchema schema, boolean writes) {}
+
+  private final MemoryResource resource;
+  private final Map<String, Tool> tools;
+  private final List<ToolSpec> visible;
+
+  Tools(MemoryResource resource) {
+    this.resource = resource;
+    Map<String, Tool> all = new LinkedHashMap<>();
+    add(all, READ, false, """
+        Read the entries remembered under one topic, or under several topics in one call (each entry once, \
+        newest first). Use the topic names from the memory overview. Pass "topic" for one topic or "topics" \
+        for several, not both. Each entry has a "ref" to use with memory_correct or memory_forget.""",
+        object(properties(
+            "topic", string("One topic name, e.g. \"preferences\".", 1, MAX_TOPIC_CHARS),
+            "topics", array("Several topic names, read in one call.",
+                string("A topic name.", 1, MAX_TOPIC_CHARS), 1, MAX_READ_TOPICS))));
+    add(all, SEARCH, false, """
+        Search memory for entries relevant to a question or phrase (full text, and meaning where \
+        available). Returns the best matches first, each with a "ref".""",
+        object(properties(
+            "query", string("What to look for, in plain words.", 1, MAX_QUERY_CHARS),
+            "limit", integer("The most results (default " + SEARCH_DEFAULT_LIMIT + ").", 1, SEARCH_MAX_LIMIT)),
+            "query"));
+    add(all, WRITE, true, """
+        Remember something durable about the user or the work: a fact, preference, decision, constraint or \
+        event, as one short self-contained statement. Give the content only; memory files it under the \
+        right topics itself. Content that is already remembered is not stored twice.""",
+        object(properties("content", string("The statement to remember.", 1, MAX_CONTENT_CHARS)), "content"));
+    add(all, CORRECT, true, """
+        Replace a remembered entry that is wrong or out of date with corrected content. The old version is \
+        kept in history. Use the "ref" from memory_read or memory_search.""",
+        object(properties(
+            "ref", string("The entry's ref, exactly as returned.", 1, EntryRef.MAX_LENGTH),
+            "content", string("The corrected statement.", 1, MAX_CONTENT_CHARS)),
+            "ref", "content"));
+    add(all, FORGET, true, """
+        Stop using a remembered entry that is no longer true or was a mistake. It is retired (kept in \
+        history, no longer read or searched), not erased. Use the "ref" from memory_read or memory_search.""",
+        object(properties(
+            "ref", string("The entry's ref, exactly as returned.", 1, EntryRef.MAX_LENGTH),
+            "reason", string("Why it no longer holds.", 1, MAX_REASON_CHARS)),
+            "ref", "reason"));
+    this.tools = Map.copyOf(all);
+    List<ToolSpec> specs = new ArrayList<>();
+    for (Tool t : all.values()) {
+      if (!t.writes || resource.mode == MemoryMode.READ_WRITE) {
+        specs.add(t.spec);
+      }
+    }
+    this.visible = List.copyOf(specs);
+  }
+
+  private static void add(Map<String, Tool> all, String name, boolean writes, String description, ObjectNode schema) {
+    ArgumentSchema s = ArgumentSchema.of(schema);
+    all.put(name, new Tool(new ToolSpec(name, description, schema.toString()), s, writes));
+  }
+
+  List<ToolSpec> specs() {
+    return visible;
+  }
+
+  // ---- dispatch
+
+  ToolResult call(Grants grants, String name, String jsonArgs) {
+    Tool tool = tools.get(name);
+    if (tool == null || (tool.writes && resource.mode != MemoryMode.READ_WRITE)) {
+      if (tool != null) {
+        return error("read_only", name + " is not available: memory is read-only here");
+      }
+      return error("unknown_tool", "unknown tool '" + clip(name, 64) + "'; available: " + names());
+    }
+    if (jsonArgs.length() > MAX_ARGUMENT_CHARS) {
+      return error("invalid_arguments", "the arguments are " + jsonArgs.length() + " characters; the limit is "
+          + MAX_ARGUMENT_CHARS);
+    }
+    if (jsonArgs.isBlank()) {
+      return error("invalid_arguments", "the arguments are empty; expected a JSON object, schema: " + tool.spec.inputSchema());
+    }
+    JsonNode args;
+    try {
+      args = JSON.readTree(jsonArgs);
+    } catch (JsonProcessingException e) {
+      return error("invalid_arguments", "the arguments are not valid JSON (" + clip(e.getOriginalMessage(), 160) + ")");
+    }
+    String problem = tool.schema.validate(args);
+    if (problem == null && name.equals(READ) && args.has("topic") == args.has("topics")) {
+      problem = "pass either 'topic' or 'topics', not " + (args.has("topic") ? "both" : "neither");
+    }
+    if (problem != null) {
+      return error("invalid_arguments", name + ": " + problem);
+    }
+    try {
+      return switch (name) {
+        case READ -> read(grants, args);
+        case SEARCH -> search(grants, args);
+        case WRITE -> write(grants, args);
+        case CORRECT -> correct(grants, args);
+        case FORGET -> forget(grants, args);
+        default -> throw new IllegalStateException(name);
+      };
+    } catch (RefException e) {
+      return error("not_found", e.getMessage());
+    } catch (MemoryException e) {
+      return fromException(name, e);
+    } catch (RuntimeException e) {
+      LOG.warn("memory tool {} failed: {}", name, e.getClass().getName());
+      return error("internal", name + " failed inside memory; nothing was changed. Try again later.");
+    }
+  }
+
+  private String names() {
+    return String.join(", ", visible.stream().map(ToolSpec::name).toList());
+  }
+
+  private ToolResult read(Grants grants, JsonNode args) {
+    List<String> topics = new ArrayList<>();
+    if (args.has("topic")) {
+      topics.add(args.get("topic").textValue());
+    } else {
+      args.get("topics").forEach(t -> topics.add(t.textValue()));
+    }
+    List<MemoryEntry> entries = resource.engram.read(grants, topics, ReadOptions.limit(READ_MAX_ENTRIES + 1));
+    ObjectNode out = F.objectNode();
+    ArrayNode list = out.putArray("entries");
+    int chars = 0;
+    int shown = 0;
+    for (MemoryEntry e : entries) {
+      if (shown >= READ_MAX_ENTRIES || (shown > 0 && chars + e.content().length() > READ_MAX_CHARS)) {
+        break;
+      }
+      list.add(entry(e));
+      chars += e.content().length();
+      shown++;
+    }
+    if (entries.isEmpty()) {
+      out.put("note", "nothing is remembered under " + (topics.size() == 1 ? "this topic" : "these topics")
+          + "; memory_search may find related entries");
+    } else if (shown < entries.size()) {
+      out.put("note", "more entries exist than are shown; read fewer topics at a time or use memory_search");
+    }
+    return ok(out);
+  }
+
+  private ToolResult search(Grants grants, JsonNode args) {
+    int limit = args.has("limit") ? args.get("limit").intValue() : SEARCH_DEFAULT_LIMIT;
+    SearchResult result = resource.engram.search(grants,
+        SearchRequest.builder(args.get("query").textValue()).limit(limit).build());
+    ObjectNode out = F.objectNode();
+    ArrayNode hits = out.putArray("results");
+    for (SearchHit h : result.hits()) {
+      hits.add(entry(h.entry()));
+    }
+    if (result.fallbackReason() != null) {
+      LOG.info("memory_search ran full text only: {}", result.fallbackReason());
+      out.put("note", "meaning-based search was unavailable; these are full-text matches only");
+    }
+    if (result.hits().isEmpty()) {
+      out.put("note", (out.has("note") ? out.get("note").asText() + "; " : "") + "nothing matched; try other words");
+    }
+    return ok(out);
+  }
+
+  private ToolResult write(Grants grants, JsonNode args) {
+    WriteOptions.Builder options = WriteOptions.builder().source(resource.source);
+    if (resource.writePolicy != null) {
+      options.writePolicy(resource.writePolicy);
+    }
+    WriteResult r = resource.engram.write(grants, args.get("content").textValue(), options.build());
+    ObjectNode out = F.objectNode();
+    out.put("outcome", switch (r.outcome()) {
+      case APPENDED -> "remembered";
+      case DEDUPED -> "already remembered";
+      case UPDATED -> "updated";
+    });
+    out.set("entry", entry(r.entry()));
+    return ok(out);
+  }
+
+  private ToolResult correct(Grants grants, JsonNode args) {
+    MemoryEntry cur = current(grants, args.get("ref").textValue());
+    MemoryEntry next = resource.engram.correct(grants, cur.entryId(), args.get("content").textValue(),
+        ChangeOptions.reason("corrected through " + CORRECT).withSource(resource.source));
+    ObjectNode out = F.objectNode();
+    out.put("outcome", next.versionId().equals(cur.versionId()) ? "unchanged (same content)" : "corrected");
+    out.set("entry", entry(next));
+    return ok(out);
+  }
+
+  private ToolResult forget(Grants grants, JsonNode args) {
+    MemoryEntry cur = current(grants, args.get("ref").textValue());
+    resource.engram.retire(grants, cur.citation(),
+        ChangeOptions.reason(args.get("reason").textValue()).withSource(resource.source));
+    ObjectNode out = F.objectNode();
+    out.put("outcome", "forgotten (retired; kept in history)");
+    out.put("ref", args.get("ref").textValue());
+    return ok(out);
+  }
+
+  /** The active version a ref names, writable for these grants under both policies. */
+  private MemoryEntry current(Grants grants, String ref) {
+    EntryRef decoded = EntryRef.decode(ref);
+    if (decoded == null) {
+      throw new RefException("'" + clip(ref, 40) + "' is not a memory ref; copy the ref from a memory_read or "
+          + "memory_search result");
+    }
+    MemoryEntry cur;
+    try {
+      cur = resource.engram.get(grants, decoded.entryId());
+    } catch (NotFoundException e) {
+      throw new RefException("no remembered entry has this ref; read or search again for the current ref");
+    }
+    if (cur.status() != EntryStatus.ACTIVE) {
+      throw new RefException("this entry was already " + (cur.status() == EntryStatus.RETIRED ? "forgotten" : "replaced")
+          + "; read or search again for the current ref");
+    }
+    if (cur.version() != decoded.version()) {
+      throw new StaleRefException();
+    }
+    if (resource.writePolicy != null && !writable(grants, resource.writePolicy, cur.scope())) {
+      throw new MemoryException(dev.engram.ErrorCode.SCOPE_VIOLATION, "read-only");
+    }
+    return cur;
+  }
+
+  static boolean writable(Grants grants, WritePolicy policy, String target) {
+    for (String g : grants.namespaces()) {
+      if (target.equals(g)) {
+        return true;
+      }
+      if (policy.allowDescendants() && Namespaces.isSelfOrAncestor(g, target)) {
+        return true;
+      }
+      switch (policy.ancestorPromotion()) {
+        case PARENT -> {
+          int i = g.lastIndexOf('/');
+          if (i > 0 && target.equals(g.substring(0, i))) {
+            return true;
+          }
+        }
+        case ANCESTORS -> {
+          if (Namespaces.isSelfOrAncestor(target, g)) {
+            return true;
+          }
+        }
+        case NONE -> { }
+      }
+    }
+    return false;
+  }
+
+  private static ToolResult fromException(String tool, MemoryException e) {
+    if (e instanceof StaleRefException) {
+      return error("conflict", "this entry changed since that ref was returned; read or search again and use the "
+          + "current ref");
+    }
+    switch (e.code()) {
+      case INVALID_INPUT:
+        if (e instanceof InvalidInputException) {
+          return error("invalid_arguments", tool + ": " + clip(e.getMessage(), 300));
+        }
+        return error("invalid_arguments", tool + ": the arguments were refused");
+      case NOT_FOUND:
+        return error("not_found", "no remembered entry has this ref; read or search again for the current ref");
+      case SCOPE_VIOLATION:
+      case INVALID_GRANT:
+        return error("read_only", "this memory cannot be changed from here");
+      case REVISION_CONFLICT:
+        return error("conflict", "memory changed while this call ran; read again and retry");
+      case ENTRY_STATE:
+        return error("conflict", "this entry is no longer active; read or search again");
+      case PRIORITY_CAP_EXCEEDED:
+        return error("cap_exceeded", "memory is full for entries of this importance; correct or forget one first");
+      case REASONER_FAILED:
+      case INVALID_MODEL_OUTPUT:
+        LOG.warn("{}: the reasoner could not file the content ({})", tool, e.code());
+        return error("not_filed", "memory could not file this content; nothing was stored. Rephrase it as one "
+            + "short statement, or try again later");
+      case CAPABILITY_NOT_SUPPORTED:
+        return error("unavailable", tool + " is not supported by this memory");
+      default:
+        LOG.warn("{} failed in the store: {}", tool, e.code());
+        return error("unavailable", "memory is unavailable right now; nothing was changed. Try again later");
+    }
+  }
+
+  // ---- rendering
+
+  static ObjectNode entry(MemoryEntry e) {
+    ObjectNode o = F.objectNode();
+    o.put("ref", new EntryRef(e.entryId(), e.version()).encode());
+    o.put("content", e.content());
+    o.put("type", e.type().wireName());
+    ArrayNode topics = o.putArray("topics");
+    e.topics().forEach(topics::add);
+    o.put("when", e.updatedAt().truncatedTo(ChronoUnit.SECONDS).toString());
+    return o;
+  }
+
+  static String ref(MemoryEntry e) {
+    return new EntryRef(e.entryId(), e.version()).encode();
+  }
+
+  private static ToolResult ok(ObjectNode out) {
+    return ToolResult.ok(out.toString());
+  }
+
+  static ToolResult error(String code, String message) {
+    ObjectNode o = F.objectNode();
+    o.put("error", message);
+    o.put("code", code);
+    return ToolResult.error(o.toString());
+  }
+
+  static String clip(@Nullable String s, int max) {
+    if (s == null) {
+      return "";
+    }
+    String one = Untrusted.line(s);
+    return one.length() <= max ? one : one.substring(0, max) + "…";
+  }
+
+  private static final class RefException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    RefException(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private static final class StaleRefException extends MemoryException {
+    private static final long serialVersionUID = 1L;
+
+    StaleRefException() {
+      super(dev.engram.ErrorCode.REVISION_CONFLICT, "stale ref");
+    }
+  }
+}

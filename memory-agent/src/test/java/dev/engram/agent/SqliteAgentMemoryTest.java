@@ -1,0 +1,16 @@
+package dev.engram.agent;
+
+import dev.engram.spi.MemoryStore;
+import dev.engram.store.sqlite.SqliteMemoryStore;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+
+class SqliteAgentMemoryTest extends AgentMemoryContract {
+  @TempDir Path dir;
+  private int n;
+
+  @Override
+  protected MemoryStore createStore() {
+    return new SqliteMemoryStore(dir.resolve("memory-" + (n++) + ".db"));
+  }
+}

@@ -1,0 +1,145 @@
+package dev.engram.mcp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.engram.Grants;
+import dev.engram.agent.AgentMemory;
+import dev.engram.agent.MemoryResource;
+import dev.engram.agent.ToolResult;
+import dev.engram.agent.ToolSpec;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceTemplateSpecification;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The MCP face of a {@link MemoryResource}: every tool, resource and prompt delegates to the
+ * {@link AgentMemory} bound to the grants of the request, so the MCP server and any other framework
+ * share one implementation.
+ */
+final class McpMemory {
+  static final String SCAN_URI = "memory://scan";
+  static final String TOPIC_PREFIX = "memory://topic/";
+  static final String PROMPT = "memory_context";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final MemoryResource resource;
+  private final Function<McpSyncServerExchange, @Nullable Grants> grantsOf;
+  private final McpJsonMapper mapper;
+
+  McpMemory(MemoryResource resource, Function<McpSyncServerExchange, @Nullable Grants> grantsOf, McpJsonMapper mapper) {
+    this.resource = resource;
+    this.grantsOf = grantsOf;
+    this.mapper = mapper;
+  }
+
+  McpSyncServer build(McpServer.SyncSpecification<?> spec, String version, List<ToolSpec> tools) {
+    return spec.serverInfo("engram-memory", version)
+        .instructions("Long-term memory of this user and earlier work. Read it with memory_read and memory_search; "
+            + "remember new durable facts with memory_write. The prompt memory_context gives the memory for a message.")
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).prompts(false).build())
+        .validateToolInputs(false)
+        .tools(toolSpecs(tools))
+        .resources(scanResource())
+        .resourceTemplates(topicTemplate())
+        .prompts(contextPrompt())
+        .build();
+  }
+
+  private List<SyncToolSpecification> toolSpecs(List<ToolSpec> tools) {
+    List<SyncToolSpecification> out = new ArrayList<>();
+    for (ToolSpec t : tools) {
+      McpSchema.Tool tool = McpSchema.Tool.builder().name(t.name()).description(t.description())
+          .inputSchema(mapper, t.inputSchema()).build();
+      out.add(SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
+        AgentMemory agent = agent(exchange);
+        ToolResult r = agent.call(request.name(), arguments(request.arguments()));
+        return McpSchema.CallToolResult.builder().addTextContent(r.text()).isError(r.isError()).build();
+      }).build());
+    }
+    return out;
+  }
+
+  private static String arguments(@Nullable Map<String, Object> args) {
+    if (args == null) {
+      return "{}";
+    }
+    try {
+      return JSON.writeValueAsString(args);
+    } catch (JsonProcessingException e) {
+      return "";
+    }
+  }
+
+  private SyncResourceSpecification scanResource() {
+    McpSchema.Resource r = McpSchema.Resource.builder().uri(SCAN_URI).name("memory-scan")
+        .description("The remembered topics: name, number of entries, blurb; the core blurb as the profile.")
+        .mimeType("application/json").build();
+    return new SyncResourceSpecification(r, (exchange, request) -> new McpSchema.ReadResourceResult(
+        List.of(new McpSchema.TextResourceContents(request.uri(), "application/json", agent(exchange).scan()))));
+  }
+
+  private SyncResourceTemplateSpecification topicTemplate() {
+    McpSchema.ResourceTemplate t = McpSchema.ResourceTemplate.builder().uriTemplate(TOPIC_PREFIX + "{name}")
+        .name("memory-topic").description("The entries remembered under one topic, newest first.")
+        .mimeType("application/json").build();
+    return new SyncResourceTemplateSpecification(t, (exchange, request) -> {
+      String uri = request.uri();
+      String name = uri.startsWith(TOPIC_PREFIX) ? decode(uri.substring(TOPIC_PREFIX.length())) : "";
+      if (name == null || name.isEmpty()) {
+        throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS)
+            .message("expected memory://topic/{name} with a topic name").build();
+      }
+      ToolResult r = agent(exchange).call("memory_read", JSON.createObjectNode().put("topic", name).toString());
+      if (r.isError()) {
+        throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS).message(r.text()).build();
+      }
+      return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(uri, "application/json", r.text())));
+    });
+  }
+
+  private static @Nullable String decode(String s) {
+    try {
+      return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private SyncPromptSpecification contextPrompt() {
+    McpSchema.Prompt p = new McpSchema.Prompt(PROMPT, "What memory holds for a message: topic overview, preloaded "
+        + "entries and the most relevant remembered items, labelled as untrusted data.",
+        List.of(new McpSchema.PromptArgument("message", "The user's message.", true)));
+    return new SyncPromptSpecification(p, (exchange, request) -> {
+      Object message = request.arguments() == null ? null : request.arguments().get("message");
+      if (!(message instanceof String text)) {
+        throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS)
+            .message("the prompt memory_context needs the argument 'message' (a string)").build();
+      }
+      String block = agent(exchange).instructions(text);
+      return new McpSchema.GetPromptResult("Memory for this message",
+          List.of(new McpSchema.PromptMessage(McpSchema.Role.USER, new McpSchema.TextContent(block))));
+    });
+  }
+
+  private AgentMemory agent(McpSyncServerExchange exchange) {
+    Grants grants = grantsOf.apply(exchange);
+    if (grants == null) {
+      throw McpError.builder(McpSchema.ErrorCodes.INVALID_REQUEST).message("unauthorized").build();
+    }
+    return resource.bind(grants);
+  }
+}

@@ -1,0 +1,302 @@
+package dev.engram.mcp;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.engram.Engram;
+import dev.engram.EngramBuilder;
+import dev.engram.Grants;
+import dev.engram.InvalidGrantException;
+import dev.engram.agent.MemoryMode;
+import dev.engram.agent.MemoryResource;
+import dev.engram.embeddings.local.MiniLmEmbedder;
+import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.spi.MemoryStore;
+import dev.engram.store.inmemory.InMemoryMemoryStore;
+import dev.engram.store.postgres.PostgresMemoryStore;
+import dev.engram.store.sqlite.SqliteMemoryStore;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code java -jar memory-mcp.jar --store memory|sqlite:FILE|postgres:JDBC_URL --grant NS [--grant NS …]
+ * [--mode read|read-write] [--embedder minilm|none] [--reasoner deterministic|llm] [--http PORT
+ * --tokens FILE [--bind ADDRESS]]}. Over stdio stdout carries the protocol only; every log line goes to
+ * stderr. A configuration it cannot start with exits with status 2 and says why.
+ */
+@Command(name = "memory-mcp", mixinStandardHelpOptions = true, versionProvider = MemoryMcpServer.Version.class,
+    description = "Engram memory as an MCP server (stdio, or streamable HTTP with --http).",
+    sortOptions = false)
+public final class MemoryMcpServer implements Callable<Integer> {
+  static final int STARTUP_ERROR = 2;
+  static final String GRANTS_KEY = "engram.grants";
+  static final String ENDPOINT = "/mcp";
+  private static final Logger LOG = LoggerFactory.getLogger(MemoryMcpServer.class);
+
+  @Option(names = "--store", required = true, paramLabel = "STORE",
+      description = "memory | sqlite:FILE | postgres:JDBC_URL")
+  String store = "";
+
+  @Option(names = "--grant", paramLabel = "NS", description = "A namespace the client may use (stdio; repeatable).")
+  List<String> grants = new ArrayList<>();
+
+  @Option(names = "--mode", paramLabel = "MODE", description = "read | read-write (default read-write)")
+  String mode = "read-write";
+
+  @Option(names = "--embedder", paramLabel = "EMBEDDER", description = "minilm | none (default none)")
+  String embedder = "none";
+
+  @Option(names = "--reasoner", paramLabel = "REASONER", description = "deterministic | llm (default deterministic)")
+  String reasoner = "deterministic";
+
+  @Option(names = "--http", paramLabel = "PORT", description = "Serve streamable HTTP on this port instead of stdio.")
+  @Nullable Integer httpPort;
+
+  @Option(names = "--tokens", paramLabel = "FILE",
+      description = "With --http: lines of 'TOKEN GRANT [GRANT ...]'; a request without a known bearer token is refused.")
+  @Nullable Path tokens;
+
+  @Option(names = "--bind", paramLabel = "ADDRESS", description = "With --http: the address to listen on (default 127.0.0.1).")
+  String bind = "127.0.0.1";
+
+  private final PrintStream protocolOut;
+
+  MemoryMcpServer(PrintStream protocolOut) {
+    this.protocolOut = protocolOut;
+  }
+
+  /**
+   * Runs the server until stdin closes (stdio) or the process is stopped (HTTP).
+   *
+   * @param args the command line
+   */
+  public static void main(String[] args) {
+    PrintStream protocol = System.out;
+    System.setOut(System.err);
+    CommandLine cli = new CommandLine(new MemoryMcpServer(protocol));
+    cli.setOut(new java.io.PrintWriter(System.err, true));
+    cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      if (e instanceof StartupException) {
+        System.err.println("memory-mcp: " + e.getMessage());
+        return STARTUP_ERROR;
+      }
+      LOG.error("memory-mcp stopped", e);
+      return 1;
+    });
+    int status = cli.execute(args);
+    System.exit(status);
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    MemoryMode memoryMode = switch (mode) {
+      case "read" -> MemoryMode.READ;
+      case "read-write" -> MemoryMode.READ_WRITE;
+      default -> throw new StartupException("--mode must be read or read-write, was '" + mode + "'");
+    };
+    if (!reasoner.equals("deterministic") && !reasoner.equals("llm")) {
+      throw new StartupException("--reasoner must be deterministic or llm, was '" + reasoner + "'");
+    }
+    if (reasoner.equals("llm")) {
+      throw new StartupException("--reasoner llm is unavailable in this build (no LLM reasoner is packaged); "
+          + "use --reasoner deterministic");
+    }
+    if (!embedder.equals("none") && !embedder.equals("minilm")) {
+      throw new StartupException("--embedder must be minilm or none, was '" + embedder + "'");
+    }
+    BearerTokens tokenMap = null;
+    Grants stdioGrants = null;
+    if (httpPort != null) {
+      if (httpPort < 1 || httpPort > 65535) {
+        throw new StartupException("--http must be a port between 1 and 65535, was " + httpPort);
+      }
+      if (tokens == null) {
+        throw new StartupException("--http needs --tokens FILE: every HTTP request must carry a known bearer token");
+      }
+      if (!grants.isEmpty()) {
+        throw new StartupException("--grant applies to stdio only; over HTTP the grants come from --tokens");
+      }
+      tokenMap = BearerTokens.read(tokens);
+    } else {
+      if (tokens != null) {
+        throw new StartupException("--tokens applies to --http only");
+      }
+      if (grants.isEmpty()) {
+        throw new StartupException("at least one --grant NS is required (e.g. --grant app/user/alice)");
+      }
+      try {
+        stdioGrants = Grants.of(grants);
+      } catch (InvalidGrantException e) {
+        throw new StartupException("--grant: " + e.getMessage());
+      }
+    }
+    MemoryStore memoryStore = openStore(store);
+    EngramBuilder builder = Engram.builder().store(memoryStore).reasoner(new DeterministicReasoner());
+    if (embedder.equals("minilm")) {
+      builder.embedder(new MiniLmEmbedder());
+    }
+    Engram engram = builder.build();
+    MemoryResource resource = MemoryResource.builder(engram).mode(memoryMode).autoScan(true).source("mcp").build();
+    McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
+    String version = Version.version();
+    var tools = resource.tools();
+    Runtime.getRuntime().addShutdownHook(new Thread(engram::close, "memory-mcp-close"));
+    if (tokenMap == null) {
+      Grants fixed = stdioGrants;
+      StdioExchangeTracker tracker = new StdioExchangeTracker(30);
+      McpMemory memory = new McpMemory(resource, exchange -> fixed, mapper);
+      McpSyncServer server = memory.build(
+          McpServer.sync(new StdioServerTransportProvider(mapper, tracker.watch(System.in), tracker.watch(protocolOut))),
+          version, tools);
+      LOG.info("memory-mcp {} on stdio: store {}, mode {}, {} grant(s)", version, describe(store), mode, fixed.namespaces().size());
+      tracker.awaitEndOfInput();
+      server.closeGracefully();
+      return 0;
+    }
+    BearerTokens known = tokenMap;
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(bind);
+    } catch (UnknownHostException e) {
+      throw new StartupException("--bind: unknown address '" + bind + "'");
+    }
+    List<String> hosts = new ArrayList<>(List.of("127.0.0.1:*", "localhost:*", "[::1]:*"));
+    if (!address.isLoopbackAddress()) {
+      hosts.add(bind + ":*");
+    }
+    HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
+        .jsonMapper(mapper)
+        .mcpEndpoint(ENDPOINT)
+        .securityValidator(DefaultServerTransportSecurityValidator.builder()
+            .allowedHosts(hosts)
+            .allowedOrigins(List.of("http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"))
+            .build())
+        .contextExtractor((HttpServletRequest request) -> {
+          Grants g = known.grantsFor(request.getHeader("Authorization"));
+          return g == null ? McpTransportContext.EMPTY : McpTransportContext.create(Map.of(GRANTS_KEY, g));
+        })
+        .build();
+    McpMemory memory = new McpMemory(resource, exchange -> (Grants) exchange.transportContext().get(GRANTS_KEY), mapper);
+    memory.build(McpServer.sync(transport), version, tools);
+
+    Server jetty = new Server();
+    ServerConnector connector = new ServerConnector(jetty);
+    connector.setHost(bind);
+    connector.setPort(httpPort);
+    jetty.addConnector(connector);
+    ServletContextHandler context = new ServletContextHandler();
+    context.setContextPath("/");
+    Filter auth = (request, response, chain) -> {
+      HttpServletRequest http = (HttpServletRequest) request;
+      if (known.grantsFor(http.getHeader("Authorization")) == null) {
+        HttpServletResponse res = (HttpServletResponse) response;
+        res.setHeader("WWW-Authenticate", "Bearer");
+        res.sendError(HttpServletResponse.SC_UNAUTHORIZED, "a known bearer token is required");
+        return;
+      }
+      chain.doFilter(request, response);
+    };
+    context.addFilter(new FilterHolder(auth), "/*", EnumSet.of(DispatcherType.REQUEST));
+    ServletHolder holder = new ServletHolder(transport);
+    holder.setAsyncSupported(true);
+    context.addServlet(holder, ENDPOINT);
+    jetty.setHandler(context);
+    try {
+      jetty.start();
+    } catch (Exception e) {
+      throw new StartupException("--http " + httpPort + ": cannot listen on " + bind + " (" + e.getMessage() + ")", e);
+    }
+    LOG.info("memory-mcp {} on http://{}:{}{}: store {}, mode {}", version, bind, connector.getLocalPort(), ENDPOINT,
+        describe(store), mode);
+    jetty.join();
+    return 0;
+  }
+
+  static MemoryStore openStore(String spec) {
+    if (spec.equals("memory")) {
+      return new InMemoryMemoryStore();
+    }
+    if (spec.startsWith("sqlite:")) {
+      String file = spec.substring("sqlite:".length());
+      if (file.isBlank()) {
+        throw new StartupException("--store sqlite:FILE needs a file name");
+      }
+      Path path = Path.of(file).toAbsolutePath();
+      Path dir = path.getParent();
+      if (dir == null || !Files.isDirectory(dir)) {
+        throw new StartupException("--store " + spec + ": the directory " + dir + " does not exist");
+      }
+      if (Files.exists(path) && (!Files.isRegularFile(path) || !Files.isReadable(path) || !Files.isWritable(path))) {
+        throw new StartupException("--store " + spec + ": " + path + " is not a readable and writable file");
+      }
+      try {
+        return new SqliteMemoryStore(path);
+      } catch (RuntimeException e) {
+        throw new StartupException("--store " + spec + ": cannot open the SQLite file (" + e.getMessage() + ")", e);
+      }
+    }
+    if (spec.startsWith("postgres:")) {
+      String url = spec.substring("postgres:".length());
+      if (!url.startsWith("jdbc:postgresql:")) {
+        throw new StartupException("--store postgres:JDBC_URL needs a URL starting with jdbc:postgresql:");
+      }
+      try {
+        return PostgresMemoryStore.builder().jdbcUrl(url).build();
+      } catch (RuntimeException e) {
+        throw new StartupException("--store postgres: cannot open the database at " + describe(spec)
+            + " (" + e.getClass().getSimpleName() + ")", e);
+      }
+    }
+    throw new StartupException("--store must be memory, sqlite:FILE or postgres:JDBC_URL, was '" + spec + "'");
+  }
+
+  /** The store setting without credentials. */
+  static String describe(String spec) {
+    int q = spec.indexOf('?');
+    String s = q < 0 ? spec : spec.substring(0, q);
+    int at = s.indexOf('@');
+    return at < 0 ? s : "postgres:…" + s.substring(at);
+  }
+
+  /** The version from the jar manifest. */
+  static final class Version implements CommandLine.IVersionProvider {
+    static String version() {
+      String v = MemoryMcpServer.class.getPackage().getImplementationVersion();
+      return v != null ? v : "dev";
+    }
+
+    @Override
+    public String[] getVersion() {
+      return new String[] {"memory-mcp " + version()};
+    }
+  }
+}

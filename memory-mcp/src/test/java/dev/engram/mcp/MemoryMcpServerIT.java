@@ -1,0 +1,276 @@
+package dev.engram.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The packaged jar, started as a child process and driven by the MCP SDK's own client. */
+class MemoryMcpServerIT {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(JSON);
+  static final Duration TIMEOUT = Duration.ofSeconds(90);
+  @TempDir Path dir;
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = open.size() - 1; i >= 0; i--) {
+      open.get(i).close();
+    }
+  }
+
+  static String jar() {
+    String jar = System.getProperty("engram.mcp.jar", "target/memory-mcp.jar");
+    assertThat(Path.of(jar)).as("the packaged server (mvn package builds it)").exists();
+    return Path.of(jar).toAbsolutePath().toString();
+  }
+
+  static List<String> command(String... args) {
+    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-jar", jar()));
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+
+  static String javaBin() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  McpSyncClient stdio(String... args) {
+    List<String> cmd = command(args);
+    ServerParameters params = ServerParameters.builder(cmd.get(0)).args(cmd.subList(1, cmd.size())).build();
+    StdioClientTransport transport = new StdioClientTransport(params, MAPPER);
+    transport.setStdErrorHandler(line -> System.err.println("[server] " + line));
+    McpSyncClient client = McpClient.sync(transport).requestTimeout(TIMEOUT).initializationTimeout(TIMEOUT).build();
+    open.add(client::closeGracefully);
+    client.initialize();
+    return client;
+  }
+
+  static McpSchema.CallToolResult call(McpSyncClient client, String tool, Map<String, Object> args) {
+    return client.callTool(new McpSchema.CallToolRequest(tool, args));
+  }
+
+  static JsonNode json(McpSchema.CallToolResult r) {
+    return parse(((McpSchema.TextContent) r.content().get(0)).text());
+  }
+
+  static JsonNode parse(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      throw new AssertionError(text, e);
+    }
+  }
+
+  @Test
+  void stdioServesToolsResourcesAndThePromptAndKeepsGrantsApart() {
+    String store = "sqlite:" + dir.resolve("memory.db");
+    McpSyncClient a = stdio("--store", store, "--grant", "app/user/a");
+    assertThat(a.listTools().tools()).extracting(McpSchema.Tool::name)
+        .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget");
+    for (McpSchema.Tool t : a.listTools().tools()) {
+      assertThat(t.inputSchema().get("additionalProperties")).isEqualTo(false);
+      assertThat(((Map<?, ?>) t.inputSchema().get("properties")).keySet())
+          .noneMatch(k -> k.toString().matches("(?i).*(namespace|scope|grant).*"));
+    }
+
+    McpSchema.CallToolResult written = call(a, "memory_write", Map.of("content", "Prefers metric units."));
+    assertThat(written.isError()).isFalse();
+    String ref = json(written).path("entry").path("ref").asText();
+    JsonNode read = json(call(a, "memory_read", Map.of("topic", "general")));
+    assertThat(read.path("entries").get(0).path("content").asText()).isEqualTo("Prefers metric units.");
+    assertThat(read.path("entries").get(0).path("ref").asText()).isEqualTo(ref);
+    JsonNode found = json(call(a, "memory_search", Map.of("query", "metric")));
+    assertThat(found.path("results").get(0).path("ref").asText()).isEqualTo(ref);
+
+    McpSchema.CallToolResult bad = call(a, "memory_write", Map.of("content", 5));
+    assertThat(bad.isError()).isTrue();
+    assertThat(json(bad).path("code").asText()).isEqualTo("invalid_arguments");
+    McpSchema.CallToolResult namespaced = call(a, "memory_write", Map.of("content", "x", "namespace", "app/user/b"));
+    assertThat(namespaced.isError()).isTrue();
+    assertThat(json(namespaced).path("error").asText()).contains("namespace");
+
+    McpSchema.ReadResourceResult scan = a.readResource(new McpSchema.ReadResourceRequest("memory://scan"));
+    JsonNode scanJson = parse(((McpSchema.TextResourceContents) scan.contents().get(0)).text());
+    assertThat(scanJson.path("topics").get(0).path("topic").asText()).isEqualTo("general");
+    assertThat(scanJson.path("topics").get(0).path("entries").asInt()).isEqualTo(1);
+    McpSchema.ReadResourceResult topic = a.readResource(new McpSchema.ReadResourceRequest("memory://topic/general"));
+    assertThat(((McpSchema.TextResourceContents) topic.contents().get(0)).text()).contains("Prefers metric units.");
+    assertThat(a.listResourceTemplates().resourceTemplates()).extracting(McpSchema.ResourceTemplate::uriTemplate)
+        .containsExactly("memory://topic/{name}");
+
+    McpSchema.GetPromptResult prompt = a.getPrompt(new McpSchema.GetPromptRequest("memory_context",
+        Map.of("message", "which units does the user like?")));
+    String block = ((McpSchema.TextContent) prompt.messages().get(0).content()).text();
+    assertThat(block).contains("untrusted").contains("Prefers metric units.").contains("cite ");
+
+    McpSyncClient b = stdio("--store", store, "--grant", "app/user/b");
+    assertThat(json(call(b, "memory_read", Map.of("topic", "general"))).path("entries")).isEmpty();
+    assertThat(json(call(b, "memory_search", Map.of("query", "metric units"))).path("results")).isEmpty();
+    McpSchema.CallToolResult forget = call(b, "memory_forget", Map.of("ref", ref, "reason", "b wants it gone"));
+    assertThat(forget.isError()).isTrue();
+    assertThat(json(forget).path("code").asText()).isEqualTo("not_found");
+    String bScan = ((McpSchema.TextResourceContents) b.readResource(new McpSchema.ReadResourceRequest("memory://scan"))
+        .contents().get(0)).text();
+    assertThat(parse(bScan).path("topics")).isEmpty();
+    String bBlock = ((McpSchema.TextContent) b.getPrompt(new McpSchema.GetPromptRequest("memory_context",
+        Map.of("message", "metric units"))).messages().get(0).content()).text();
+    assertThat(bBlock).doesNotContain("metric").doesNotContain("app/user/a");
+    assertThat(json(call(a, "memory_read", Map.of("topic", "general"))).path("entries")).hasSize(1);
+  }
+
+  @Test
+  void readModeOffersReadToolsOnly() {
+    McpSyncClient ro = stdio("--store", "memory", "--grant", "app/user/a", "--mode", "read");
+    assertThat(ro.listTools().tools()).extracting(McpSchema.Tool::name).containsExactly("memory_read", "memory_search");
+    assertThatThrownBy(() -> call(ro, "memory_write", Map.of("content", "x")))
+        .isInstanceOf(io.modelcontextprotocol.spec.McpError.class).hasMessageContaining("Unknown tool");
+    assertThat(json(call(ro, "memory_read", Map.of("topic", "general"))).path("entries")).isEmpty();
+  }
+
+  @Test
+  void stdoutCarriesOnlyTheProtocolAndAnInitializeOnStdinIsAnswered() throws Exception {
+    Process p = new ProcessBuilder(command("--store", "sqlite:" + dir.resolve("x.db"), "--grant", "app/user/a"))
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    p.getOutputStream().write(("""
+        {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+        {"jsonrpc":"2.0","method":"notifications/initialized"}
+        {"jsonrpc":"2.0","id":2,"method":"tools/list"}
+        """).getBytes(StandardCharsets.UTF_8));
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).isZero();
+    List<String> lines = out.lines().toList();
+    assertThat(lines).hasSize(2);
+    assertThat(parse(lines.get(0)).path("result").path("serverInfo").path("name").asText()).isEqualTo("engram-memory");
+    assertThat(parse(lines.get(1)).path("result").path("tools")).hasSize(5);
+  }
+
+  @Test
+  void startupErrorsExitWithStatusTwoAndSayWhy() throws Exception {
+    String[][] bad = {
+        {"--store", "bogus", "--grant", "app/user/a"},
+        {"--store", "memory"},
+        {"--store", "memory", "--grant", "app//a"},
+        {"--store", "sqlite:" + dir.resolve("no/such/dir/x.db"), "--grant", "a"},
+        {"--store", "postgres:mysql://x", "--grant", "a"},
+        {"--store", "memory", "--http", "8080"},
+        {"--store", "memory", "--http", "8080", "--tokens", dir.resolve("missing.txt").toString()},
+        {"--store", "memory", "--grant", "a", "--mode", "write"},
+        {"--store", "memory", "--grant", "a", "--reasoner", "llm"},
+        {"--nonsense"},
+    };
+    for (String[] args : bad) {
+      Process p = new ProcessBuilder(command(args)).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).as(String.join(" ", args) + ": " + err).isEqualTo(2);
+      assertThat(out).as(String.join(" ", args)).isEmpty();
+      assertThat(err).as(String.join(" ", args)).isNotBlank().doesNotContain("\tat ");
+    }
+  }
+
+  @Test
+  void httpMapsBearerTokensToGrantsAndRefusesRequestsWithoutOne() throws Exception {
+    Path tokens = dir.resolve("tokens.txt");
+    String tokenA = "token-a-0123456789abcdef";
+    String tokenB = "token-b-0123456789abcdef";
+    Files.writeString(tokens, "# operator tokens\n" + tokenA + " app/user/a\n" + tokenB + " app/user/b\n");
+    int port = freePort();
+    Process server = new ProcessBuilder(command("--store", "memory", "--http", String.valueOf(port),
+        "--tokens", tokens.toString())).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    open.add(() -> {
+      server.destroy();
+      server.waitFor(20, TimeUnit.SECONDS);
+    });
+    awaitListening(port, server);
+    String base = "http://127.0.0.1:" + port;
+
+    McpSyncClient a = http(base, tokenA);
+    assertThat(a.listTools().tools()).hasSize(5);
+    String ref = json(call(a, "memory_write", Map.of("content", "Prefers metric units."))).path("entry").path("ref").asText();
+    assertThat(json(call(a, "memory_read", Map.of("topic", "general"))).path("entries").get(0).path("ref").asText())
+        .isEqualTo(ref);
+    assertThat(json(call(a, "memory_search", Map.of("query", "metric"))).path("results")).hasSize(1);
+    McpSchema.CallToolResult bad = call(a, "memory_read", Map.of("topic", "a", "topics", List.of("b")));
+    assertThat(bad.isError()).isTrue();
+
+    McpSyncClient b = http(base, tokenB);
+    assertThat(json(call(b, "memory_read", Map.of("topic", "general"))).path("entries")).isEmpty();
+    assertThat(json(call(b, "memory_correct", Map.of("ref", ref, "content", "Prefers imperial."))).path("code").asText())
+        .isEqualTo("not_found");
+
+    HttpClient raw = HttpClient.newHttpClient();
+    String init = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+        + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
+    HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(base + "/mcp"))
+        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+        .POST(HttpRequest.BodyPublishers.ofString(init));
+    assertThat(raw.send(post.copy().build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+    assertThat(raw.send(post.copy().header("Authorization", "Bearer not-a-known-token-at-all").build(),
+        HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+    assertThat(raw.send(post.copy().header("Authorization", "Bearer " + tokenA).header("Origin", "http://evil.example")
+        .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(403);
+    assertThat(raw.send(post.copy().header("Authorization", "Bearer " + tokenA).build(),
+        HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+    assertThatThrownBy(() -> http(base, "wrong-token-0123456789")).isNotNull();
+  }
+
+  McpSyncClient http(String base, String token) {
+    HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base).endpoint("/mcp")
+        .jsonMapper(MAPPER).requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + token)).build();
+    McpSyncClient client = McpClient.sync(transport).requestTimeout(TIMEOUT).initializationTimeout(TIMEOUT).build();
+    open.add(client::closeGracefully);
+    client.initialize();
+    return client;
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  static void awaitListening(int port, Process server) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (System.nanoTime() < deadline) {
+      assertThat(server.isAlive()).as("the HTTP server process exited early").isTrue();
+      try (Socket s = new Socket("127.0.0.1", port)) {
+        return;
+      } catch (IOException e) {
+        Thread.sleep(200);
+      }
+    }
+    throw new AssertionError("the HTTP server did not listen on port " + port);
+  }
+}
