@@ -115,13 +115,13 @@ public final class MemoryEngine implements Engram {
     Long expected = expectedRevision(options.expectedRevision());
     WritePolicy writePolicy = options.writePolicy() != null ? options.writePolicy() : config.writePolicy();
 
-    if (path == null) {
+    boolean context = reasoner.usesContext();
+    if (context && path == null) {
       WriteResult known = canonicalDuplicate(grants, writePolicy, normalized, expected);
       if (known != null) {
         return known;
       }
     }
-    boolean context = reasoner.usesContext();
     List<String> visibleTopics = context ? visibleTopics(grants.visibleScopes()) : List.of();
     List<MemoryEntry> candidates = context ? candidates(grants, normalized, hints) : List.of();
     boolean embeds = search.embedsOnWrite();
