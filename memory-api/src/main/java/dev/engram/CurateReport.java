@@ -9,12 +9,40 @@ import java.util.List;
  * @param topicsCurated the (scope, topic) pairs that went through the reasoner and were marked curated
  * @param applied descriptions of the operations applied, in order
  * @param rejected descriptions of proposed operations that failed validation, with the reason
+ * @param topicsRemaining dirty (scope, topic) pairs the call left for later because it stopped at
+ *     {@link #MAX_TOPICS_PER_CALL}; call {@code curate} again to work through them
  */
 public record CurateReport(
-    boolean reasonerCurates, List<DirtyTopic> topicsCurated, List<String> applied, List<String> rejected) {
+    boolean reasonerCurates, List<DirtyTopic> topicsCurated, List<String> applied, List<String> rejected,
+    int topicsRemaining) {
+  /** The most (scope, topic) pairs one {@code curate} call sends through the reasoner. */
+  public static final int MAX_TOPICS_PER_CALL = 50;
+
+  /**
+   * The most operations the reasoner may propose for one topic; a longer proposal is refused as a
+   * whole with a {@link ReasonerException} before any of it is applied.
+   */
+  public static final int MAX_OPS_PER_TOPIC = 200;
+
   public CurateReport {
     topicsCurated = List.copyOf(topicsCurated);
     applied = List.copyOf(applied);
     rejected = List.copyOf(rejected);
+    if (topicsRemaining < 0) {
+      throw new InvalidInputException("topicsRemaining", "must be >= 0, was " + topicsRemaining);
+    }
+  }
+
+  /**
+   * A report that left no dirty topic behind.
+   *
+   * @param reasonerCurates whether the reasoner has a curate step
+   * @param topicsCurated the pairs curated
+   * @param applied the operations applied
+   * @param rejected the operations rejected, with the reason
+   */
+  public CurateReport(
+      boolean reasonerCurates, List<DirtyTopic> topicsCurated, List<String> applied, List<String> rejected) {
+    this(reasonerCurates, topicsCurated, applied, rejected, 0);
   }
 }

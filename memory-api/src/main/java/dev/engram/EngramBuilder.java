@@ -61,7 +61,7 @@ public final class EngramBuilder {
   }
 
   /**
-   * Caps on active entries per top-level namespace at priority 0 (default 5) and priority 1 (default 15).
+   * Caps on active entries per scope (each namespace counts only its own entries) at priority 0 (default 5) and priority 1 (default 15).
    */
   public EngramBuilder priorityCaps(int core, int key) {
     requireUnset("priorityCaps", this.corePriorityCap);
@@ -73,7 +73,10 @@ public final class EngramBuilder {
     return this;
   }
 
-  /** The default write policy (descendants allowed, no ancestor promotion). */
+  /**
+   * The write policy (default: descendants allowed, no ancestor promotion). A per-call
+   * {@link WriteOptions#writePolicy()} can only narrow it.
+   */
   public EngramBuilder writePolicy(WritePolicy policy) {
     requireUnset("writePolicy", this.writePolicy);
     this.writePolicy = Objects.requireNonNull(policy, "writePolicy");

@@ -13,5 +13,7 @@ public enum ErrorCode {
   INVALID_MODEL_OUTPUT,
   CAPABILITY_NOT_SUPPORTED,
   STORE_UNAVAILABLE,
-  STORE_INCOMPATIBLE
+  STORE_INCOMPATIBLE,
+  /** The engine or store was closed; no call after {@code close()} reads or changes anything. */
+  STORE_CLOSED
 }

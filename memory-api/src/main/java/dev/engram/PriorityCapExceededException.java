@@ -1,8 +1,9 @@
 package dev.engram;
 
 /**
- * A top-level namespace already holds as many active entries at this priority as its cap allows.
- * Demote (or retire) one of them first, then try again.
+ * The target scope already holds as many active entries at this priority as its cap allows (caps
+ * count the entries of that one scope, never those of other scopes). Demote (or retire) one of them
+ * first, then try again.
  */
 public class PriorityCapExceededException extends MemoryException {
   private static final long serialVersionUID = 1L;

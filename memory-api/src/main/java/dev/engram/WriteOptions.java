@@ -12,10 +12,12 @@ import org.jspecify.annotations.Nullable;
  * @param topicsHint topics the reasoner should consider (the deterministic reasoner uses them as-is)
  * @param type the entry type hint
  * @param priority 0 core, 1 key, 2+ general (default 2)
- * @param path a stable address; a write to an active path makes a new version of that entry
+ * @param path a stable address; a write to an active path makes a new version of that entry (or is
+ *     DEDUPED when every field is equal), and is deduplicated against that entry only
  * @param expectedRevision fail with {@link RevisionConflictException} unless the target scope is at
  *     this revision
- * @param writePolicy overrides the engine's default write policy for this call
+ * @param writePolicy narrows the engine's write policy for this call (it can never widen it:
+ *     descendants only when both allow them, ancestor promotion no further than both allow)
  */
 public record WriteOptions(
     List<String> topicsHint,

@@ -34,6 +34,19 @@ final class GrantPolicy {
     return grants;
   }
 
+  /**
+   * The policy a call runs under: a per-call policy may only narrow the configured one (descendant
+   * writes only when both allow them, ancestor promotion no further than both allow).
+   */
+  static WritePolicy narrow(WritePolicy configured, @org.jspecify.annotations.Nullable WritePolicy requested) {
+    if (requested == null) {
+      return configured;
+    }
+    AncestorPromotion promotion = requested.ancestorPromotion().compareTo(configured.ancestorPromotion()) < 0
+        ? requested.ancestorPromotion() : configured.ancestorPromotion();
+    return new WritePolicy(configured.allowDescendants() && requested.allowDescendants(), promotion);
+  }
+
   void requireVisible(Grants grants, String scope, String what) {
     if (!grants.canSee(scope)) {
       throw new NotFoundException(what + " not found or not visible to " + grants);

@@ -308,7 +308,8 @@ final class SearchService {
     List<MemoryEntry> candidates = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (SearchHit h : found.hits()) {
-      if (seen.add(h.entry().entryId() + "@" + h.entry().versionId())) {
+      // One sentence once: entries at two paths may hold the same content.
+      if (seen.add(h.entry().contentHash())) {
         candidates.add(h.entry());
       }
     }

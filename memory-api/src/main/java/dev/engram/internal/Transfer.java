@@ -45,11 +45,13 @@ final class Transfer {
   private final MemoryStore store;
   private final EngineConfig config;
   private final GrantPolicy policy;
+  private final Commits commits;
 
-  Transfer(MemoryStore store, EngineConfig config, GrantPolicy policy) {
+  Transfer(MemoryStore store, EngineConfig config, GrantPolicy policy, Commits commits) {
     this.store = store;
     this.config = config;
     this.policy = policy;
+    this.commits = commits;
   }
 
   // ---- export
@@ -162,27 +164,12 @@ final class Transfer {
     }
     if (!options.dryRun()) {
       for (ScopeData d : scopes.values()) {
-        store.inTransaction(d.scope, tx -> {
-          if (tx.headRevision(d.scope) != 0 || !tx.scopes(d.scope, false).isEmpty()) {
-            throw new InvalidInputException("scope", "scope '" + d.scope + "' is not empty in the target store");
-          }
-          List<MemoryEntry> ordered = new ArrayList<>(d.versions.values());
-          ordered.sort((a, b) -> a.versionId().compareTo(b.versionId()));
-          for (MemoryEntry v : ordered) {
-            tx.insertVersion(v);
-          }
-          for (MemoryEvent e : d.events) {
-            tx.appendEvent(e);
-          }
-          for (Revision r : d.revisions.values()) {
-            tx.appendRevision(r);
-          }
-          for (TopicRecord t : d.topics) {
-            if (t.lastWrite > 0) {
-              tx.markTopicsWritten(d.scope, List.of(t.topic), t.lastWrite, t.lastUpdatedAt);
-            }
-            tx.markTopicCurated(d.scope, t.topic, t.lastCurated, t.blurb);
-          }
+        List<Commit.RestoredTopic> restoredTopics = new ArrayList<>();
+        for (TopicRecord t : d.topics) {
+          restoredTopics.add(new Commit.RestoredTopic(t.topic, t.blurb, t.lastWrite, t.lastCurated, t.lastUpdatedAt));
+        }
+        commits.run(d.scope, c -> {
+          c.restore(d.versions.values(), d.events, d.revisions.values(), restoredTopics);
           return null;
         });
       }

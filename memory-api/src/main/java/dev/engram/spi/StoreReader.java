@@ -55,8 +55,11 @@ public interface StoreReader {
   /** Dirty (scope, topic) pairs across the whole store, ordered by scope then topic, at most {@code limit}. */
   List<TopicState> dirtyTopics(int limit);
 
-  /** Active entries with this priority in {@code namespace} or any namespace below it. */
-  int countActiveWithPriority(String namespace, int priority);
+  /**
+   * Active entries with this priority in exactly {@code scope} (not the scopes below it): priority
+   * caps are per scope, so one tenant's entries never count against another's.
+   */
+  int countActiveWithPriority(String scope, int priority);
 
   /** Scopes that hold any version or topic row and equal {@code prefix} or (when recursive) lie below it. */
   List<String> scopes(String prefix, boolean recursive);

@@ -240,6 +240,57 @@ public abstract class CrudContract extends ContractSupport {
     assertThat(e.get(U1, a.entryId())).isEqualTo(retired);
   }
 
+  @Test
+  void aPathWriteIsDedupedOnlyAgainstTheEntryAtThatPath() {
+    Engram e = engram();
+    MemoryEntry loose = write(e, U1, "Deploys go out on Fridays", "ops").entry();
+
+    WriteOptions.Builder at = WriteOptions.builder().path("ops/deploy-day").topicsHint("ops")
+        .priority(1).disclosure("when planning a release").glossary("release day");
+    WriteResult addressed = e.write(U1, "Deploys go out on Fridays", at.build());
+    assertThat(addressed.outcome()).isEqualTo(Outcome.APPENDED);
+    MemoryEntry atPath = addressed.entry();
+    assertThat(atPath.entryId()).isNotEqualTo(loose.entryId());
+    assertThat(atPath.path()).isEqualTo("ops/deploy-day");
+    assertThat(atPath.priority()).isEqualTo(1);
+    assertThat(atPath.disclosure()).isEqualTo("when planning a release");
+    assertThat(atPath.glossary()).containsExactly("release day");
+    assertThat(e.revision(U1, S1)).isEqualTo(2);
+
+    WriteResult second = e.write(U1, "Deploys go out on Fridays", at.path("ops/release-day").build());
+    assertThat(second.outcome()).isEqualTo(Outcome.APPENDED);
+    assertThat(second.entry().entryId()).isNotIn(loose.entryId(), atPath.entryId());
+    assertThat(e.list(U1)).extracting(MemoryEntry::path)
+        .containsExactlyInAnyOrder(null, "ops/deploy-day", "ops/release-day");
+
+    WriteResult looseAgain = write(e, U1, "Deploys go out on Fridays", "ops");
+    assertThat(looseAgain.outcome()).isEqualTo(Outcome.DEDUPED);
+    assertThat(e.list(U1)).hasSize(3);
+    assertThat(e.revision(U1, S1)).isEqualTo(3);
+  }
+
+  @Test
+  void aPathUpsertWithEqualContentRecordsANewSourceAndEvidence() {
+    Engram e = engram();
+    WriteOptions.Builder at = WriteOptions.builder().path("notes/editor").source("agent-a");
+    MemoryEntry v1 = e.write(U1, "Uses vim keybindings", at.build()).entry();
+
+    WriteResult sameSource = e.write(U1, "Uses vim keybindings", at.build());
+    assertThat(sameSource.outcome()).isEqualTo(Outcome.DEDUPED);
+
+    WriteResult newSource = e.write(U1, "Uses vim keybindings", at.source("agent-b").build());
+    assertThat(newSource.outcome()).isEqualTo(Outcome.UPDATED);
+    assertThat(newSource.entry().entryId()).isEqualTo(v1.entryId());
+    assertThat(newSource.entry().version()).isEqualTo(2);
+    assertThat(newSource.entry().source()).isEqualTo("agent-b");
+    assertThat(e.get(U1, v1.entryId()).source()).isEqualTo("agent-b");
+
+    WriteResult newEvidence = e.write(U1, "Uses vim keybindings", at.evidence("turn-7").build());
+    assertThat(newEvidence.outcome()).isEqualTo(Outcome.UPDATED);
+    assertThat(newEvidence.entry().evidence()).containsExactly("turn-7");
+    assertThat(e.revision(U1, S1)).isEqualTo(3);
+  }
+
   // ---- read
 
   @Test
@@ -597,23 +648,24 @@ public abstract class CrudContract extends ContractSupport {
   // ---- priority caps
 
   @Test
-  void coreCapDefaultsToFivePerTopLevelNamespace() {
+  void coreCapDefaultsToFivePerScope() {
     Engram e = engram();
     for (int i = 0; i < 5; i++) {
-      writeAt(e, i % 2 == 0 ? U1 : U2, "Core fact " + i, 0);
+      writeAt(e, U1, "Core fact " + i, 0);
     }
     assertThatThrownBy(() -> writeAt(e, U1, "Core fact 5", 0))
         .isInstanceOfSatisfying(PriorityCapExceededException.class, x -> {
-          assertThat(x.namespace()).isEqualTo("app");
+          assertThat(x.namespace()).isEqualTo(S1);
           assertThat(x.priority()).isEqualTo(0);
           assertThat(x.cap()).isEqualTo(5);
           assertThat(x.code()).isEqualTo(ErrorCode.PRIORITY_CAP_EXCEEDED);
         });
-    assertThat(e.list(BOTH)).hasSize(5);
-    assertThat(e.revision(U1, S1)).isEqualTo(3);
+    assertThat(e.list(U1)).hasSize(5);
+    assertThat(e.revision(U1, S1)).isEqualTo(5);
 
-    Grants org = Grants.of("org/team");
-    assertThat(writeAt(e, org, "Core fact of another top-level namespace", 0).outcome()).isEqualTo(Outcome.APPENDED);
+    assertThat(writeAt(e, U2, "Core fact of a sibling scope", 0).outcome()).isEqualTo(Outcome.APPENDED);
+    assertThat(writeAt(e, Grants.of("app/user"), "Core fact of the parent scope", 0).outcome())
+        .isEqualTo(Outcome.APPENDED);
     assertThat(writeAt(e, U1, "Plenty of room at priority 2", 2).outcome()).isEqualTo(Outcome.APPENDED);
   }
 
@@ -623,13 +675,13 @@ public abstract class CrudContract extends ContractSupport {
     for (int i = 0; i < 15; i++) {
       writeAt(e, U1, "Key fact " + i, 1);
     }
-    assertThatThrownBy(() -> writeAt(e, U2, "Key fact 15", 1))
+    assertThatThrownBy(() -> writeAt(e, U1, "Key fact 15", 1))
         .isInstanceOfSatisfying(PriorityCapExceededException.class, x -> {
           assertThat(x.priority()).isEqualTo(1);
           assertThat(x.cap()).isEqualTo(15);
         });
     assertThat(writeAt(e, U1, "Core is counted separately", 0).outcome()).isEqualTo(Outcome.APPENDED);
-    assertThat(e.revision(U2, S2)).isZero();
+    assertThat(writeAt(e, U2, "Key fact of another scope", 1).outcome()).isEqualTo(Outcome.APPENDED);
   }
 
   @Test

@@ -115,6 +115,13 @@ final class IsolationProperty {
     return covers(p, ns) && depth(ns) - depth(p.boundary()) < p.minDepthBelow();
   }
 
+  /** The model of a per-call policy under a configured one: it only narrows. */
+  static WritePolicy narrow(WritePolicy configured, WritePolicy requested) {
+    AncestorPromotion promotion = requested.ancestorPromotion().ordinal() < configured.ancestorPromotion().ordinal()
+        ? requested.ancestorPromotion() : configured.ancestorPromotion();
+    return new WritePolicy(configured.allowDescendants() && requested.allowDescendants(), promotion);
+  }
+
   static boolean writable(List<String> grants, WritePolicy policy, String target, @Nullable ProtectedNamespace p) {
     if (tooShallow(p, target)) {
       return false;
@@ -167,6 +174,8 @@ final class IsolationProperty {
     final List<String> erasedIds = new ArrayList<>();
     final TargetedReasoner reasoner = new TargetedReasoner();
     @Nullable ProtectedNamespace boundary;
+    /** The engine's configured write policy; a per-call policy can only narrow it. */
+    WritePolicy configured = WritePolicy.DEFAULT;
     Engram engine;
     @Nullable Grants auditor;
     int checks;
@@ -215,6 +224,10 @@ final class IsolationProperty {
       }
       universe.addAll(nodes);
       EngramBuilder builder = Engram.builder().store(store).reasoner(reasoner);
+      if (random.nextBoolean()) {
+        configured = new WritePolicy(random.nextBoolean(), AncestorPromotion.values()[random.nextInt(3)]);
+        builder.writePolicy(configured);
+      }
       if (random.nextInt(3) == 0) {
         boundary = new ProtectedNamespace(nodes.get(1 + random.nextInt(nodes.size() - 1)), 1 + random.nextInt(2));
         builder.protectNamespace(boundary);
@@ -313,11 +326,11 @@ final class IsolationProperty {
         assertThat(r.entry().scope()).isEqualTo(finalTarget);
         record(r.entry());
       });
-      String what = "write by " + writer + " with " + policy + " into " + target;
+      String what = "write by " + writer + " with " + policy + " under configured " + configured + " into " + target;
       boolean shallowGrant = writer.stream().anyMatch(g -> tooShallow(boundary, g));
       if (shallowGrant) {
         assertThat(thrown).as(ctx(what)).isInstanceOf(InvalidGrantException.class);
-      } else if (writable(writer, policy, target, boundary)) {
+      } else if (writable(writer, narrow(configured, policy), target, boundary)) {
         assertThat(thrown).as(ctx(what + " should land")).isNull();
       } else {
         assertThat(thrown).as(ctx(what + " must be refused"))
@@ -381,13 +394,13 @@ final class IsolationProperty {
       checks++;
     }
 
-    /** The outcome of a change to an existing entry under the engine's default write policy. */
+    /** The outcome of a change to an existing entry under the engine's configured write policy. */
     void expectOutcome(String what, List<String> grants, String scope, @Nullable Throwable thrown) {
       if (grants.stream().anyMatch(g -> tooShallow(boundary, g))) {
         assertThat(thrown).as(ctx(what)).isInstanceOf(InvalidGrantException.class);
       } else if (!visible(grants, scope)) {
         assertThat(thrown).as(ctx(what + " is invisible")).isInstanceOf(NotFoundException.class);
-      } else if (!writable(grants, WritePolicy.DEFAULT, scope, boundary)) {
+      } else if (!writable(grants, configured, scope, boundary)) {
         assertThat(thrown).as(ctx(what + " is not writable")).isInstanceOf(ScopeViolationException.class);
       } else {
         assertThat(thrown).as(ctx(what + " should succeed")).isNull();

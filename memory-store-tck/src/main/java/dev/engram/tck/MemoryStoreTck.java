@@ -6,7 +6,8 @@ import org.junit.jupiter.api.Nested;
 /**
  * The whole contract. A store's test class extends this and implements {@link #createStore()}; each
  * layer below runs as a nested class, in the order CRUD → grants and isolation → versions, history,
- * rollback, revisions → topics and dirty tracking → erasure → bad input → concurrency.
+ * rollback, revisions → topics and dirty tracking → erasure → bad input → concurrency → the commit
+ * path's invariants (policy narrowing, caps, canonical dedupe, closed engines, curation bounds).
  */
 public abstract class MemoryStoreTck {
 
@@ -71,6 +72,14 @@ public abstract class MemoryStoreTck {
 
   @Nested
   class Concurrency extends ConcurrencyContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
+  class Commit extends CommitContract {
     @Override
     protected MemoryStore createStore() {
       return MemoryStoreTck.this.createStore();

@@ -4,6 +4,7 @@ import dev.engram.EntryStatus;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.Namespaces;
+import dev.engram.StoreException;
 import dev.engram.Revision;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.FullTextQuery;
@@ -77,6 +78,8 @@ public final class InMemoryMemoryStore implements MemoryStore {
     final Map<String, Map<String, List<StoredVector>>> vectors = new HashMap<>();
   }
 
+  private volatile boolean closed;
+
   @Override
   public Set<StoreCapability> capabilities() {
     return EnumSet.of(StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE);
@@ -84,6 +87,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
   @Override
   public <T> T inTransaction(String scope, StoreWork<T> work) {
+    checkOpen();
     lock.writeLock().lock();
     Tx tx = new Tx(scope);
     try {
@@ -100,9 +104,18 @@ public final class InMemoryMemoryStore implements MemoryStore {
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    closed = true;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw StoreException.closed("InMemoryMemoryStore is closed");
+    }
+  }
 
   private <T> T read(Supplier<T> query) {
+    checkOpen();
     lock.readLock().lock();
     try {
       return query.get();
@@ -328,15 +341,11 @@ public final class InMemoryMemoryStore implements MemoryStore {
       return new TopicState(scope, topic, count, row.blurb, row.lastWrite, row.lastCurated, row.lastUpdatedAt);
     }
 
-    static int countActiveWithPriority(Data d, String namespace, int priority) {
+    static int countActiveWithPriority(Data d, String scope, int priority) {
       int n = 0;
-      for (Map.Entry<String, TreeMap<String, MemoryEntry>> s : d.byScope.entrySet()) {
-        if (Namespaces.isSelfOrAncestor(namespace, s.getKey())) {
-          for (MemoryEntry e : s.getValue().values()) {
-            if (e.isActive() && e.priority() == priority) {
-              n++;
-            }
-          }
+      for (MemoryEntry e : d.byScope.getOrDefault(scope, new TreeMap<>()).values()) {
+        if (e.isActive() && e.priority() == priority) {
+          n++;
         }
       }
       return n;
@@ -447,6 +456,9 @@ public final class InMemoryMemoryStore implements MemoryStore {
       if (d.versions.containsKey(v.versionId())) {
         throw new IllegalStateException("version " + v.versionId() + " already exists");
       }
+      if (v.isActive()) {
+        requireUniqueActive(d, v);
+      }
       d.versions.put(v.versionId(), v);
       d.entryVersions.computeIfAbsent(v.entryId(), k -> new TreeMap<>()).put(v.version(), v.versionId());
       d.byScope.computeIfAbsent(v.scope(), k -> new TreeMap<>()).put(v.versionId(), v);
@@ -476,6 +488,9 @@ public final class InMemoryMemoryStore implements MemoryStore {
         throw new IllegalStateException("version " + versionId + " does not exist");
       }
       MemoryEntry updated = old.withStatus(status, supersededBy, at);
+      if (!old.isActive() && updated.isActive()) {
+        requireUniqueActive(d, updated);
+      }
       if (old.isActive() && !updated.isActive()) {
         unindexText(old);
       } else if (!old.isActive() && updated.isActive()) {
@@ -487,6 +502,22 @@ public final class InMemoryMemoryStore implements MemoryStore {
         d.versions.put(versionId, old);
         d.byScope.get(old.scope()).put(versionId, old);
       });
+    }
+
+    /**
+     * Refuses a second active version with one path, or a second active path-less version with one
+     * content hash, in a scope (the partial unique indexes of the SQL stores).
+     */
+    private static void requireUniqueActive(Data d, MemoryEntry v) {
+      Map<String, TreeSet<String>> keys = d.activeKeys.getOrDefault(v.scope(), Map.of());
+      String key = v.path() == null ? "h:" + v.contentHash() : "p:" + v.path();
+      for (String id : keys.getOrDefault(key, new TreeSet<>())) {
+        MemoryEntry holder = d.versions.get(id);
+        if (!id.equals(v.versionId()) && (v.path() != null || holder.path() == null)) {
+          throw new IllegalStateException("scope " + v.scope() + " already has active version " + id + " with "
+              + (v.path() == null ? "content hash " + v.contentHash() : "path " + v.path()));
+        }
+      }
     }
 
     /** Adds an active version to the lookup keys and the full-text index of its scope. */

@@ -174,8 +174,6 @@ final class Reads {
     try (PreparedStatement ps = c.prepareStatement(query)) {
       ps.setInt(1, priority);
       ps.setString(2, namespace);
-      ps.setString(3, namespace + "/");
-      ps.setString(4, namespace + "0");
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getInt(1);

@@ -160,9 +160,9 @@ final class Sql {
     dirtyTopics = "SELECT " + topicColumns + " FROM " + topicsT + " t"
         + " WHERE t.last_write_revision > t.last_curated_revision ORDER BY t.scope, t.topic LIMIT ?";
     countActiveWithPriority = "SELECT count(*) FROM " + versionsT
-        + " WHERE status = 'ACTIVE' AND priority = ? AND (scope = ? OR (scope >= ? AND scope < ?))";
+        + " WHERE status = 'ACTIVE' AND priority = ? AND scope = ?";
     countActiveWithCappedPriority = "SELECT count(*) FROM " + versionsT
-        + " WHERE status = 'ACTIVE' AND priority <= 1 AND priority = ? AND (scope = ? OR (scope >= ? AND scope < ?))";
+        + " WHERE status = 'ACTIVE' AND priority <= 1 AND priority = ? AND scope = ?";
     scopes = "SELECT scope FROM " + versionsT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " UNION SELECT scope FROM " + topicsT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " ORDER BY 1";

@@ -57,7 +57,8 @@ class PostgresMemoryStoreTest {
     store.close();
     store.close();
     assertThatThrownBy(() -> store.headRevision("app/u1"))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_CLOSED))
+        .hasMessageContaining("closed");
   }
 
   @Test
@@ -100,8 +101,9 @@ class PostgresMemoryStoreTest {
     String schema = pg.newSchema("mig");
     store(schema).close();
     store(schema).close();
-    assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history"))
-        .containsExactly(PostgresMemoryStore.schemaVersion());
+    assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
+        .containsExactly(1, 2)
+        .hasSize(PostgresMemoryStore.schemaVersion());
   }
 
   @Test

@@ -356,7 +356,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
   private void checkOpen() {
     if (closed.get()) {
-      throw new IllegalStateException("SqliteMemoryStore on " + database + " is closed");
+      throw StoreException.closed("SqliteMemoryStore on " + database + " is closed");
     }
   }
 

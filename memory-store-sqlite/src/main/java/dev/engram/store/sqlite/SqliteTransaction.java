@@ -149,7 +149,8 @@ final class SqliteTransaction implements StoreTransaction {
     } catch (SQLException e) {
       if (SqliteErrors.isConstraint(e)) {
         throw new IllegalStateException("version " + v.versionId() + " of entry " + v.entryId() + " (version "
-            + v.version() + ") already exists", e);
+            + v.version() + ") already exists, or scope " + v.scope() + " already has an active version with its "
+            + (v.path() == null ? "content" : "path"), e);
       }
       throw store.failure("insert a version", e);
     }

@@ -80,6 +80,54 @@ class SqliteMemoryStoreTest {
   }
 
   @Test
+  void twoStoresOnOneFileNeverLeaveTwoActiveEntriesWithOneContent() throws Exception {
+    Path db = dir.resolve("dedupe.db");
+    List<String> pool = List.of("Shared fact one", "Shared fact two", "Shared fact three");
+    try (SqliteMemoryStore first = new SqliteMemoryStore(db); SqliteMemoryStore second = new SqliteMemoryStore(db);
+        Engram a = engram(first); Engram b = engram(second)) {
+      ExecutorService threads = Executors.newFixedThreadPool(4);
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        Engram e = t % 2 == 0 ? a : b;
+        java.util.Random random = new java.util.Random(17L * t + 3);
+        done.add(threads.submit(() -> {
+          for (int i = 0; i < 40; i++) {
+            String content = pool.get(random.nextInt(pool.size()));
+            try {
+              List<MemoryEntry> all = e.list(U1, dev.engram.ListOptions.builder().includeRetired(true).build());
+              MemoryEntry some = all.isEmpty() ? null : all.get(random.nextInt(all.size()));
+              switch (random.nextInt(3)) {
+                case 0 -> e.write(U1, content, WriteOptions.builder().build());
+                case 1 -> {
+                  if (some != null) {
+                    e.correct(U1, some.entryId(), content);
+                  }
+                }
+                default -> {
+                  if (some != null && some.isActive()) {
+                    e.retire(U1, some.citation(), "churn");
+                  } else if (some != null) {
+                    e.reactivate(U1, some.citation(), "churn");
+                  }
+                }
+              }
+            } catch (dev.engram.MemoryException lostTheRace) {
+              // stale citations and dedupe refusals are the expected outcome of racing changes
+            }
+          }
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+      threads.shutdown();
+      List<MemoryEntry> active = a.list(U1);
+      assertThat(active).extracting(MemoryEntry::contentHash).doesNotHaveDuplicates();
+      assertThat(b.list(U1)).isEqualTo(active);
+    }
+  }
+
+  @Test
   void aWriteLockHeldTooLongByAnotherConnectionIsATypedFailureNotSqliteBusy() throws Exception {
     Path db = dir.resolve("locked.db");
     try (SqliteMemoryStore store = SqliteMemoryStore.builder(db)
@@ -188,8 +236,8 @@ class SqliteMemoryStoreTest {
     SqliteMemoryStore store = new SqliteMemoryStore(dir.resolve("closed.db"));
     store.close();
     store.close();
-    assertThatThrownBy(() -> store.headRevision("s")).isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("closed");
+    assertThatThrownBy(() -> store.headRevision("s")).isInstanceOfSatisfying(StoreException.class,
+        e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_CLOSED)).hasMessageContaining("closed");
   }
 
   @Test

@@ -1,0 +1,301 @@
+package dev.engram.internal;
+
+import dev.engram.Change;
+import dev.engram.ChangeKind;
+import dev.engram.EntryStateException;
+import dev.engram.EntryStatus;
+import dev.engram.EventKind;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.PriorityCapExceededException;
+import dev.engram.Revision;
+import dev.engram.RevisionConflictException;
+import dev.engram.spi.StoreTransaction;
+import dev.engram.spi.TopicState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One change of one scope, inside one store transaction. Every mutation of the engine goes through a
+ * commit: it applies the version rows and status changes (so later reads of the same transaction see
+ * them), collects the change set, the events and the topic marks, enforces the invariants the engine
+ * keeps, and {@link #finish() appends exactly one revision} when anything changed.
+ *
+ * <p>The invariants checked before a version becomes active:
+ * <ul>
+ *   <li>canonical dedupe: an entry without a path may not become active with content that another
+ *       active entry of the scope holds (refused with an {@link EntryStateException} naming the holder);
+ *       an entry with a path is addressed by its path and may share content;
+ *   <li>one active entry per path;
+ *   <li>priority caps, counted among the active entries of this scope only.
+ * </ul>
+ * A check that fails throws, and the store rolls the whole transaction back.
+ */
+final class Commit {
+  private final StoreTransaction tx;
+  private final String scope;
+  private final Commits.Rules rules;
+  private final Commits.Vectors vectors;
+  private final long head;
+  private final Instant now;
+  private final List<Change> changes = new ArrayList<>();
+  private final List<MemoryEvent> events = new ArrayList<>();
+  private final Set<String> topics = new LinkedHashSet<>();
+  private boolean restored;
+  private boolean finished;
+
+  Commit(StoreTransaction tx, String scope, Commits.Rules rules, Commits.Vectors vectors) {
+    this.tx = tx;
+    this.scope = scope;
+    this.rules = rules;
+    this.vectors = vectors;
+    this.head = tx.headRevision(scope);
+    this.now = rules.clock().instant();
+  }
+
+  /** The transaction's view of the store (it sees this commit's own changes). */
+  StoreTransaction reader() {
+    return tx;
+  }
+
+  String scope() {
+    return scope;
+  }
+
+  /** The scope's revision before this commit. */
+  long head() {
+    return head;
+  }
+
+  /** The revision this commit appends if it changes anything. */
+  long revision() {
+    return head + 1;
+  }
+
+  Instant now() {
+    return now;
+  }
+
+  /** Fails with a conflict unless the scope is at {@code expected} (null: no expectation). */
+  void expect(@Nullable Long expected) {
+    if (expected != null && expected != head) {
+      throw new RevisionConflictException(scope, expected, head,
+          "scope " + scope + " is at revision " + head + ", not the expected " + expected);
+    }
+  }
+
+  /** The current (newest) version of an entry in this transaction's view, or null. */
+  @Nullable MemoryEntry current(String entryId) {
+    return Entries.current(tx, entryId);
+  }
+
+  // ---- mutations
+
+  /** Stores {@code entry} (version 1 of a new entry, created in {@link #revision()}). */
+  MemoryEntry append(MemoryEntry entry, @Nullable String actor, @Nullable String reason) {
+    requireActivatable(entry, entry.priority());
+    tx.insertVersion(entry);
+    vectors.index(tx, entry);
+    changes.add(new Change(ChangeKind.APPEND, entry.entryId(), entry.versionId()));
+    events.add(new MemoryEvent(Ids.next(), scope, entry.entryId(), EventKind.CREATE, null, entry, actor, reason,
+        revision(), now));
+    topics.addAll(entry.topics());
+    return entry;
+  }
+
+  /**
+   * Makes {@code next} the new current version of {@code cur}'s entry. An active {@code cur} becomes
+   * SUPERSEDED by it; an inactive one (merged away) is left exactly as it is: versions never change
+   * once they are history.
+   */
+  MemoryEntry replace(
+      MemoryEntry cur, MemoryEntry next, EventKind eventKind, ChangeKind changeKind, @Nullable String actor,
+      @Nullable String reason) {
+    if (cur.isActive()) {
+      tx.updateStatus(cur.versionId(), EntryStatus.SUPERSEDED, next.versionId(), now);
+    }
+    requireActivatable(next, next.priority());
+    tx.insertVersion(next);
+    vectors.index(tx, next);
+    changes.add(new Change(changeKind, next.entryId(), next.versionId()));
+    if (cur.isActive()) {
+      changes.add(new Change(ChangeKind.SUPERSEDE, cur.entryId(), cur.versionId()));
+    }
+    events.add(new MemoryEvent(Ids.next(), scope, cur.entryId(), eventKind, cur, next, actor, reason, revision(), now));
+    topics.addAll(cur.topics());
+    topics.addAll(next.topics());
+    return next;
+  }
+
+  /** A new version of {@code cur} with the given fields, created in this commit. */
+  MemoryEntry successor(
+      MemoryEntry cur, String content, List<String> topics, dev.engram.EntryType type, int priority,
+      @Nullable String disclosure, List<String> glossary, @Nullable String source, List<String> evidence) {
+    return new MemoryEntry(cur.entryId(), Ids.next(), cur.version() + 1, cur.versionId(), scope, content, topics,
+        type, priority, disclosure, glossary, cur.path(), source, evidence, Text.contentHash(content),
+        EntryStatus.ACTIVE, null, cur.createdAt(), now, revision());
+  }
+
+  /** Retires an active, or reactivates a retired, current version. */
+  MemoryEntry status(MemoryEntry cur, EntryStatus target, @Nullable String actor, @Nullable String reason) {
+    MemoryEntry after = cur.withStatus(target, null, now);
+    if (target == EntryStatus.ACTIVE) {
+      requireActivatable(after, after.priority());
+    }
+    tx.updateStatus(cur.versionId(), target, null, now);
+    if (target == EntryStatus.ACTIVE) {
+      vectors.index(tx, after);
+    }
+    ChangeKind kind = target == EntryStatus.RETIRED ? ChangeKind.RETIRE : ChangeKind.REACTIVATE;
+    changes.add(new Change(kind, cur.entryId(), cur.versionId()));
+    events.add(new MemoryEvent(Ids.next(), scope, cur.entryId(),
+        target == EntryStatus.RETIRED ? EventKind.RETIRE : EventKind.REACTIVATE, cur, after, actor, reason,
+        revision(), now));
+    topics.addAll(cur.topics());
+    return after;
+  }
+
+  /** Supersedes the active {@code old} into {@code intoVersionId} (another entry's version): a merge. */
+  void supersedeInto(MemoryEntry old, String intoVersionId, @Nullable String actor, String reason) {
+    tx.updateStatus(old.versionId(), EntryStatus.SUPERSEDED, intoVersionId, now);
+    changes.add(new Change(ChangeKind.SUPERSEDE, old.entryId(), old.versionId()));
+    events.add(new MemoryEvent(Ids.next(), scope, old.entryId(), EventKind.MERGE, old,
+        old.withStatus(EntryStatus.SUPERSEDED, intoVersionId, now), actor, reason, revision(), now));
+    topics.addAll(old.topics());
+  }
+
+  /** Erases an entry everywhere; returns the versions removed (0 when it was not there). */
+  int eraseEntry(String entryId) {
+    Set<String> carried = new LinkedHashSet<>();
+    for (MemoryEntry v : tx.versions(entryId)) {
+      carried.addAll(v.topics());
+    }
+    int removed = tx.eraseEntry(entryId);
+    if (removed > 0) {
+      changes.add(new Change(ChangeKind.DELETE, entryId, null));
+      for (TopicState t : tx.topics(List.of(scope))) {
+        if (carried.contains(t.topic())) {
+          topics.add(t.topic());
+        }
+      }
+    }
+    return removed;
+  }
+
+  /** Erases the scope's content (its revision log of ids stays); returns the entries removed. */
+  int eraseScopeContent() {
+    Set<String> entryIds = new java.util.TreeSet<>();
+    for (MemoryEntry v : tx.versionsIn(List.of(scope), java.util.EnumSet.allOf(EntryStatus.class))) {
+      entryIds.add(v.entryId());
+    }
+    int removed = tx.eraseScopeContent();
+    for (String id : entryIds) {
+      changes.add(new Change(ChangeKind.DELETE, id, null));
+    }
+    return removed;
+  }
+
+  /** Records a curation pass of {@code topic}: clean as of this commit, with a new blurb when non-null. */
+  void markCurated(String topic, @Nullable String blurb) {
+    if (!changes.isEmpty()) {
+      throw new IllegalStateException("a curation mark is its own commit");
+    }
+    tx.markTopicCurated(scope, topic, head, blurb);
+  }
+
+  // ---- restore (import): the declared history is written as it is, after validation
+
+  /** Fails unless the scope holds nothing at all. */
+  void requireEmptyScope() {
+    if (head != 0 || !tx.scopes(scope, false).isEmpty()) {
+      throw new dev.engram.InvalidInputException("scope", "scope '" + scope + "' is not empty in the target store");
+    }
+  }
+
+  /**
+   * Writes an imported scope: versions (ordered by id), events, the declared revisions and topic
+   * rows. A restore appends the revisions it carries instead of one new revision.
+   */
+  void restore(Collection<MemoryEntry> versions, List<MemoryEvent> restoredEvents, Collection<Revision> revisions,
+      List<RestoredTopic> restoredTopics) {
+    requireEmptyScope();
+    restored = true;
+    List<MemoryEntry> ordered = new ArrayList<>(versions);
+    ordered.sort((a, b) -> a.versionId().compareTo(b.versionId()));
+    for (MemoryEntry v : ordered) {
+      tx.insertVersion(v);
+    }
+    for (MemoryEvent e : restoredEvents) {
+      tx.appendEvent(e);
+    }
+    for (Revision r : revisions) {
+      tx.appendRevision(r);
+    }
+    for (RestoredTopic t : restoredTopics) {
+      if (t.lastWrite() > 0) {
+        tx.markTopicsWritten(scope, List.of(t.topic()), t.lastWrite(), t.lastUpdatedAt());
+      }
+      tx.markTopicCurated(scope, t.topic(), t.lastCurated(), t.blurb());
+    }
+  }
+
+  /** A topic row as an export carries it. */
+  record RestoredTopic(String topic, @Nullable String blurb, long lastWrite, long lastCurated, Instant lastUpdatedAt) {}
+
+  // ---- finishing
+
+  /** Whether anything changed so far. */
+  boolean changed() {
+    return !changes.isEmpty();
+  }
+
+  /**
+   * Appends the revision with its change set, the events and the topic marks; nothing when nothing
+   * changed. Returns the scope's head afterwards.
+   */
+  long finish() {
+    if (finished) {
+      throw new IllegalStateException("commit on " + scope + " already finished");
+    }
+    finished = true;
+    if (restored || changes.isEmpty()) {
+      return restored ? tx.headRevision(scope) : head;
+    }
+    tx.appendRevision(new Revision(scope, revision(), changes, now));
+    for (MemoryEvent e : events) {
+      tx.appendEvent(e);
+    }
+    if (!topics.isEmpty()) {
+      tx.markTopicsWritten(scope, topics, revision(), now);
+    }
+    return revision();
+  }
+
+  // ---- invariants
+
+  private void requireActivatable(MemoryEntry next, int priority) {
+    if (next.path() == null) {
+      MemoryEntry holder = tx.findActiveByHash(scope, next.contentHash()).orElse(null);
+      if (holder != null && !holder.entryId().equals(next.entryId())) {
+        throw new EntryStateException("entry " + holder.entryId() + " already holds this content in " + scope
+            + "; two active entries never share one content (retire or change that entry first)");
+      }
+    } else {
+      MemoryEntry holder = tx.findActiveByPath(scope, next.path()).orElse(null);
+      if (holder != null && !holder.entryId().equals(next.entryId())) {
+        throw new EntryStateException("path '" + next.path() + "' is now held by active entry " + holder.entryId());
+      }
+    }
+    if (priority <= 1) {
+      int cap = priority == 0 ? rules.corePriorityCap() : rules.keyPriorityCap();
+      if (tx.countActiveWithPriority(scope, priority) >= cap) {
+        throw new PriorityCapExceededException(scope, priority, cap);
+      }
+    }
+  }
+}

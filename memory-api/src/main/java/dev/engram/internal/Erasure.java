@@ -1,0 +1,46 @@
+package dev.engram.internal;
+
+import dev.engram.Grants;
+import dev.engram.MemoryEntry;
+import dev.engram.NotFoundException;
+import dev.engram.spi.MemoryStore;
+import java.util.List;
+
+/**
+ * Erasure, the one exception to immutable history: an entry or a scope's content is removed
+ * everywhere, and the scope's revision log records the deletion (ids only). Authorization is the
+ * facade's.
+ */
+final class Erasure {
+  private final MemoryStore store;
+  private final Commits commits;
+
+  Erasure(MemoryStore store, Commits commits) {
+    this.store = store;
+    this.commits = commits;
+  }
+
+  int deleteEntry(Grants grants, MemoryEntry cur) {
+    return commits.run(cur.scope(), c -> {
+      int removed = c.eraseEntry(cur.entryId());
+      if (removed == 0) {
+        throw new NotFoundException("entry " + cur.entryId() + " not found or not visible to " + grants);
+      }
+      return removed;
+    });
+  }
+
+  /** Scopes {@code deleteScope} would erase (to authorize each before anything is erased). */
+  List<String> scopes(String prefix, boolean recursive) {
+    return store.scopes(prefix, recursive);
+  }
+
+  /** Erases each scope in its own commit; returns the entries removed. */
+  int deleteScopes(List<String> scopes) {
+    int total = 0;
+    for (String scope : scopes) {
+      total += commits.run(scope, Commit::eraseScopeContent);
+    }
+    return total;
+  }
+}
