@@ -57,7 +57,14 @@ final class Embeddings {
   /** Vectors for the views of a version-to-be, or null when the embedder fails (the write goes on). */
   @Nullable PendingVectors forVersion(
       Reasoner reasoner, String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
-    Map<String, String> views = Views.texts(reasoner, content, disclosure, glossary, path);
+    return forVersion(reasoner, null, content, disclosure, glossary, path);
+  }
+
+  /** As above, with views an extraction candidate wrote (used when valid). */
+  @Nullable PendingVectors forVersion(
+      Reasoner reasoner, dev.engram.spi.@Nullable EntryViews given, String content, @Nullable String disclosure,
+      List<String> glossary, @Nullable String path) {
+    Map<String, String> views = Views.texts(reasoner, given, content, disclosure, glossary, path);
     try {
       List<float[]> vectors = embed(new ArrayList<>(views.values()));
       return new PendingVectors(content, disclosure, glossary, path, new ArrayList<>(views.keySet()), vectors);

@@ -43,6 +43,9 @@ import org.jspecify.annotations.Nullable;
 final class SearchService {
   static final int MAX_QUERY_CHARS = 2000;
   private static final int REINDEX_BATCH = 32;
+  /** How much deeper each channel looks when an event-time filter thins its candidates, and the cap. */
+  private static final int OCCURRED_DEPTH_FACTOR = 10;
+  private static final int MAX_FILTERED_DEPTH = 2000;
 
   private final MemoryStore store;
   private final Reasoner reasoner;
@@ -72,6 +75,16 @@ final class SearchService {
     return embeddings.forVersion(reasoner, content, disclosure, glossary, path);
   }
 
+  /** As {@link #pendingFor(String, String, List, String)}, with an extraction candidate's own views. */
+  Embeddings.@Nullable PendingVectors pendingFor(
+      dev.engram.spi.@Nullable EntryViews views, String content, @Nullable String disclosure, List<String> glossary,
+      @Nullable String path) {
+    if (!embedsOnWrite()) {
+      return null;
+    }
+    return embeddings.forVersion(reasoner, views, content, disclosure, glossary, path);
+  }
+
   @Nullable String profileId() {
     return embeddings == null ? null : embeddings.profile().id();
   }
@@ -84,6 +97,10 @@ final class SearchService {
     boolean fts = store.capabilities().contains(StoreCapability.FULL_TEXT_SEARCH);
     SearchMode mode = request.mode();
     int depth = Math.max(settings.channelDepth(), request.limit());
+    if (request.filtersOccurredAt()) {
+      // the event-time filter applies to each channel's candidates, so each channel looks deeper
+      depth = Math.min(depth * OCCURRED_DEPTH_FACTOR, MAX_FILTERED_DEPTH);
+    }
 
     if (mode == SearchMode.FTS) {
       requireFts(fts);
@@ -100,7 +117,7 @@ final class SearchService {
       float[] q = pending.await(settings.embedTimeout());
       List<VectorIndex.Scored> vec = VectorIndex.search(blocks, q, (float) settings.vectorFloor(), depth, topics,
           request.types());
-      return result(mode, mode, fuse(grants, text, vec, mode, request.limit()), null);
+      return result(mode, mode, fuse(grants, text, occurred(vec, request), mode, request.limit()), null);
     }
     // AUTO
     String reason = vectorUnavailableReason(scopes);
@@ -119,12 +136,36 @@ final class SearchService {
         List<VectorIndex.Scored> vec = VectorIndex.search(blocks, q, (float) settings.vectorFloor(), depth, topics,
             request.types());
         SearchMode used = fts ? SearchMode.HYBRID : SearchMode.VECTOR;
-        return result(mode, used, fuse(grants, text, vec, used, request.limit()), null);
+        return result(mode, used, fuse(grants, text, occurred(vec, request), used, request.limit()), null);
       }
     }
     requireFts(fts);
     return result(mode, SearchMode.FTS,
         text != null ? ftsHits(text, request.limit()) : ftsOnly(grants, query, topics, request, depth), reason);
+  }
+
+  /** Whether {@code e} passes the request's event-time filter (entries without event time never do). */
+  private static boolean occurredIn(MemoryEntry e, SearchRequest request) {
+    if (!request.filtersOccurredAt()) {
+      return true;
+    }
+    java.time.Instant at = e.occurredAt();
+    return at != null
+        && (request.occurredFrom() == null || !at.isBefore(request.occurredFrom()))
+        && (request.occurredTo() == null || at.isBefore(request.occurredTo()));
+  }
+
+  private static List<VectorIndex.Scored> occurred(List<VectorIndex.Scored> vec, SearchRequest request) {
+    if (!request.filtersOccurredAt()) {
+      return vec;
+    }
+    List<VectorIndex.Scored> out = new ArrayList<>();
+    for (VectorIndex.Scored s : vec) {
+      if (occurredIn(s.entry(), request)) {
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   private static SearchResult result(SearchMode requested, SearchMode used, List<SearchHit> hits, @Nullable String reason) {
@@ -178,7 +219,8 @@ final class SearchService {
     }
     List<ScoredEntry> out = new ArrayList<>();
     for (ScoredEntry s : store.searchFullText(grants.visibleScopes(), new FullTextQuery(terms, topics, request.types()), depth)) {
-      if (s.entry().status() == EntryStatus.ACTIVE && grants.canSee(s.entry().scope())) {
+      if (s.entry().status() == EntryStatus.ACTIVE && grants.canSee(s.entry().scope())
+          && occurredIn(s.entry(), request)) {
         out.add(s);
       }
     }

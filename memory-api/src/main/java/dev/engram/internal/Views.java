@@ -24,11 +24,28 @@ final class Views {
   /** View name → text, content first, without repeats. */
   static Map<String, String> texts(
       Reasoner reasoner, String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
+    return texts(reasoner, null, content, disclosure, glossary, path);
+  }
+
+  /**
+   * As {@link #texts(Reasoner, String, String, List, String)}, preferring {@code given} views (an
+   * extraction candidate's, untrusted) when they are valid.
+   */
+  static Map<String, String> texts(
+      Reasoner reasoner, @Nullable EntryViews given, String content, @Nullable String disclosure,
+      List<String> glossary, @Nullable String path) {
     EntryViews views = null;
     try {
-      views = validate(reasoner.views(content, disclosure, glossary, path));
+      views = validate(given);
     } catch (RuntimeException e) {
       views = null;
+    }
+    if (views == null) {
+      try {
+        views = validate(reasoner.views(content, disclosure, glossary, path));
+      } catch (RuntimeException e) {
+        views = null;
+      }
     }
     if (views == null) {
       views = ruleBased(content, disclosure, glossary, path);

@@ -67,6 +67,7 @@ public final class EntryJson {
     n.put("contentHash", e.contentHash());
     n.put("status", e.status().name());
     n.put("supersededBy", e.supersededBy());
+    n.put("occurredAt", e.occurredAt() == null ? null : e.occurredAt().toString());
     n.put("createdAt", e.createdAt().toString());
     n.put("updatedAt", e.updatedAt().toString());
     n.put("createdInRevision", e.createdInRevision());
@@ -89,7 +90,8 @@ public final class EntryJson {
           EntryType.fromWireName(text(n, "type")), integer(n, "priority"), optText(n, "disclosure"),
           strings(n.get("glossary"), "glossary"), optText(n, "path"), optText(n, "source"),
           strings(n.get("evidence"), "evidence"), text(n, "contentHash"),
-          EntryStatus.valueOf(text(n, "status")), optText(n, "supersededBy"), instant(n, "createdAt"),
+          EntryStatus.valueOf(text(n, "status")), optText(n, "supersededBy"), optInstant(n, "occurredAt"),
+          instant(n, "createdAt"),
           instant(n, "updatedAt"), longValue(n, "createdInRevision"));
     } catch (IllegalArgumentException | NullPointerException e) {
       throw new InvalidInputException("entry", "malformed entry record: " + e.getMessage());
@@ -251,6 +253,11 @@ public final class EntryJson {
       throw new IllegalArgumentException("field '" + field + "' must be an integer");
     }
     return v.asLong();
+  }
+
+  private static @Nullable Instant optInstant(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null || v.isNull() ? null : instant(n, field);
   }
 
   private static Instant instant(JsonNode n, String field) {
