@@ -54,6 +54,26 @@ final class Codec {
     return EntryJson.readStrings(json);
   }
 
+  /** A string map as a JSON object. */
+  static String metadata(Map<String, String> values) {
+    com.fasterxml.jackson.databind.node.ObjectNode o = EntryJson.mapper().createObjectNode();
+    values.forEach(o::put);
+    return o.toString();
+  }
+
+  static Map<String, String> metadata(String json) {
+    if (json.equals("{}")) {
+      return Map.of();
+    }
+    try {
+      Map<String, String> out = new java.util.TreeMap<>();
+      EntryJson.mapper().readTree(json).fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+      return out;
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("malformed source metadata: " + e.getOriginalMessage(), e);
+    }
+  }
+
   static String instant(Instant at) {
     return at.toString();
   }

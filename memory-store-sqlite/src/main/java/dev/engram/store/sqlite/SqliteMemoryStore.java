@@ -93,7 +93,7 @@ public final class SqliteMemoryStore implements MemoryStore {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Set<StoreCapability> capabilities = Collections.unmodifiableSet(
       EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
-          StoreCapability.VECTOR_STORAGE));
+          StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES));
 
   /**
    * Opens (creating if needed) the database file with default settings; the store owns its connection
@@ -400,6 +400,21 @@ public final class SqliteMemoryStore implements MemoryStore {
   }
 
   // ---- StoreReader: one pooled read connection per call, one statement per answer
+
+  @Override
+  public dev.engram.spi.SourceState sourceState(String scope) {
+    return pointRead("read the source state", s -> Queries.sourceState(s, scope));
+  }
+
+  @Override
+  public Optional<dev.engram.CapturedSource> source(String scope, String sourceId) {
+    return pointRead("read a source", s -> Queries.source(s, scope, sourceId));
+  }
+
+  @Override
+  public List<dev.engram.CapturedSource> sources(String scope, dev.engram.spi.SourceFilter filter) {
+    return read("read sources", s -> Queries.sources(s, scope, filter));
+  }
 
   @Override
   public long headRevision(String scope) {

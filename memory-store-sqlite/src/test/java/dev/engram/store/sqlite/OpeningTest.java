@@ -37,7 +37,7 @@ class OpeningTest {
       assertThat(store.headRevision("app")).isZero();
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
-      assertThat(single(s, "SELECT group_concat(version) FROM engram_schema_version")).isEqualTo("1,2");
+      assertThat(single(s, "SELECT group_concat(version) FROM engram_schema_version")).isEqualTo("1,2,3");
       assertThat(single(s, "PRAGMA application_id")).isEqualTo(String.valueOf(Migrations.APPLICATION_ID));
       assertThat(single(s, "PRAGMA journal_mode")).isEqualTo("wal");
     }
@@ -49,7 +49,7 @@ class OpeningTest {
     new SqliteMemoryStore(db).close();
     new SqliteMemoryStore(db).close();
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
-      assertThat(single(s, "SELECT count(*) FROM engram_schema_version")).isEqualTo("2");
+      assertThat(single(s, "SELECT count(*) FROM engram_schema_version")).isEqualTo("3");
     }
   }
 
@@ -136,7 +136,7 @@ class OpeningTest {
       pool.shutdownNow();
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
-      assertThat(single(s, "SELECT count(*) FROM engram_schema_version")).isEqualTo("2");
+      assertThat(single(s, "SELECT count(*) FROM engram_schema_version")).isEqualTo("3");
     }
   }
 
