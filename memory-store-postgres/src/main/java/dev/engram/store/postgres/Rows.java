@@ -39,9 +39,29 @@ final class Rows {
         rs.getString(15),
         EntryStatus.valueOf(rs.getString(16)),
         rs.getString(17),
+        rs.getString(21) == null ? null : Instant.parse(rs.getString(21)),
         Instant.parse(rs.getString(18)),
         Instant.parse(rs.getString(19)),
         rs.getLong(20));
+  }
+
+  /** Reads a source row selected by {@code Sql.SOURCE_COLUMNS}. */
+  static dev.engram.CapturedSource source(ResultSet rs) throws SQLException {
+    java.util.Map<String, String> metadata = new java.util.TreeMap<>();
+    try {
+      dev.engram.spi.EntryJson.mapper().readTree(rs.getString(8)).fields()
+          .forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().asText()));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new SQLException("malformed source metadata: " + e.getOriginalMessage(), e);
+    }
+    return new dev.engram.CapturedSource(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4),
+        rs.getString(5), rs.getString(6), Instant.parse(rs.getString(7)), metadata, Instant.parse(rs.getString(9)));
+  }
+
+  static String metadata(java.util.Map<String, String> values) {
+    com.fasterxml.jackson.databind.node.ObjectNode o = dev.engram.spi.EntryJson.mapper().createObjectNode();
+    values.forEach(o::put);
+    return o.toString();
   }
 
   /** Reads a topic row selected as scope, topic, active_count, blurb, last_write, last_curated, last_updated_at. */

@@ -40,7 +40,8 @@ class PostgresMemoryStoreTest {
   void declaresDurableMultiProcessSearchAndVectors() {
     try (PostgresMemoryStore store = pg.freshStore()) {
       assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.DURABLE,
-          StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE);
+          StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE,
+          StoreCapability.SOURCES);
     }
   }
 
@@ -102,7 +103,7 @@ class PostgresMemoryStoreTest {
     store(schema).close();
     store(schema).close();
     assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
-        .containsExactly(1, 2)
+        .containsExactly(1, 2, 3)
         .hasSize(PostgresMemoryStore.schemaVersion());
   }
 
