@@ -291,6 +291,58 @@ public final class PostgresMemoryStore implements MemoryStore {
     });
   }
 
+  /**
+   * Claims up to {@code limit} scopes with captured sources after their cursor that no other worker
+   * holds, for {@code lease}, with {@code FOR UPDATE SKIP LOCKED}: concurrent workers get disjoint
+   * scopes and never wait for each other. A worker then runs {@code Engram.flush} with grants on each
+   * claimed scope and releases the claim.
+   *
+   * @param workerId names the worker (1..256 characters)
+   * @param limit the most scopes claimed (1..10,000)
+   * @param lease how long the claims last (at most 365 days)
+   * @return the claims, ordered by scope
+   */
+  public List<SourceClaim> claimPendingSources(String workerId, int limit, Duration lease) {
+    String worker = checkWorker(workerId);
+    if (limit < 1 || limit > MAX_CLAIMS) {
+      throw new IllegalArgumentException("limit must be between 1 and " + MAX_CLAIMS + ", was " + limit);
+    }
+    double seconds = leaseSeconds(lease);
+    String token = UUID.randomUUID().toString();
+    return read("claiming scopes with pending sources", c -> {
+      List<SourceClaim> out = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement(sql.claimPendingSources)) {
+        ps.setInt(1, limit);
+        ps.setString(2, worker);
+        ps.setString(3, token);
+        ps.setDouble(4, seconds);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(new SourceClaim(rs.getString(1), rs.getLong(2), rs.getLong(3), worker, token,
+                rs.getObject(4, OffsetDateTime.class).toInstant()));
+          }
+        }
+      }
+      out.sort(Comparator.comparing(SourceClaim::scope));
+      return List.copyOf(out);
+    });
+  }
+
+  /**
+   * Releases a source claim. False when it was already released or another worker claimed the scope
+   * after the lease passed.
+   */
+  public boolean releaseSourceClaim(SourceClaim claim) {
+    Objects.requireNonNull(claim, "claim");
+    return read("releasing a source claim", c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql.releaseSourceClaim)) {
+        ps.setString(1, claim.scope());
+        ps.setString(2, claim.token());
+        return ps.executeUpdate() > 0;
+      }
+    });
+  }
+
   private static String checkWorker(String workerId) {
     Objects.requireNonNull(workerId, "workerId");
     if (workerId.isBlank() || workerId.length() > MAX_WORKER_ID_CHARS) {

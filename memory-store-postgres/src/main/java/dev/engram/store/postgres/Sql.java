@@ -81,6 +81,8 @@ final class Sql {
   final String claimDirtyTopics;
   final String renewClaim;
   final String releaseClaim;
+  final String claimPendingSources;
+  final String releaseSourceClaim;
 
   Sql(String schema, String prefix) {
     String p = (schema.isEmpty() ? "" : schema + ".") + prefix;
@@ -235,6 +237,15 @@ final class Sql {
         + " RETURNING t.scope, t.topic, t.last_write_revision, t.last_curated_revision, t.claimed_until";
     renewClaim = "UPDATE " + topicsT + " SET claimed_until = clock_timestamp() + make_interval(secs => ?)"
         + " WHERE scope = ? AND topic = ? AND claim_token = ? RETURNING claimed_until";
+    claimPendingSources = "WITH c AS (SELECT scope FROM " + sourceStateT
+        + " WHERE last_position > cursor AND (claimed_until IS NULL OR claimed_until <= clock_timestamp())"
+        + " ORDER BY scope LIMIT ? FOR UPDATE SKIP LOCKED)"
+        + " UPDATE " + sourceStateT + " s SET claimed_by = ?, claim_token = ?,"
+        + " claimed_until = clock_timestamp() + make_interval(secs => ?)"
+        + " FROM c WHERE s.scope = c.scope"
+        + " RETURNING s.scope, s.last_position, s.cursor, s.claimed_until";
+    releaseSourceClaim = "UPDATE " + sourceStateT + " SET claimed_by = NULL, claim_token = NULL, claimed_until = NULL"
+        + " WHERE scope = ? AND claim_token = ?";
     releaseClaim = "UPDATE " + topicsT + " SET claimed_by = NULL, claim_token = NULL, claimed_until = NULL"
         + " WHERE scope = ? AND topic = ? AND claim_token = ?";
   }

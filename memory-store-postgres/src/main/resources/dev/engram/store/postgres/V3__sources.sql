@@ -21,9 +21,15 @@ CREATE TABLE ${schema}${prefix}sources (
 CREATE INDEX ${prefix}sources_session_idx ON ${schema}${prefix}sources (scope, session_id, position);
 
 -- One row per scope that ever captured: the highest position (never lowered by deletions, so a
--- position is never reused) and the cursor up to which extraction committed.
+-- position is never reused), the cursor up to which extraction committed, and a flush worker's
+-- leased claim on the scope (like the topic claims).
 CREATE TABLE ${schema}${prefix}source_state (
   scope         text COLLATE "C" PRIMARY KEY,
   last_position bigint NOT NULL CHECK (last_position >= 0),
-  cursor        bigint NOT NULL CHECK (cursor >= 0 AND cursor <= last_position)
+  cursor        bigint NOT NULL CHECK (cursor >= 0 AND cursor <= last_position),
+  claimed_by    text,
+  claim_token   text,
+  claimed_until timestamptz
 );
+CREATE INDEX ${prefix}source_state_pending_idx ON ${schema}${prefix}source_state (scope)
+  WHERE last_position > cursor;
