@@ -233,13 +233,21 @@ public interface Engram extends AutoCloseable {
    * Writes everything in the scopes visible to {@code grants} as JSON Lines: every version of every
    * entry, every event, the revision log and the topic bookkeeping. Lossless: importing the result into
    * an empty store gives identical {@code list(includeSuperseded)}, {@code history} and {@code scan}.
+   * Each scope is read inside one store transaction on it, so it is written at one revision even while
+   * writes continue (they wait for that scope meanwhile); an export taken under traffic imports.
    */
   TransferReport export(Grants grants, java.io.Writer out);
 
   /**
-   * Reads an {@link #export} stream. Every record is validated first (well-formed, consistent, every
-   * scope writable with {@code grants}, target scopes empty, no id already in use); then each scope is
-   * written in one transaction. Nothing is written when any record fails, or in dry-run mode.
+   * Reads an {@link #export} stream. Every record is validated first (well-formed, lines of at most 4 M
+   * characters, every scope writable with {@code grants}, target scopes empty, no id used twice or
+   * already in use, and every rule the engine keeps: version chains, one active entry per content and
+   * per path in a scope, priority caps, topic stamps, actor and reason text, change sets and snapshots
+   * within their scope); then each scope is written in one transaction. Nothing is written when any
+   * record fails, or in dry-run mode.
+   *
+   * @throws InvalidInputException naming the line or id when the stream breaks a rule
+   * @throws ScopeViolationException when a scope of the stream is not writable with {@code grants}
    */
   TransferReport importFrom(Grants grants, java.io.Reader in, ImportOptions options);
 

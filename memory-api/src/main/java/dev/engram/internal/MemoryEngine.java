@@ -76,7 +76,7 @@ public final class MemoryEngine implements Engram {
     this.commits = new Commits(store, config, search);
     this.writes = new WritePipeline(store, reasoner, config, policy, search, commits);
     this.versioning = new Versioning(search, commits);
-    this.erasure = new Erasure(store, commits);
+    this.erasure = new Erasure(store, commits, search);
     this.reads = new Reads(store);
     this.curation = new CurationRun(store, reasoner, policy, config, search, commits);
     this.sources = new Sources(store, config, policy, commits);

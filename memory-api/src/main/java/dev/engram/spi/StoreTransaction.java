@@ -25,6 +25,7 @@ public interface StoreTransaction extends StoreReader {
   /** Changes the status of an existing version (the only in-place change a version ever gets). */
   void updateStatus(String versionId, EntryStatus status, @Nullable String supersededBy, Instant updatedAt);
 
+  /** Stores an event. Its {@code eventId} is new; a store refuses one it already holds (history is never overwritten). */
   void appendEvent(MemoryEvent event);
 
   /**

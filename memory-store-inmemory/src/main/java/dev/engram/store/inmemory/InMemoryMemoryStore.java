@@ -671,6 +671,9 @@ public final class InMemoryMemoryStore implements MemoryStore {
     @Override
     public void appendEvent(MemoryEvent e) {
       Data d = d();
+      if (d.events.containsKey(e.eventId())) {
+        throw new IllegalStateException("event " + e.eventId() + " already exists");
+      }
       d.events.put(e.eventId(), e);
       d.entryEvents.computeIfAbsent(e.entryId(), k -> new ArrayList<>()).add(e.eventId());
       undo.push(() -> {

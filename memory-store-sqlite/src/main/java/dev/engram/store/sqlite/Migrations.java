@@ -33,7 +33,8 @@ final class Migrations {
       new Migration(1, "init", "V1__init.sql"),
       new Migration(2, "unique active path and content", "V2__unique_active.sql"),
       new Migration(3, "full-text bounds", "V3__fts_bounds.sql"),
-      new Migration(4, "sources and event time", "V4__sources.sql"));
+      new Migration(4, "erasure", "V4__erasure.sql"),
+      new Migration(5, "sources and event time", "V5__sources.sql"));
 
   private Migrations() {}
 
@@ -144,7 +145,7 @@ final class Migrations {
     }
   }
 
-  /** The oldest SQLite whose features the schema and queries use (FTS5 contentless delete, concat_ws). */
+  /** The oldest SQLite whose features the schema and queries use (FTS5 secure-delete, concat_ws). */
   static final int[] MIN_SQLITE = {3, 44, 0};
 
   private static void requireSqliteVersion(Session s, String database) throws SQLException {

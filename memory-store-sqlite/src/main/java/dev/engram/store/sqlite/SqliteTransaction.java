@@ -29,6 +29,9 @@ import org.jspecify.annotations.Nullable;
  * active counts and full-text index follow the version rows through triggers in the same transaction.
  */
 final class SqliteTransaction implements StoreTransaction {
+  /** Whether this transaction erased rows; the store then wipes the write-ahead log after the commit. */
+  private boolean erased;
+
   private static final String INSERT_VERSION = "INSERT INTO versions (version_id, entry_id, version,"
       + " previous_version_id, scope, content, topics, type, priority, disclosure, glossary, path, source,"
       + " evidence, content_hash, status, superseded_by, created_at, updated_at, created_in_revision, occurred_at)"
@@ -254,6 +257,14 @@ final class SqliteTransaction implements StoreTransaction {
     });
   }
 
+  boolean erased() {
+    return erased;
+  }
+
+  void markErased() {
+    erased = true;
+  }
+
   @Override
   public int eraseEntry(String entryId) {
     return run("erase entry " + entryId, s -> {
@@ -279,6 +290,7 @@ final class SqliteTransaction implements StoreTransaction {
       PreparedStatement versions = s.prepare(DELETE_ENTRY_VERSIONS);
       versions.setString(1, entryId);
       int removed = versions.executeUpdate();
+      erased = true;
       PreparedStatement uncarried = s.prepare(DELETE_UNCARRIED_TOPICS);
       uncarried.setString(1, entryScope);
       uncarried.setString(2, topics);
@@ -303,6 +315,7 @@ final class SqliteTransaction implements StoreTransaction {
         ps.setString(1, scope);
         ps.executeUpdate();
       }
+      erased = true;
       return entries;
     });
   }
@@ -367,7 +380,11 @@ final class SqliteTransaction implements StoreTransaction {
       PreparedStatement ps = x.prepare(DELETE_SOURCE);
       ps.setString(1, scope);
       ps.setString(2, sourceId);
-      return ps.executeUpdate() > 0;
+      boolean removed = ps.executeUpdate() > 0;
+      if (removed) {
+        erased = true;
+      }
+      return removed;
     });
   }
 
