@@ -47,7 +47,7 @@ public record CapturedSource(
     metadata = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(metadata));
     Objects.requireNonNull(capturedAt, "capturedAt");
     if (position < 1) {
-      throw new IllegalArgumentException("position must be >= 1, was " + position);
+      throw new InvalidInputException("position", "must be >= 1, was " + position);
     }
   }
 

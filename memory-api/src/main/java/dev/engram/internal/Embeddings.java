@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.internal;
 
 import dev.engram.CapabilityNotSupportedException;
@@ -19,9 +23,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Calls the embedder, validates its untrusted output, and keeps a small cache of query vectors. */
 final class Embeddings {
+  private static final Logger LOG = LoggerFactory.getLogger(Embeddings.class);
   private static final int QUERY_CACHE = 512;
 
   /**
@@ -56,19 +63,15 @@ final class Embeddings {
 
   /** Vectors for the views of a version-to-be, or null when the embedder fails (the write goes on). */
   @Nullable PendingVectors forVersion(
-      Reasoner reasoner, String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
-    return forVersion(reasoner, null, content, disclosure, glossary, path);
-  }
-
-  /** As above, with views an extraction candidate wrote (used when valid). */
-  @Nullable PendingVectors forVersion(
-      Reasoner reasoner, dev.engram.spi.@Nullable EntryViews given, String content, @Nullable String disclosure,
-      List<String> glossary, @Nullable String path) {
-    Map<String, String> views = Views.texts(reasoner, given, content, disclosure, glossary, path);
+      Reasoner reasoner, String content, @Nullable String disclosure, List<String> glossary, @Nullable String path,
+      dev.engram.spi.@Nullable EntryViews written) {
+    Map<String, String> views = Views.texts(reasoner, content, disclosure, glossary, path, written);
     try {
       List<float[]> vectors = embed(new ArrayList<>(views.values()));
       return new PendingVectors(content, disclosure, glossary, path, new ArrayList<>(views.keySet()), vectors);
     } catch (RuntimeException e) {
+      LOG.warn("Embedding a new version with {} failed; it is stored without vectors until reindex: {}",
+          profile.id(), e.toString());
       return null;
     }
   }

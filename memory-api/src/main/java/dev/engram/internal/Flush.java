@@ -290,7 +290,7 @@ final class Flush {
       EntryViews views = proposed.get(i).views();
       boolean likelyDuplicate = k.path == null && store.findActiveByHash(window.get(0).scope(), k.hash).isPresent();
       Embeddings.PendingVectors v = likelyDuplicate
-          ? null : search.pendingFor(views, k.content, k.disclosure, k.glossary, k.path);
+          ? null : search.pendingFor(k.content, k.disclosure, k.glossary, k.path, views);
       withVectors.add(new Candidate(k.content, k.hash, k.topics, k.type, k.evidence, k.occurredAt, k.path,
           k.disclosure, k.glossary, k.source, v));
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.internal;
 
 import dev.engram.CapturedSource;
@@ -65,8 +69,15 @@ public final class MemoryEngine implements Engram {
   private final Sources sources;
   private final Flush flush;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final boolean ownsStore;
 
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config) {
+    this(store, reasoner, config, true);
+  }
+
+  /** With {@code ownsStore} false, {@link #close()} leaves the store open: its owner closes it. */
+  public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config, boolean ownsStore) {
+    this.ownsStore = ownsStore;
     this.store = Objects.requireNonNull(store, "store");
     Objects.requireNonNull(reasoner, "reasoner");
     this.config = Objects.requireNonNull(config, "config");
@@ -355,10 +366,13 @@ public final class MemoryEngine implements Engram {
     return reads.dirtyTopics(limit);
   }
 
-  /** Closes the store; every later call fails with {@link ErrorCode#STORE_CLOSED}. Idempotent. */
+  /**
+   * Every later call fails with {@link ErrorCode#STORE_CLOSED}; the store is closed too when the engine
+   * owns it. Idempotent.
+   */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
+    if (closed.compareAndSet(false, true) && ownsStore) {
       store.close();
     }
   }

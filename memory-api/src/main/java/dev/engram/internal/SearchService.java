@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.internal;
 
 import dev.engram.CapabilityNotSupportedException;
@@ -30,6 +34,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Search (full-text, vector, hybrid, auto), PreparedContext and reindexing. Only active versions in
@@ -42,6 +48,7 @@ import org.jspecify.annotations.Nullable;
  * bonus; ties go to the newer version.
  */
 final class SearchService {
+  private static final Logger LOG = LoggerFactory.getLogger(SearchService.class);
   static final int MAX_QUERY_CHARS = 2000;
   private static final int REINDEX_BATCH = 32;
   /** How much deeper each channel looks when an event-time filter thins its candidates, and the cap. */
@@ -53,6 +60,7 @@ final class SearchService {
   private final SearchSettings settings;
   private final @Nullable Embeddings embeddings;
   private final VectorIndex vectors;
+  private volatile @Nullable String lastIncompleteReason;
 
   SearchService(MemoryStore store, Reasoner reasoner, SearchSettings settings, @Nullable Embeddings embeddings) {
     this.store = store;
@@ -70,20 +78,47 @@ final class SearchService {
   /** Vectors for a version about to be written, when the wiring can store them; null otherwise or on failure. */
   Embeddings.@Nullable PendingVectors pendingFor(
       String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
-    if (!embedsOnWrite()) {
-      return null;
-    }
-    return embeddings.forVersion(reasoner, content, disclosure, glossary, path);
+    return pendingFor(content, disclosure, glossary, path, null);
   }
 
-  /** As {@link #pendingFor(String, String, List, String)}, with an extraction candidate's own views. */
-  Embeddings.@Nullable PendingVectors pendingFor(
-      dev.engram.spi.@Nullable EntryViews views, String content, @Nullable String disclosure, List<String> glossary,
-      @Nullable String path) {
+  /**
+   * As {@link #pendingFor(String, String, List, String)}, with views the reasoner already wrote
+   * (with its tag answer); when they are null or invalid, the reasoner's views step or the rules
+   * make them.
+   */
+  Embeddings.@Nullable PendingVectors pendingFor(String content, @Nullable String disclosure, List<String> glossary,
+      @Nullable String path, dev.engram.spi.@Nullable EntryViews written) {
     if (!embedsOnWrite()) {
       return null;
     }
-    return embeddings.forVersion(reasoner, views, content, disclosure, glossary, path);
+    return embeddings.forVersion(reasoner, content, disclosure, glossary, path, written);
+  }
+
+  /**
+   * Up to {@code limit} active entries nearest to {@code text} in the visible scopes: hybrid when
+   * vectors are ready, else full text; empty when the store has neither channel. Never throws for a
+   * missing capability: it is a best effort for the reasoner's duplicate candidates.
+   */
+  List<MemoryEntry> nearest(Grants grants, String text, int limit) {
+    boolean fts = store.capabilities().contains(StoreCapability.FULL_TEXT_SEARCH);
+    String query = text.length() > MAX_QUERY_CHARS ? text.substring(0, MAX_QUERY_CHARS) : text;
+    if (Character.isHighSurrogate(query.charAt(query.length() - 1))) {
+      query = query.substring(0, query.length() - 1);
+    }
+    if (!fts && vectorUnavailableReason(grants.visibleScopes()) != null) {
+      return List.of();
+    }
+    try {
+      SearchResult r = search(grants, SearchRequest.builder(query).limit(Math.min(SearchRequest.MAX_LIMIT, limit * 2))
+          .build());
+      List<MemoryEntry> out = new ArrayList<>();
+      for (SearchHit h : r.hits()) {
+        out.add(h.entry());
+      }
+      return out;
+    } catch (CapabilityNotSupportedException | dev.engram.InvalidInputException e) {
+      return List.of();
+    }
   }
 
   @Nullable String profileId() {
@@ -141,6 +176,7 @@ final class SearchService {
       }
     }
     requireFts(fts);
+    logFallback(reason);
     return result(mode, SearchMode.FTS,
         text != null ? ftsHits(text, request.limit()) : ftsOnly(grants, query, topics, request, depth), reason);
   }
@@ -167,6 +203,27 @@ final class SearchService {
       }
     }
     return out;
+  }
+
+  /**
+   * An automatic search that fell back to full text: a failed or late query embedding or incomplete
+   * vectors at WARN (incomplete vectors once until the reason changes), a configuration without vectors
+   * at DEBUG.
+   */
+  private void logFallback(@Nullable String reason) {
+    if (reason == null) {
+      return;
+    }
+    if (embeddings == null || !store.capabilities().contains(StoreCapability.VECTOR_STORAGE)) {
+      LOG.debug("Search fell back to full text: {}", reason);
+    } else if (reason.startsWith("vectors are incomplete")) {
+      if (!reason.equals(lastIncompleteReason)) {
+        lastIncompleteReason = reason;
+        LOG.warn("Search fell back to full text: {}", reason);
+      }
+    } else {
+      LOG.warn("Search fell back to full text: {}", reason);
+    }
   }
 
   private static SearchResult result(SearchMode requested, SearchMode used, List<SearchHit> hits, @Nullable String reason) {

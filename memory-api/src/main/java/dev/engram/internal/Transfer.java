@@ -1,6 +1,12 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.Change;
 import dev.engram.EntryStatus;
@@ -47,6 +53,7 @@ final class Transfer {
   static final int FORMAT = 1;
   private static final int MAX_LINE_CHARS = 4 * 1024 * 1024;
   private static final int MAX_REVISIONS_PER_SCOPE = Integer.MAX_VALUE;
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final MemoryStore store;
   private final EngineConfig config;
@@ -70,7 +77,7 @@ final class Transfer {
     int topics = 0;
     List<String> scopes = new ArrayList<>();
     try {
-      ObjectNode header = EntryJson.mapper().createObjectNode();
+      ObjectNode header = MAPPER.createObjectNode();
       header.put("record", "engram-export");
       header.put("format", FORMAT);
       line(out, header);
@@ -83,25 +90,25 @@ final class Transfer {
           continue;
         }
         scopes.add(scope);
-        ObjectNode s = EntryJson.mapper().createObjectNode();
+        ObjectNode s = MAPPER.createObjectNode();
         s.put("record", "scope");
         s.put("scope", scope);
         s.put("revision", snap.head);
         line(out, s);
         for (Revision r : snap.revisions) {
-          line(out, typed("revision", EntryJson.revisionNode(r)));
+          line(out, typed("revision", EntryJson.writeRevision(r)));
           revisions++;
         }
         for (MemoryEntry v : snap.versions) {
-          line(out, typed("version", EntryJson.entryNode(v)));
+          line(out, typed("version", EntryJson.writeEntry(v)));
           versions++;
         }
         for (MemoryEvent e : snap.events) {
-          line(out, typed("event", EntryJson.eventNode(e)));
+          line(out, typed("event", EntryJson.writeEvent(e)));
           events++;
         }
         for (TopicState t : snap.topics) {
-          ObjectNode n = EntryJson.mapper().createObjectNode();
+          ObjectNode n = MAPPER.createObjectNode();
           n.put("record", "topic");
           n.put("scope", t.scope());
           n.put("topic", t.topic());
@@ -148,15 +155,17 @@ final class Transfer {
     }
   }
 
-  private static ObjectNode typed(String type, ObjectNode body) {
-    ObjectNode n = EntryJson.mapper().createObjectNode();
-    n.put("record", type);
-    n.setAll(body);
-    return n;
+  /** {@code {"record":type, …body's fields}}: body is one of EntryJson's (non-empty) JSON objects. */
+  private static String typed(String type, String body) {
+    return "{\"record\":\"" + type + "\"," + body.substring(1);
   }
 
   private static void line(Writer out, JsonNode node) throws IOException {
-    out.write(node.toString());
+    line(out, node.toString());
+  }
+
+  private static void line(Writer out, String json) throws IOException {
+    out.write(json);
     out.write('\n');
   }
 
@@ -221,9 +230,9 @@ final class Transfer {
         String where = "line " + lineNo;
         JsonNode n;
         try {
-          n = EntryJson.parse(line);
-        } catch (InvalidInputException e) {
-          throw new InvalidInputException(where, e.getMessage());
+          n = MAPPER.readTree(line);
+        } catch (JsonProcessingException e) {
+          throw new InvalidInputException(where, "not valid JSON: " + e.getOriginalMessage());
         }
         String type = n.path("record").asText("");
         if (lineNo == 1) {
@@ -329,19 +338,19 @@ final class Transfer {
     }
     switch (type) {
       case "revision" -> {
-        Revision r = EntryJson.revision(n);
+        Revision r = EntryJson.readRevision(n.toString());
         if (d.revisions.put(r.revision(), r) != null) {
           throw new InvalidInputException("revision", "revision " + r.revision() + " of " + scope + " appears twice");
         }
       }
       case "version" -> {
-        MemoryEntry v = checkVersion(EntryJson.entry(n));
+        MemoryEntry v = checkVersion(EntryJson.readEntry(n.toString()));
         if (d.versions.put(v.versionId(), v) != null) {
           throw new InvalidInputException("versionId", "version " + v.versionId() + " appears twice");
         }
       }
       case "event" -> {
-        MemoryEvent e = EntryJson.event(n);
+        MemoryEvent e = EntryJson.readEvent(n.toString());
         Text.id("eventId", e.eventId());
         Text.id("entryId", e.entryId());
         normalized("actor", e.actor(), Text.optionalShort("actor", e.actor(), Text.MAX_SOURCE_CHARS));

@@ -16,7 +16,7 @@ public record SourceFilter(
     long afterPosition, @Nullable String sessionId, @Nullable Instant from, @Nullable Instant to, int limit) {
   public SourceFilter {
     if (limit < 1) {
-      throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+      throw new dev.engram.InvalidInputException("limit", "must be >= 1, was " + limit);
     }
   }
 

@@ -10,8 +10,12 @@ public record SourceState(long lastPosition, long cursor) {
   public static final SourceState EMPTY = new SourceState(0, 0);
 
   public SourceState {
-    if (lastPosition < 0 || cursor < 0 || cursor > lastPosition) {
-      throw new IllegalArgumentException("invalid source state: lastPosition " + lastPosition + ", cursor " + cursor);
+    if (lastPosition < 0) {
+      throw new dev.engram.InvalidInputException("lastPosition", "must be >= 0, was " + lastPosition);
+    }
+    if (cursor < 0 || cursor > lastPosition) {
+      throw new dev.engram.InvalidInputException("cursor", "must be between 0 and lastPosition " + lastPosition
+          + ", was " + cursor);
     }
   }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,7 +17,6 @@ import dev.engram.ScopeViolationException;
 import dev.engram.TransferReport;
 import dev.engram.WriteOptions;
 import dev.engram.reasoner.DeterministicReasoner;
-import dev.engram.spi.EntryJson;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.io.StringReader;
@@ -25,6 +28,8 @@ import org.junit.jupiter.api.Test;
 
 /** Export / import: lossless between stores, validated before anything is written. */
 public abstract class TransferContract extends ContractSupport {
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
   private static final Grants GRANTS = Grants.of("app/user/u1", "app/user/u2");
 
   private String populatedExport(Engram source) {
@@ -150,7 +155,7 @@ public abstract class TransferContract extends ContractSupport {
       for (String line : json.split("\n")) {
         if (!line.isBlank()) {
           try {
-            lines.add((ObjectNode) EntryJson.mapper().readTree(line));
+            lines.add((ObjectNode) JSON.readTree(line));
           } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
           }
@@ -168,7 +173,7 @@ public abstract class TransferContract extends ContractSupport {
         if (lines.get(i).path("scope").asText().equals(scope)) {
           String edited = lines.get(i).toString().replace(from, to);
           try {
-            lines.set(i, (ObjectNode) EntryJson.mapper().readTree(edited));
+            lines.set(i, (ObjectNode) JSON.readTree(edited));
           } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
           }

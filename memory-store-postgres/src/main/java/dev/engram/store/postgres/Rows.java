@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.postgres;
 
 import dev.engram.EntryStatus;
@@ -47,21 +51,13 @@ final class Rows {
 
   /** Reads a source row selected by {@code Sql.SOURCE_COLUMNS}. */
   static dev.engram.CapturedSource source(ResultSet rs) throws SQLException {
-    java.util.Map<String, String> metadata = new java.util.TreeMap<>();
-    try {
-      dev.engram.spi.EntryJson.mapper().readTree(rs.getString(8)).fields()
-          .forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().asText()));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new SQLException("malformed source metadata: " + e.getOriginalMessage(), e);
-    }
+    java.util.Map<String, String> metadata = dev.engram.spi.EntryJson.readStringMap(rs.getString(8));
     return new dev.engram.CapturedSource(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4),
         rs.getString(5), rs.getString(6), Instant.parse(rs.getString(7)), metadata, Instant.parse(rs.getString(9)));
   }
 
   static String metadata(java.util.Map<String, String> values) {
-    com.fasterxml.jackson.databind.node.ObjectNode o = dev.engram.spi.EntryJson.mapper().createObjectNode();
-    values.forEach(o::put);
-    return o.toString();
+    return dev.engram.spi.EntryJson.writeStringMap(values);
   }
 
   /** Reads a topic row selected as scope, topic, active_count, blurb, last_write, last_curated, last_updated_at. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.sqlite;
 
 import dev.engram.EntryType;
@@ -56,22 +60,11 @@ final class Codec {
 
   /** A string map as a JSON object. */
   static String metadata(Map<String, String> values) {
-    com.fasterxml.jackson.databind.node.ObjectNode o = EntryJson.mapper().createObjectNode();
-    values.forEach(o::put);
-    return o.toString();
+    return values.isEmpty() ? "{}" : EntryJson.writeStringMap(values);
   }
 
   static Map<String, String> metadata(String json) {
-    if (json.equals("{}")) {
-      return Map.of();
-    }
-    try {
-      Map<String, String> out = new java.util.TreeMap<>();
-      EntryJson.mapper().readTree(json).fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
-      return out;
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("malformed source metadata: " + e.getOriginalMessage(), e);
-    }
+    return json.equals("{}") ? Map.of() : EntryJson.readStringMap(json);
   }
 
   static String instant(Instant at) {

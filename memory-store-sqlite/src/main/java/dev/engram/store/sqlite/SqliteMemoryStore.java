@@ -1,9 +1,14 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.sqlite;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.engram.EntryStatus;
 import dev.engram.ErrorCode;
+import dev.engram.InvalidInputException;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.Revision;
@@ -610,7 +615,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     public Builder readPoolSize(int size) {
       once("readPoolSize");
       if (size < 1 || size > 64) {
-        throw new IllegalArgumentException("readPoolSize must be between 1 and 64, was " + size);
+        throw new InvalidInputException("readPoolSize", "must be between 1 and 64, was " + size);
       }
       this.readPoolSize = size;
       return this;
@@ -637,7 +642,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     private static Duration check(String setting, Duration value, Duration min) {
       Objects.requireNonNull(value, setting);
       if (value.compareTo(min) < 0 || value.compareTo(Duration.ofMinutes(10)) > 0) {
-        throw new IllegalArgumentException(setting + " must be between " + min.toMillis() + " ms and 10 min, was "
+        throw new InvalidInputException(setting, "must be between " + min.toMillis() + " ms and 10 min, was "
             + value.toMillis() + " ms");
       }
       return value;
