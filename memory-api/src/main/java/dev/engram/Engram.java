@@ -204,6 +204,89 @@ public interface Engram extends AutoCloseable {
    */
   int deleteScope(Grants grants, String prefix, boolean recursive);
 
+  // ---- sources: what happened, and extraction into memories ---------------------------------
+
+  /**
+   * Captures one source record (see {@link #captureAll}).
+   *
+   * @param grants the caller's grants; the record goes to its scope or, without one, the first grant
+   * @param record what happened
+   * @return the stored record (the earlier one when its id was already captured in the scope)
+   * @throws InvalidInputException naming the field when the record is malformed
+   * @throws ScopeViolationException when the target scope is not writable
+   * @throws CapabilityNotSupportedException when the store does not declare {@code SOURCES}
+   */
+  default CapturedSource capture(Grants grants, SourceRecord record) {
+    return captureAll(grants, List.of(record)).get(0);
+  }
+
+  /**
+   * Captures records, append-only, in one transaction per target scope, in the order given. Capture
+   * writes no entry and makes no revision (sources have their own order, {@link CapturedSource#position()}).
+   * A record whose id is already captured in its scope is a no-op: the stored record is returned for it.
+   * Every record is validated before anything is stored.
+   *
+   * @param grants the caller's grants
+   * @param records at most 10,000 records
+   * @return the stored records, one per record given, in the same order
+   * @throws InvalidInputException naming the record and field when one is malformed
+   * @throws ScopeViolationException when a target scope is not writable
+   * @throws CapabilityNotSupportedException when the store does not declare {@code SOURCES}
+   */
+  List<CapturedSource> captureAll(Grants grants, List<SourceRecord> records);
+
+  /**
+   * Captured records of the visible scopes, by scope then capture order.
+   *
+   * @param grants the caller's grants
+   * @param query which records
+   * @return at most {@code query.limit()} records
+   * @throws NotFoundException when {@code query.scope()} is not visible
+   */
+  List<CapturedSource> sources(Grants grants, SourceQuery query);
+
+  /**
+   * Erases one captured record (right to be forgotten). Entries that cite it keep their content; erase
+   * those with {@link #deleteEntry} too. {@link #deleteScope} erases a scope's sources and cursor.
+   *
+   * @param grants the caller's grants; the scope must be writable
+   * @param scope the record's scope
+   * @param sourceId the record's id
+   * @throws NotFoundException when there is no such record
+   */
+  void deleteSource(Grants grants, String scope, String sourceId);
+
+  default FlushReport flush(Grants grants) {
+    return flush(grants, FlushOptions.defaults());
+  }
+
+  /**
+   * Turns captured records into memories: per writable scope at or below the grants, the records after
+   * the scope's cursor go to {@link dev.engram.spi.Reasoner#extract} in windows; its candidates are
+   * validated as untrusted (evidence must be ids of that window), deduplicated canonically, and
+   * committed in one transaction with the cursor advance. A failure leaves nothing of the window; a
+   * flush never commits a window twice, also when several run at once.
+   *
+   * @param grants the caller's grants
+   * @param options window size and bound
+   * @return what was processed
+   * @throws ReasonerException when the reasoner fails or a candidate is invalid (nothing of that window is written)
+   * @throws CapabilityNotSupportedException when the store does not declare {@code SOURCES} or the reasoner
+   *     does not extract
+   */
+  FlushReport flush(Grants grants, FlushOptions options);
+
+  /**
+   * The captured records the current version of an entry cites, in citation order (evidence refs that
+   * name no captured record of its scope, e.g. of an explicit write, are left out).
+   *
+   * @param grants the caller's grants
+   * @param entryId a visible entry
+   * @return the cited records
+   * @throws NotFoundException when the entry is not visible
+   */
+  List<CapturedSource> evidence(Grants grants, String entryId);
+
   // ---- reading -------------------------------------------------------------------------------
 
   /**

@@ -28,6 +28,8 @@ import org.jspecify.annotations.Nullable;
  * @param evidence references to captured sources
  * @param contentHash SHA-256 (hex) of the canonical form of the content
  * @param supersededBy the version that replaced this one, when {@code SUPERSEDED}
+ * @param occurredAt when the remembered thing happened (event time, from the write's options or the
+ *     cited sources); null when nobody said. Distinct from {@code createdAt}, when it was written
  * @param createdAt when the entry's first version was written
  * @param updatedAt when this version was written or its status last changed
  * @param createdInRevision the scope revision that created this version
@@ -50,6 +52,7 @@ public record MemoryEntry(
     String contentHash,
     EntryStatus status,
     @Nullable String supersededBy,
+    @Nullable Instant occurredAt,
     Instant createdAt,
     Instant updatedAt,
     long createdInRevision) {
@@ -85,7 +88,7 @@ public record MemoryEntry(
   public MemoryEntry withStatus(EntryStatus newStatus, @Nullable String newSupersededBy, Instant at) {
     return new MemoryEntry(
         entryId, versionId, version, previousVersionId, scope, content, topics, type, priority, disclosure,
-        glossary, path, source, evidence, contentHash, newStatus, newSupersededBy, createdAt, at,
+        glossary, path, source, evidence, contentHash, newStatus, newSupersededBy, occurredAt, createdAt, at,
         createdInRevision);
   }
 }

@@ -17,8 +17,14 @@ import java.util.Set;
  * @param topics only entries carrying one of these topics (empty = any)
  * @param types only entries of these types (empty = any)
  * @param limit the most hits returned (1..200, default 10)
+ * @param occurredFrom only entries whose {@link MemoryEntry#occurredAt()} is at or after this (entries
+ *     without one never match a time filter); null: no lower bound
+ * @param occurredTo only entries whose {@code occurredAt} is before this; null: no upper bound
  */
-public record SearchRequest(String query, SearchMode mode, List<String> topics, Set<EntryType> types, int limit) {
+public record SearchRequest(
+    String query, SearchMode mode, List<String> topics, Set<EntryType> types, int limit,
+    java.time.@org.jspecify.annotations.Nullable Instant occurredFrom,
+    java.time.@org.jspecify.annotations.Nullable Instant occurredTo) {
   public static final int DEFAULT_LIMIT = 10;
   public static final int MAX_LIMIT = 200;
 
@@ -30,6 +36,14 @@ public record SearchRequest(String query, SearchMode mode, List<String> topics, 
     if (limit < 1 || limit > MAX_LIMIT) {
       throw new InvalidInputException("limit", "must be between 1 and " + MAX_LIMIT + ", was " + limit);
     }
+    if (occurredFrom != null && occurredTo != null && !occurredFrom.isBefore(occurredTo)) {
+      throw new InvalidInputException("occurredTo", "must be after occurredFrom (" + occurredFrom + "), was " + occurredTo);
+    }
+  }
+
+  /** Whether the request filters by event time. */
+  public boolean filtersOccurredAt() {
+    return occurredFrom != null || occurredTo != null;
   }
 
   /** An {@code AUTO} search for {@code query} with default settings. */
@@ -47,6 +61,8 @@ public record SearchRequest(String query, SearchMode mode, List<String> topics, 
     private List<String> topics = List.of();
     private Set<EntryType> types = Set.of();
     private int limit = DEFAULT_LIMIT;
+    private java.time.@org.jspecify.annotations.Nullable Instant occurredFrom;
+    private java.time.@org.jspecify.annotations.Nullable Instant occurredTo;
 
     private Builder(String query) {
       this.query = Objects.requireNonNull(query, "query");
@@ -72,8 +88,20 @@ public record SearchRequest(String query, SearchMode mode, List<String> topics, 
       return this;
     }
 
+    /**
+     * Only entries that occurred in {@code [from, to)}; either bound may be null (open). Entries without
+     * an {@code occurredAt} never match.
+     */
+    public Builder occurredBetween(
+        java.time.@org.jspecify.annotations.Nullable Instant from,
+        java.time.@org.jspecify.annotations.Nullable Instant to) {
+      this.occurredFrom = from;
+      this.occurredTo = to;
+      return this;
+    }
+
     public SearchRequest build() {
-      return new SearchRequest(query, mode, topics, types, limit);
+      return new SearchRequest(query, mode, topics, types, limit, occurredFrom, occurredTo);
     }
   }
 }

@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
  *     DEDUPED when every field is equal), and is deduplicated against that entry only
  * @param expectedRevision fail with {@link RevisionConflictException} unless the target scope is at
  *     this revision
+ * @param occurredAt when the remembered thing happened (stored as {@link MemoryEntry#occurredAt()})
  * @param writePolicy narrows the engine's write policy for this call (it can never widen it:
  *     descendants only when both allow them, ancestor promotion no further than both allow)
  */
@@ -33,6 +34,7 @@ public record WriteOptions(
     @Nullable String source,
     List<String> evidence,
     @Nullable Long expectedRevision,
+    java.time.@Nullable Instant occurredAt,
     @Nullable WritePolicy writePolicy) {
 
   private static final WriteOptions DEFAULTS = builder().build();
@@ -62,6 +64,7 @@ public record WriteOptions(
     private @Nullable String source;
     private List<String> evidence = List.of();
     private @Nullable Long expectedRevision;
+    private java.time.@Nullable Instant occurredAt;
     private @Nullable WritePolicy writePolicy;
 
     private Builder() {}
@@ -123,6 +126,12 @@ public record WriteOptions(
       return this;
     }
 
+    /** When the remembered thing happened. */
+    public Builder occurredAt(java.time.Instant when) {
+      this.occurredAt = Objects.requireNonNull(when, "occurredAt");
+      return this;
+    }
+
     public Builder writePolicy(WritePolicy policy) {
       this.writePolicy = Objects.requireNonNull(policy, "writePolicy");
       return this;
@@ -131,7 +140,7 @@ public record WriteOptions(
     public WriteOptions build() {
       return new WriteOptions(
           topicsHint, type, priority, disclosure, glossary, path, source, evidence, expectedRevision,
-          writePolicy);
+          occurredAt, writePolicy);
     }
 
     private static List<String> copyNoNulls(String field, List<String> values) {

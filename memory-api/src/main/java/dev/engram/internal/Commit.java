@@ -52,6 +52,7 @@ final class Commit {
   private final Set<String> topics = new LinkedHashSet<>();
   private boolean restored;
   private boolean finished;
+  private long cursorTo = -1;
 
   Commit(StoreTransaction tx, String scope, Commits.Rules rules, Commits.Vectors vectors) {
     this.tx = tx;
@@ -140,9 +141,17 @@ final class Commit {
   MemoryEntry successor(
       MemoryEntry cur, String content, List<String> topics, dev.engram.EntryType type, int priority,
       @Nullable String disclosure, List<String> glossary, @Nullable String source, List<String> evidence) {
+    return successor(cur, content, topics, type, priority, disclosure, glossary, source, evidence, cur.occurredAt());
+  }
+
+  /** {@link #successor} with another event time. */
+  MemoryEntry successor(
+      MemoryEntry cur, String content, List<String> topics, dev.engram.EntryType type, int priority,
+      @Nullable String disclosure, List<String> glossary, @Nullable String source, List<String> evidence,
+      @Nullable Instant occurredAt) {
     return new MemoryEntry(cur.entryId(), Ids.next(), cur.version() + 1, cur.versionId(), scope, content, topics,
         type, priority, disclosure, glossary, cur.path(), source, evidence, Text.contentHash(content),
-        EntryStatus.ACTIVE, null, cur.createdAt(), now, revision());
+        EntryStatus.ACTIVE, null, occurredAt, cur.createdAt(), now, revision());
   }
 
   /** Retires an active, or reactivates a retired, current version. */
@@ -212,6 +221,27 @@ final class Commit {
     tx.markTopicCurated(scope, topic, head, blurb);
   }
 
+  // ---- sources: captured records and the extraction cursor. Capture changes no entry, so it makes no
+  // revision; the cursor advance is part of the commit of the entries extracted from its window.
+
+  /** Stores a captured record of this scope (its position follows the scope's last one). */
+  void capture(dev.engram.CapturedSource source) {
+    tx.insertSource(source);
+  }
+
+  /** Erases one captured record of this scope; false when there was none. */
+  boolean eraseSource(String sourceId) {
+    return tx.eraseSource(sourceId);
+  }
+
+  /** Moves the extraction cursor to {@code position} when this commit finishes, with its entries. */
+  void advanceCursor(long position) {
+    if (position < 0) {
+      throw new IllegalArgumentException("cursor position must be >= 0, was " + position);
+    }
+    cursorTo = position;
+  }
+
   // ---- restore (import): the declared history is written as it is, after validation
 
   /** Fails unless the scope holds nothing at all. */
@@ -267,6 +297,9 @@ final class Commit {
       throw new IllegalStateException("commit on " + scope + " already finished");
     }
     finished = true;
+    if (cursorTo >= 0) {
+      tx.advanceSourceCursor(cursorTo);
+    }
     if (restored || changes.isEmpty()) {
       return restored ? tx.headRevision(scope) : head;
     }

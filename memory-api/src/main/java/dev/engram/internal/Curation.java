@@ -119,7 +119,7 @@ final class Curation {
     MemoryEntry summary = new MemoryEntry(Ids.next(), Ids.next(), 1, null, scope, content,
         topicList, EntryType.SUMMARY, Math.max(priority, 2),
         null, List.of(), null, Entries.CURATOR, List.of(), Text.contentHash(content), EntryStatus.ACTIVE, null,
-        c.now(), c.now(), c.revision());
+        null, c.now(), c.now(), c.revision());
     for (MemoryEntry o : olds) {
       c.supersedeInto(o, summary.versionId(), Entries.CURATOR, "compacted into " + summary.entryId());
     }

@@ -4,7 +4,12 @@
  */
 package dev.engram.internal;
 
+import dev.engram.CapturedSource;
 import dev.engram.ChangeOptions;
+import dev.engram.FlushOptions;
+import dev.engram.FlushReport;
+import dev.engram.SourceQuery;
+import dev.engram.SourceRecord;
 import dev.engram.Citation;
 import dev.engram.ContextRequest;
 import dev.engram.CurateReport;
@@ -61,6 +66,8 @@ public final class MemoryEngine implements Engram {
   private final Erasure erasure;
   private final Reads reads;
   private final CurationRun curation;
+  private final Sources sources;
+  private final Flush flush;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final boolean ownsStore;
 
@@ -83,6 +90,8 @@ public final class MemoryEngine implements Engram {
     this.erasure = new Erasure(store, commits, search);
     this.reads = new Reads(store);
     this.curation = new CurationRun(store, reasoner, policy, config, search, commits);
+    this.sources = new Sources(store, config, policy, commits);
+    this.flush = new Flush(store, reasoner, config, policy, search, commits, sources);
   }
 
   /** Fails with {@link ErrorCode#STORE_CLOSED} after {@link #close()}; then checks the grants. */
@@ -114,7 +123,8 @@ public final class MemoryEngine implements Engram {
         Text.optionalShort("source", options.source(), Text.MAX_SOURCE_CHARS),
         Text.evidence("evidence", options.evidence()),
         expectedRevision(options.expectedRevision()),
-        GrantPolicy.narrow(config.writePolicy(), options.writePolicy()));
+        GrantPolicy.narrow(config.writePolicy(), options.writePolicy()),
+        options.occurredAt());
     return writes.write(grants, in);
   }
 
@@ -185,6 +195,43 @@ public final class MemoryEngine implements Engram {
       policy.requireWritable(grants, config.writePolicy(), scope);
     }
     return erasure.deleteScopes(scopes);
+  }
+
+  // ---- sources
+
+  @Override
+  public List<CapturedSource> captureAll(Grants grants, List<SourceRecord> records) {
+    open(grants);
+    Objects.requireNonNull(records, "records");
+    return sources.captureAll(grants, records);
+  }
+
+  @Override
+  public List<CapturedSource> sources(Grants grants, SourceQuery query) {
+    open(grants);
+    Objects.requireNonNull(query, "query");
+    return sources.sources(grants, query);
+  }
+
+  @Override
+  public void deleteSource(Grants grants, String scope, String sourceId) {
+    open(grants);
+    Objects.requireNonNull(scope, "scope");
+    sources.delete(grants, scope, sourceId);
+  }
+
+  @Override
+  public FlushReport flush(Grants grants, FlushOptions options) {
+    open(grants);
+    Objects.requireNonNull(options, "options");
+    return flush.flush(grants, options);
+  }
+
+  @Override
+  public List<CapturedSource> evidence(Grants grants, String entryId) {
+    open(grants);
+    Text.id("entryId", entryId);
+    return sources.evidence(reads.current(grants, entryId));
   }
 
   // ---- reads

@@ -51,6 +51,9 @@ final class SearchService {
   private static final Logger LOG = LoggerFactory.getLogger(SearchService.class);
   static final int MAX_QUERY_CHARS = 2000;
   private static final int REINDEX_BATCH = 32;
+  /** How much deeper each channel looks when an event-time filter thins its candidates, and the cap. */
+  private static final int OCCURRED_DEPTH_FACTOR = 10;
+  private static final int MAX_FILTERED_DEPTH = 2000;
 
   private final MemoryStore store;
   private final Reasoner reasoner;
@@ -130,6 +133,10 @@ final class SearchService {
     boolean fts = store.capabilities().contains(StoreCapability.FULL_TEXT_SEARCH);
     SearchMode mode = request.mode();
     int depth = Math.max(settings.channelDepth(), request.limit());
+    if (request.filtersOccurredAt()) {
+      // the event-time filter applies to each channel's candidates, so each channel looks deeper
+      depth = Math.min(depth * OCCURRED_DEPTH_FACTOR, MAX_FILTERED_DEPTH);
+    }
 
     if (mode == SearchMode.FTS) {
       requireFts(fts);
@@ -146,7 +153,7 @@ final class SearchService {
       float[] q = pending.await(settings.embedTimeout());
       List<VectorIndex.Scored> vec = VectorIndex.search(blocks, q, (float) settings.vectorFloor(), depth, topics,
           request.types());
-      return result(mode, mode, fuse(grants, text, vec, mode, request.limit()), null);
+      return result(mode, mode, fuse(grants, text, occurred(vec, request), mode, request.limit()), null);
     }
     // AUTO
     String reason = vectorUnavailableReason(scopes);
@@ -165,13 +172,37 @@ final class SearchService {
         List<VectorIndex.Scored> vec = VectorIndex.search(blocks, q, (float) settings.vectorFloor(), depth, topics,
             request.types());
         SearchMode used = fts ? SearchMode.HYBRID : SearchMode.VECTOR;
-        return result(mode, used, fuse(grants, text, vec, used, request.limit()), null);
+        return result(mode, used, fuse(grants, text, occurred(vec, request), used, request.limit()), null);
       }
     }
     requireFts(fts);
     logFallback(reason);
     return result(mode, SearchMode.FTS,
         text != null ? ftsHits(text, request.limit()) : ftsOnly(grants, query, topics, request, depth), reason);
+  }
+
+  /** Whether {@code e} passes the request's event-time filter (entries without event time never do). */
+  private static boolean occurredIn(MemoryEntry e, SearchRequest request) {
+    if (!request.filtersOccurredAt()) {
+      return true;
+    }
+    java.time.Instant at = e.occurredAt();
+    return at != null
+        && (request.occurredFrom() == null || !at.isBefore(request.occurredFrom()))
+        && (request.occurredTo() == null || at.isBefore(request.occurredTo()));
+  }
+
+  private static List<VectorIndex.Scored> occurred(List<VectorIndex.Scored> vec, SearchRequest request) {
+    if (!request.filtersOccurredAt()) {
+      return vec;
+    }
+    List<VectorIndex.Scored> out = new ArrayList<>();
+    for (VectorIndex.Scored s : vec) {
+      if (occurredIn(s.entry(), request)) {
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   /**
@@ -246,7 +277,8 @@ final class SearchService {
     }
     List<ScoredEntry> out = new ArrayList<>();
     for (ScoredEntry s : store.searchFullText(grants.visibleScopes(), new FullTextQuery(terms, topics, request.types()), depth)) {
-      if (s.entry().status() == EntryStatus.ACTIVE && grants.canSee(s.entry().scope())) {
+      if (s.entry().status() == EntryStatus.ACTIVE && grants.canSee(s.entry().scope())
+          && occurredIn(s.entry(), request)) {
         out.add(s);
       }
     }

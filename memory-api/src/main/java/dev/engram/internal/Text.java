@@ -245,6 +245,11 @@ public final class Text {
     return raw;
   }
 
+  /** {@code s} with control and unpaired surrogate characters escaped, for an error message. */
+  static String printableForMessage(String s) {
+    return printable(s);
+  }
+
   private static void checkCharacters(String field, String s, boolean allowLineBreaks) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

@@ -45,6 +45,13 @@ final class Views {
       views = null;
     }
     if (views == null) {
+      try {
+        views = validate(reasoner.views(content, disclosure, glossary, path));
+      } catch (RuntimeException e) {
+        views = null;
+      }
+    }
+    if (views == null) {
       views = ruleBased(content, disclosure, glossary, path);
     }
     Map<String, String> out = new LinkedHashMap<>();

@@ -43,7 +43,7 @@ final class WritePipeline {
   record Input(
       String content, List<String> hints, @Nullable EntryType typeHint, int priority, @Nullable String disclosure,
       List<String> glossary, @Nullable String path, @Nullable String source, List<String> evidence,
-      @Nullable Long expectedRevision, WritePolicy writePolicy) {}
+      @Nullable Long expectedRevision, WritePolicy writePolicy, java.time.@Nullable Instant occurredAt) {}
 
   private record Filed(
       String scope, List<String> topics, EntryType type, String content, String hash, @Nullable String duplicateOf) {}
@@ -111,11 +111,13 @@ final class WritePipeline {
             && Objects.equals(existing.disclosure(), in.disclosure())
             && existing.glossary().equals(in.glossary())
             && Objects.equals(existing.source(), in.source())
-            && existing.evidence().equals(in.evidence())) {
+            && existing.evidence().equals(in.evidence())
+            && (in.occurredAt() == null || in.occurredAt().equals(existing.occurredAt()))) {
           return new WriteResult(WriteResult.Outcome.DEDUPED, existing, c.head());
         }
         MemoryEntry next = c.successor(existing, filed.content, filed.topics, filed.type, in.priority(),
-            in.disclosure(), in.glossary(), in.source(), in.evidence());
+            in.disclosure(), in.glossary(), in.source(), in.evidence(),
+            in.occurredAt() != null ? in.occurredAt() : existing.occurredAt());
         c.replace(existing, next, EventKind.UPDATE, ChangeKind.UPDATE, in.source(), "path upsert");
         return new WriteResult(WriteResult.Outcome.UPDATED, next, c.revision());
       }
@@ -123,7 +125,7 @@ final class WritePipeline {
     MemoryEntry entry = new MemoryEntry(
         Ids.next(), Ids.next(), 1, null, filed.scope, filed.content, filed.topics, filed.type, in.priority(),
         in.disclosure(), in.glossary(), path, in.source(), in.evidence(), filed.hash, EntryStatus.ACTIVE, null,
-        c.now(), c.now(), c.revision());
+        in.occurredAt(), c.now(), c.now(), c.revision());
     c.append(entry, in.source(), null);
     return new WriteResult(WriteResult.Outcome.APPENDED, entry, c.revision());
   }

@@ -61,6 +61,40 @@ public final class EntryJson {
     return strings(parse(json), "list");
   }
 
+  /**
+   * Writes a string map (source metadata) as a JSON object.
+   *
+   * @param values the entries
+   * @return a JSON object of strings
+   */
+  public static String writeStringMap(java.util.Map<String, String> values) {
+    ObjectNode o = MAPPER.createObjectNode();
+    values.forEach(o::put);
+    return o.toString();
+  }
+
+  /**
+   * Reads what {@link #writeStringMap} wrote.
+   *
+   * @param json a JSON object of strings
+   * @return the entries, sorted by key
+   * @throws InvalidInputException if {@code json} is not a JSON object of strings
+   */
+  public static java.util.Map<String, String> readStringMap(String json) {
+    JsonNode n = parse(json);
+    if (!n.isObject()) {
+      throw new InvalidInputException("map", "must be a JSON object of strings");
+    }
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    n.fields().forEachRemaining(e -> {
+      if (!e.getValue().isTextual()) {
+        throw new InvalidInputException("map", "value of '" + e.getKey() + "' must be a string");
+      }
+      out.put(e.getKey(), e.getValue().asText());
+    });
+    return out;
+  }
+
   // ---- entries
 
   private static ObjectNode entryNode(MemoryEntry e) {
@@ -82,6 +116,7 @@ public final class EntryJson {
     n.put("contentHash", e.contentHash());
     n.put("status", e.status().name());
     n.put("supersededBy", e.supersededBy());
+    n.put("occurredAt", e.occurredAt() == null ? null : e.occurredAt().toString());
     n.put("createdAt", e.createdAt().toString());
     n.put("updatedAt", e.updatedAt().toString());
     n.put("createdInRevision", e.createdInRevision());
@@ -117,7 +152,8 @@ public final class EntryJson {
           EntryType.fromWireName(text(n, "type")), integer(n, "priority"), optText(n, "disclosure"),
           strings(n.get("glossary"), "glossary"), optText(n, "path"), optText(n, "source"),
           strings(n.get("evidence"), "evidence"), text(n, "contentHash"),
-          EntryStatus.valueOf(text(n, "status")), optText(n, "supersededBy"), instant(n, "createdAt"),
+          EntryStatus.valueOf(text(n, "status")), optText(n, "supersededBy"), optInstant(n, "occurredAt"),
+          instant(n, "createdAt"),
           instant(n, "updatedAt"), longValue(n, "createdInRevision"));
     } catch (IllegalArgumentException | NullPointerException e) {
       throw new InvalidInputException("entry", "malformed entry record: " + e.getMessage());
@@ -326,6 +362,11 @@ public final class EntryJson {
       throw new IllegalArgumentException("field '" + field + "' must be an integer");
     }
     return v.asLong();
+  }
+
+  private static @Nullable Instant optInstant(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null || v.isNull() ? null : instant(n, field);
   }
 
   private static Instant instant(JsonNode n, String field) {

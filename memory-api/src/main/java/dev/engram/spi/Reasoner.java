@@ -55,6 +55,20 @@ public interface Reasoner {
     return List.of();
   }
 
+  /** Whether {@link #extract} does anything; when false, {@code Engram.flush} refuses to run. */
+  default boolean extracts() {
+    return false;
+  }
+
+  /**
+   * Turns one window of captured sources into candidate memories, each citing the ids of the window's
+   * records it rests on. The answer is untrusted (see {@link ExtractedMemory}). The default extracts
+   * nothing.
+   */
+  default List<ExtractedMemory> extract(ExtractRequest request) {
+    return List.of();
+  }
+
   /**
    * Writes the views (gist and questions) of a version about to be stored. Return null to let the
    * engine build rule-based views from the content, disclosure, glossary and path. The answer is

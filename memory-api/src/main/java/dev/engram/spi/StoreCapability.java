@@ -13,5 +13,7 @@ public enum StoreCapability {
   /** Full-text search over content, glossary, disclosure and topics. */
   FULL_TEXT_SEARCH,
   /** Embedding vectors persisted per version. */
-  VECTOR_STORAGE
+  VECTOR_STORAGE,
+  /** Captured source records, their per-scope order and the extraction cursor. */
+  SOURCES
 }

@@ -136,7 +136,7 @@ public interface StoreReader {
   int countActiveWithPriority(String scope, int priority);
 
   /**
-   * Scopes that hold any version or topic row and equal {@code prefix} or (when recursive) lie below it.
+   * Scopes that hold any version, topic row or source state and equal {@code prefix} or (when recursive) lie below it.
    *
    * @param prefix the scope
    * @param recursive whether scopes below {@code prefix} count
@@ -183,5 +183,25 @@ public interface StoreReader {
    */
   default int countActiveWithoutVectors(String scope, String profileId) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
+  }
+
+  // ---- sources (optional capability)
+
+  /**
+   * The source bookkeeping of {@code scope} ({@link SourceState#EMPTY} when nothing was captured there).
+   * Stores declaring {@link StoreCapability#SOURCES} implement it.
+   */
+  default SourceState sourceState(String scope) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
+  }
+
+  /** The record of {@code scope} with this id, if any. */
+  default Optional<dev.engram.CapturedSource> source(String scope, String sourceId) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
+  }
+
+  /** Records of {@code scope} matching {@code filter}, by position ascending, at most {@code filter.limit()}. */
+  default List<dev.engram.CapturedSource> sources(String scope, SourceFilter filter) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }
 }

@@ -91,7 +91,8 @@ public interface StoreTransaction extends StoreReader {
 
   /**
    * Erases everything stored for the transaction's scope but its revision head and revision log (ids
-   * only): versions, events, indexes and topic rows.
+   * only): versions, events, indexes, topic rows, and (in stores with {@link StoreCapability#SOURCES})
+   * its source records and source state.
    *
    * @return the number of entries removed
    */
@@ -107,5 +108,29 @@ public interface StoreTransaction extends StoreReader {
    */
   default void putVectors(String profileId, List<StoredVector> vectors) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
+  }
+
+  // ---- sources (stores declaring StoreCapability.SOURCES)
+
+  /**
+   * Stores a record of the transaction's scope. Its position must be greater than the scope's
+   * {@link SourceState#lastPosition()}, which becomes it; its id must be new in the scope. A store
+   * throws {@link IllegalStateException} otherwise.
+   */
+  default void insertSource(dev.engram.CapturedSource source) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
+  }
+
+  /**
+   * Moves the extraction cursor of the transaction's scope to {@code position}, which must lie between
+   * the current cursor and the last position; a store throws {@link IllegalStateException} otherwise.
+   */
+  default void advanceSourceCursor(long position) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
+  }
+
+  /** Erases one record of the transaction's scope; false when there was none with this id. */
+  default boolean eraseSource(String sourceId) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }
 }

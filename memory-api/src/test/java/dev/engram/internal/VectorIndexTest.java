@@ -22,7 +22,7 @@ class VectorIndexTest {
     Instant at = Instant.EPOCH.plusSeconds(i);
     return new MemoryEntry(String.format("e%07d", i), String.format("v%07d", i), 1, null, scope, "entry " + i,
         List.of(i % 3 == 0 ? "even" : "general"), type, 2, null, List.of(), null, null, List.of(), "h" + i,
-        EntryStatus.ACTIVE, null, at, at, i + 1);
+        EntryStatus.ACTIVE, null, null, at, at, i + 1);
   }
 
   /** A block of {@code entries} versions with 1..3 rows each; every seventh version repeats an earlier vector. */

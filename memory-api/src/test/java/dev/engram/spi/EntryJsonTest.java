@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class EntryJsonTest {
   private final MemoryEntry entry = new MemoryEntry("e1", "v2", 2, "v1", "app/u", "Quote \" and 'SQL'; -- 😀",
       List.of("goals", "core"), EntryType.DECISION, 1, "When planning", List.of("plan"), "project://x/y", "agent:a",
-      List.of("chat:1"), "abc", EntryStatus.SUPERSEDED, "v3", Instant.parse("2026-01-02T03:04:05.123456789Z"),
+      List.of("chat:1"), "abc", EntryStatus.SUPERSEDED, "v3", Instant.parse("2025-12-31T23:00:00Z"),
+      Instant.parse("2026-01-02T03:04:05.123456789Z"),
       Instant.parse("2026-01-03T00:00:00Z"), 7);
 
   @Test

@@ -206,7 +206,7 @@ public final class PostgresBenchmark {
         store.inTransaction(scope, tx -> {
           long rev = tx.headRevision(scope) + 1;
           MemoryEntry e = new MemoryEntry(id(), id(), 1, null, scope, content, List.of("general"), EntryType.FACT, 2,
-              null, List.of(), null, "bench", List.of(), hash, EntryStatus.ACTIVE, null, now, now, rev);
+              null, List.of(), null, "bench", List.of(), hash, EntryStatus.ACTIVE, null, null, now, now, rev);
           tx.insertVersion(e);
           tx.appendRevision(new Revision(scope, rev, List.of(new Change(ChangeKind.APPEND, e.entryId(),
               e.versionId())), now));
@@ -399,7 +399,7 @@ public final class PostgresBenchmark {
             String hash = HexFormat.of().formatHex(sha.digest(content.getBytes(StandardCharsets.UTF_8)));
             List<String> topics = List.of("general", extra[k % extra.length]);
             MemoryEntry e = new MemoryEntry(id(), id(), 1, null, scope, content, topics, EntryType.FACT, 2, null,
-                List.of(), null, "bench", List.of(), hash, EntryStatus.ACTIVE, null, now, now, rev);
+                List.of(), null, "bench", List.of(), hash, EntryStatus.ACTIVE, null, null, now, now, rev);
             tx.insertVersion(e);
             tx.appendRevision(new Revision(scope, rev, List.of(new Change(ChangeKind.APPEND, e.entryId(),
                 e.versionId())), now));

@@ -5,6 +5,8 @@
 package dev.engram.reasoner;
 
 import dev.engram.EntryType;
+import dev.engram.spi.ExtractRequest;
+import dev.engram.spi.ExtractedMemory;
 import dev.engram.spi.Reasoner;
 import dev.engram.spi.TagProposal;
 import dev.engram.spi.TagRequest;
@@ -14,7 +16,10 @@ import java.util.List;
  * The no-model reasoner: files every write in the first grant, under the caller's topic hints (or
  * {@code general}), as the hinted type (or {@code fact}), with the content trimmed. It never flags
  * duplicates itself (the engine's canonical dedupe still applies) and has no curate step, so
- * {@code curate} is a no-op. Use it for tests, offline runs, and as a kill switch.
+ * {@code curate} is a no-op. It extracts one memory per captured turn ({@code "speaker: text"}, topic
+ * {@code conversation}, type {@code event}, citing the turn, at the turn's time, with the day in the
+ * disclosure and the surrounding exchange as an embedded view; see {@link TurnExtraction} for why).
+ * Use it for tests, offline runs, and as a kill switch.
  */
 public final class DeterministicReasoner implements Reasoner {
 
@@ -22,6 +27,16 @@ public final class DeterministicReasoner implements Reasoner {
   @Override
   public boolean usesContext() {
     return false;
+  }
+
+  @Override
+  public boolean extracts() {
+    return true;
+  }
+
+  @Override
+  public List<ExtractedMemory> extract(ExtractRequest request) {
+    return TurnExtraction.extract(request);
   }
 
   @Override

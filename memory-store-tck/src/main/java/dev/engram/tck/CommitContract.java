@@ -334,7 +334,7 @@ public abstract class CommitContract extends ContractSupport {
     MemoryEntry a = write(e, U1, "Canonical content").entry();
     MemoryEntry copy = new MemoryEntry("e-copy-" + a.entryId(), "v-copy-" + a.versionId(), 1, null, S1,
         a.content(), a.topics(), a.type(), a.priority(), null, List.of(), null, null, List.of(), a.contentHash(),
-        EntryStatus.ACTIVE, null, a.createdAt(), a.createdAt(), 2);
+        EntryStatus.ACTIVE, null, null, a.createdAt(), a.createdAt(), 2);
     assertThatThrownBy(() -> store.inTransaction(S1, tx -> {
       tx.insertVersion(copy);
       return null;

@@ -40,7 +40,10 @@ public final class FaultInjectingStore implements MemoryStore {
     MARK_TOPICS_WRITTEN,
     MARK_TOPIC_CURATED,
     ERASE_ENTRY,
-    ERASE_SCOPE_CONTENT
+    ERASE_SCOPE_CONTENT,
+    INSERT_SOURCE,
+    ADVANCE_SOURCE_CURSOR,
+    ERASE_SOURCE
   }
 
   private final MemoryStore delegate;
@@ -168,6 +171,21 @@ public final class FaultInjectingStore implements MemoryStore {
   @Override
   public List<String> scopes(String prefix, boolean recursive) {
     return delegate.scopes(prefix, recursive);
+  }
+
+  @Override
+  public dev.engram.spi.SourceState sourceState(String scope) {
+    return delegate.sourceState(scope);
+  }
+
+  @Override
+  public Optional<dev.engram.CapturedSource> source(String scope, String sourceId) {
+    return delegate.source(scope, sourceId);
+  }
+
+  @Override
+  public List<dev.engram.CapturedSource> sources(String scope, dev.engram.spi.SourceFilter filter) {
+    return delegate.sources(scope, filter);
   }
 
   /** Delegates to the real transaction and fails after the armed step. */
@@ -301,6 +319,40 @@ public final class FaultInjectingStore implements MemoryStore {
     @Override
     public List<String> scopes(String prefix, boolean recursive) {
       return tx.scopes(prefix, recursive);
+    }
+  
+    @Override
+    public void insertSource(dev.engram.CapturedSource source) {
+      tx.insertSource(source);
+      after(Step.INSERT_SOURCE);
+    }
+
+    @Override
+    public void advanceSourceCursor(long position) {
+      tx.advanceSourceCursor(position);
+      after(Step.ADVANCE_SOURCE_CURSOR);
+    }
+
+    @Override
+    public boolean eraseSource(String sourceId) {
+      boolean erased = tx.eraseSource(sourceId);
+      after(Step.ERASE_SOURCE);
+      return erased;
+    }
+
+    @Override
+    public dev.engram.spi.SourceState sourceState(String scope) {
+      return tx.sourceState(scope);
+    }
+
+    @Override
+    public Optional<dev.engram.CapturedSource> source(String scope, String sourceId) {
+      return tx.source(scope, sourceId);
+    }
+
+    @Override
+    public List<dev.engram.CapturedSource> sources(String scope, dev.engram.spi.SourceFilter filter) {
+      return tx.sources(scope, filter);
     }
   }
 }

@@ -48,10 +48,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The randomized isolation property of {@link GrantsContract}. Each trial builds a random namespace
  * tree under its own top-level namespace (so many trials share one store), optionally protects a
- * random subtree, writes entries, attempts random writes, corrections and erasures with random grants
- * and policies, and then checks every read path (read, list, scan, search, context, get, history,
- * revision, changes) of random reader grants against an independent model of visibility and write
- * authority.
+ * random subtree, writes entries, attempts random writes, captures (on stores with sources),
+ * corrections and erasures with random grants and policies, and then checks every read path (read,
+ * list, scan, search, context, get, history, revision, changes, sources) of random reader grants
+ * against an independent model of visibility and write authority.
  */
 final class IsolationProperty {
   private static final List<String> SEGMENTS = List.of("a", "b", "ab", "a_b", "aXb", "a%", "A", "u-1", "x.y");
@@ -63,6 +63,7 @@ final class IsolationProperty {
   private final long seed;
   private final int trials;
   private final boolean fullText;
+  private final boolean sources;
 
   IsolationProperty(MemoryStore store, Engram auditorEngine, long seed, int trials) {
     this.store = store;
@@ -70,6 +71,7 @@ final class IsolationProperty {
     this.seed = seed;
     this.trials = trials;
     this.fullText = store.capabilities().contains(StoreCapability.FULL_TEXT_SEARCH);
+    this.sources = store.capabilities().contains(StoreCapability.SOURCES);
   }
 
   /** Runs trial {@code index} and returns the number of checks it made. */
@@ -176,6 +178,8 @@ final class IsolationProperty {
     final Map<String, Tracked> ledger = new LinkedHashMap<>();
     final List<Citation> erased = new ArrayList<>();
     final List<String> erasedIds = new ArrayList<>();
+    /** Captured source id -> its scope. */
+    final Map<String, String> captured = new LinkedHashMap<>();
     final TargetedReasoner reasoner = new TargetedReasoner();
     @Nullable ProtectedNamespace boundary;
     /** The engine's configured write policy; a per-call policy can only narrow it. */
@@ -204,6 +208,11 @@ final class IsolationProperty {
       }
       for (int k = 0, n = 2 + random.nextInt(3); k < n; k++) {
         attemptWrite();
+      }
+      if (sources) {
+        for (int k = 0, n = 2 + random.nextInt(3); k < n; k++) {
+          attemptCapture(k);
+        }
       }
       for (int k = 0; k < 2; k++) {
         attemptCorrection();
@@ -347,6 +356,30 @@ final class IsolationProperty {
       checks++;
     }
 
+    /** Capture with random grants into a random target: lands exactly where a write would be authorized. */
+    void attemptCapture(int k) {
+      List<String> writer = randomGrants(random.nextInt(10) == 0);
+      String target = randomNode(true);
+      universe.add(target);
+      String id = "iso" + index + "-c" + k;
+      Throwable thrown = catchThrowable(() -> {
+        dev.engram.CapturedSource s = engine.capture(Grants.of(writer),
+            dev.engram.SourceRecord.of("iso", "user", content("captured")).in(target).id(id));
+        assertThat(s.scope()).isEqualTo(target);
+        captured.put(id, target);
+      });
+      String what = "capture by " + writer + " under " + configured + " into " + target;
+      if (writer.stream().anyMatch(g -> tooShallow(boundary, g))) {
+        assertThat(thrown).as(ctx(what)).isInstanceOf(InvalidGrantException.class);
+      } else if (writable(writer, configured, target, boundary)) {
+        assertThat(thrown).as(ctx(what + " should land")).isNull();
+      } else {
+        assertThat(thrown).as(ctx(what + " must be refused")).isInstanceOf(ScopeViolationException.class);
+        assertThat(store.source(target, id)).as(ctx(what + " stored something")).isEmpty();
+      }
+      checks++;
+    }
+
     List<Tracked> active() {
       return ledger.values().stream().filter(t -> t.active).toList();
     }
@@ -483,6 +516,25 @@ final class IsolationProperty {
 
       if (fullText) {
         checkSearch(reader, who, vis, expectActive, expectVersions);
+      }
+
+      if (sources) {
+        Set<String> expectSources = new HashSet<>();
+        captured.forEach((id, scope) -> {
+          if (visible(names, scope)) {
+            expectSources.add(scope + "#" + id);
+          }
+        });
+        assertThat(engine.sources(reader, dev.engram.SourceQuery.all().withLimit(dev.engram.SourceQuery.MAX_LIMIT)))
+            .as(ctx(who + " sources")).extracting(x -> x.scope() + "#" + x.id())
+            .filteredOn(key -> key.startsWith(top + "/") || key.startsWith(top + "#"))
+            .containsExactlyInAnyOrderElementsOf(expectSources);
+        for (String scope : captured.values()) {
+          if (!vis.contains(scope)) {
+            assertThatThrownBy(() -> engine.sources(reader, dev.engram.SourceQuery.all().withScope(scope)))
+                .as(ctx(who + " sources of " + scope)).isInstanceOf(NotFoundException.class);
+          }
+        }
       }
 
       for (Tracked t : ledger.values()) {

@@ -603,7 +603,7 @@ public abstract class VersionsContract extends ContractSupport {
     String eventId = UUID.randomUUID().toString();
     MemoryEntry fresh = new MemoryEntry(entryId, versionId, 1, null, S1, "Injected", List.of("facts"),
         EntryType.FACT, 2, null, List.of(), null, null, List.of(), Fixtures.sha256("Injected"),
-        EntryStatus.ACTIVE, null, now, now, 2);
+        EntryStatus.ACTIVE, null, null, now, now, 2);
     IllegalStateException boom = new IllegalStateException("work failed");
     Throwable thrown = catchThrowable(() -> store.inTransaction(S1, tx -> {
       tx.updateStatus(existing.versionId(), EntryStatus.RETIRED, null, now);

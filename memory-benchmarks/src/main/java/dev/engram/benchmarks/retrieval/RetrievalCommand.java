@@ -8,6 +8,8 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.engram.Engram;
+import dev.engram.FlushReport;
+import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.EngramBuilder;
 import dev.engram.Grants;
 import dev.engram.InvalidInputException;
@@ -48,14 +50,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code retrieval}: writes every turn of a LoCoMo-layout conversation file through the public API (one
- * scope per conversation, the turn's dia_id as the entry's evidence), runs every question through
+ * {@code retrieval}: ingests every turn of a LoCoMo-layout conversation file through the public API (one
+ * scope per conversation, the turn's dia_id as the entry's evidence) — by default as an application
+ * would, {@code captureAll} of the turns and {@code flush} with the {@code DeterministicReasoner} and the
+ * library's defaults; with {@code --ingest write}, one {@code write} per turn with the harness's own turn
+ * documents ({@link TurnDocuments}) — runs every question through
  * {@link Engram#search}, and writes the rankings as a JSON object {@code "<sample_id>#<qa index>" ->
  * [dia_id, ...]}, the input of {@code score_retrieval.py --score-rankings}.
  */
 public final class RetrievalCommand {
   public static final String SUMMARY =
-      "retrieval quality: --data FILE --mode fts|vector|hybrid --out rankings.json [--k 50] [--store inmemory|sqlite]";
+      "retrieval quality: --data FILE --mode fts|vector|hybrid|auto --out rankings.json [--ingest capture|write] [--k 50] [--store inmemory|sqlite]";
 
   /**
    * The search settings the harness runs with unless told otherwise: the engine's defaults, except that
@@ -72,7 +77,7 @@ public final class RetrievalCommand {
   record Options(
       Path data, SearchMode mode, Path out, int k, String store, @Nullable Path db, int threads,
       @Nullable Path embeddingCache, TurnDocuments turns, boolean cleanQueries, SearchSettings settings,
-      String embedder) {}
+      String embedder, boolean capture) {}
 
   static final class UsageException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -107,7 +112,7 @@ public final class RetrievalCommand {
     to.println("usage: java -jar memory-benchmarks.jar retrieval --data FILE --mode fts|vector|hybrid --out FILE [options]");
     to.println();
     to.println("  --data FILE            conversations in the LoCoMo layout (e.g. ../shared/data/realtalk.json)");
-    to.println("  --mode MODE            fts, vector or hybrid (vector and hybrid embed with all-MiniLM-L6-v2, offline)");
+    to.println("  --mode MODE            fts, vector, hybrid or auto (vector, hybrid and auto embed, offline)");
     to.println("  --out FILE             where to write the rankings JSON");
     to.println("  --k N                  dia_ids per question (1..200, default 50)");
     to.println("  --store NAME           inmemory (default) or sqlite");
@@ -115,8 +120,10 @@ public final class RetrievalCommand {
     to.println("  --threads N            conversations ingested and searched in parallel (default: processors)");
     to.println("  --embedding-cache FILE keep text vectors in FILE between runs (rankings are identical)");
     to.println("  --embedder NAME        minilm (all-MiniLM-L6-v2, default) or e5 (e5-small-v2), both offline");
+    to.println("  --ingest HOW           capture (captureAll + flush, the library's extraction, default) or write");
+    to.println("                         (one write per turn with the options below)");
     to.println();
-    to.println("what is written per turn (defaults are the tuned harness):");
+    to.println("what is written per turn with --ingest write (defaults are the tuned harness):");
     to.println("  --context WHERE        where a turn's neighbours go: view (an embedded view of the entry, default),");
     to.println("                         disclosure (searched by both channels) or none");
     to.println("  --context-before N     earlier turns of the session in the context (default 1)");
@@ -151,7 +158,7 @@ public final class RetrievalCommand {
     }
     Set<String> known = Set.of("data", "mode", "out", "k", "store", "db", "threads", "embedding-cache", "embedder",
         "context", "chunk-views", "context-before", "context-after", "captions", "date", "clean-queries", "fts-weight", "vector-weight",
-        "rrf-k", "depth", "floor");
+        "rrf-k", "depth", "floor", "ingest");
     for (String key : a.keySet()) {
       if (!known.contains(key)) {
         throw new UsageException("unknown option --" + key);
@@ -165,7 +172,8 @@ public final class RetrievalCommand {
       case "fts" -> SearchMode.FTS;
       case "vector" -> SearchMode.VECTOR;
       case "hybrid" -> SearchMode.HYBRID;
-      default -> throw new UsageException("--mode must be fts, vector or hybrid, was '" + a.get("mode") + "'");
+      case "auto" -> SearchMode.AUTO;
+      default -> throw new UsageException("--mode must be fts, vector, hybrid or auto, was '" + a.get("mode") + "'");
     };
     Path out = Path.of(required(a, "out"));
     int k = intOpt(a, "k", 50, 1, SearchRequest.MAX_LIMIT);
@@ -209,8 +217,19 @@ public final class RetrievalCommand {
     if (!embedderName.equals("minilm") && !embedderName.equals("e5")) {
       throw new UsageException("--embedder must be minilm or e5, was '" + embedderName + "'");
     }
+    String ingest = a.getOrDefault("ingest", "capture").toLowerCase(Locale.ROOT);
+    if (!ingest.equals("capture") && !ingest.equals("write")) {
+      throw new UsageException("--ingest must be capture or write, was '" + ingest + "'");
+    }
+    if (ingest.equals("capture")) {
+      for (String key : List.of("context", "context-before", "context-after", "chunk-views", "date")) {
+        if (a.containsKey(key)) {
+          throw new UsageException("--" + key + " applies to --ingest write only (capture uses the library's extraction)");
+        }
+      }
+    }
     return new Options(data, mode, out, k, store, db, threads, cache, turns, onOff(a, "clean-queries", true), settings,
-        embedderName);
+        embedderName, ingest.equals("capture"));
   }
 
   private static String required(Map<String, String> a, String key) throws UsageException {
@@ -342,6 +361,11 @@ public final class RetrievalCommand {
     private void requireCapabilities(MemoryStore store) {
       Set<StoreCapability> caps = store.capabilities();
       String name = store.getClass().getSimpleName();
+      if (o.capture() && !caps.contains(StoreCapability.SOURCES)) {
+        store.close();
+        throw new StoreUnsupportedException("--store " + o.store() + ": " + name
+            + " does not declare SOURCES, so --ingest capture cannot run on it (its capabilities: " + caps + ")");
+      }
       if ((o.mode() == SearchMode.FTS || o.mode() == SearchMode.HYBRID) && !caps.contains(StoreCapability.FULL_TEXT_SEARCH)) {
         store.close();
         throw new StoreUnsupportedException("--store " + o.store() + ": " + name
@@ -387,6 +411,9 @@ public final class RetrievalCommand {
     private Map<String, List<String>> conversation(
         MemoryStore store, @Nullable CachingEmbedder embedder, Conversation c, AtomicInteger written,
         AtomicInteger deduped) {
+      if (o.capture()) {
+        return captured(store, embedder, c, written, deduped);
+      }
       List<TurnDocuments.Doc> docs = o.turns().docs(c);
       Map<String, EntryViews> views = new HashMap<>();
       for (TurnDocuments.Doc doc : docs) {
@@ -413,6 +440,30 @@ public final class RetrievalCommand {
       for (Question q : c.questions()) {
         String query = cleaner == null ? q.question() : cleaner.clean(q.question());
         out.put(q.key(), search(engram, grants, query, turnsOf));
+      }
+      return out;
+    }
+
+    /** Captures the conversation's turns and flushes them with the library's extraction, then searches. */
+    private Map<String, List<String>> captured(
+        MemoryStore store, @Nullable CachingEmbedder embedder, Conversation c, AtomicInteger written,
+        AtomicInteger deduped) {
+      EngramBuilder builder = Engram.builder().store(store).reasoner(new DeterministicReasoner())
+          .searchSettings(o.settings());
+      if (embedder != null) {
+        builder.embedder(embedder);
+      }
+      Engram engram = builder.build();
+      Grants grants = Grants.of(scopeOf(c.sampleId()));
+      engram.captureAll(grants, TurnSources.records(c, o.turns().captions()));
+      FlushReport report = engram.flush(grants);
+      written.addAndGet(report.appended() + report.deduped());
+      deduped.addAndGet(report.deduped());
+      QueryCleaner cleaner = o.cleanQueries() ? new QueryCleaner(c) : null;
+      Map<String, List<String>> out = new LinkedHashMap<>();
+      for (Question q : c.questions()) {
+        String query = cleaner == null ? q.question() : cleaner.clean(q.question());
+        out.put(q.key(), search(engram, grants, query, Map.of()));
       }
       return out;
     }

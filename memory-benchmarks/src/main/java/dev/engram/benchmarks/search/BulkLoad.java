@@ -88,7 +88,7 @@ final class BulkLoad {
       long rev = i + 1;
       entries[i] = new MemoryEntry(
           id("e", i), id("v", i), 1, null, scope, content, List.of("general"), EntryType.FACT, 2, null,
-          List.of(), null, null, List.of(), hash, EntryStatus.ACTIVE, null, at, at, rev);
+          List.of(), null, null, List.of(), hash, EntryStatus.ACTIVE, null, null, at, at, rev);
       line(out, typed("revision", EntryJson.writeRevision(new Revision(scope, rev,
           List.of(new Change(ChangeKind.APPEND, entries[i].entryId(), entries[i].versionId())), at))));
     }

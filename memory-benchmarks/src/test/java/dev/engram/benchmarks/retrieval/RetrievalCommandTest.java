@@ -59,15 +59,16 @@ class RetrievalCommandTest {
       ]
       """;
 
-  @Test
-  void writesRankingsForEveryQuestionWithTheEvidenceTurnFirst(@TempDir Path dir) throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"capture", "write"})
+  void writesRankingsForEveryQuestionWithTheEvidenceTurnFirst(String ingest, @TempDir Path dir) throws Exception {
     Path data = dir.resolve("tiny.json");
     Files.writeString(data, DATA, StandardCharsets.UTF_8);
     Path out = dir.resolve("rankings.json");
     ByteArrayOutputStream log = new ByteArrayOutputStream();
 
     int code = Main.run(new String[] {"retrieval", "--data", data.toString(), "--mode", "fts", "--out", out.toString(),
-        "--k", "3"}, System.out, new PrintStream(log, true, StandardCharsets.UTF_8));
+        "--k", "3", "--ingest", ingest}, System.out, new PrintStream(log, true, StandardCharsets.UTF_8));
 
     assertThat(code).as(log.toString(StandardCharsets.UTF_8)).isZero();
     Map<String, List<String>> rankings = new ObjectMapper().readValue(out.toFile(), new TypeReference<>() {});
@@ -87,7 +88,7 @@ class RetrievalCommandTest {
     int code = Main.run(new String[] {"retrieval", "--data", data.toString(), "--mode", "bm25", "--out",
         dir.resolve("r.json").toString()}, System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
     assertThat(code).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--mode must be fts, vector or hybrid");
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--mode must be fts, vector, hybrid or auto");
   }
 
   @Test

@@ -54,7 +54,7 @@ class WireFormatTest {
   static MemoryEntry entry(String id, String content, String... topics) {
     Instant t = Instant.parse("2026-01-02T03:04:05Z");
     return new MemoryEntry(id, id + "v", 1, null, "app/user/u1", content, List.of(topics), EntryType.PREFERENCE, 2,
-        null, List.of(), null, null, List.of(), "h" + id, EntryStatus.ACTIVE, null, t, t, 1);
+        null, List.of(), null, null, List.of(), "h" + id, EntryStatus.ACTIVE, null, null, t, t, 1);
   }
 
   static TagRequest request(String content, MemoryEntry... candidates) {

@@ -4,6 +4,7 @@
  */
 package dev.engram.store.inmemory;
 
+import dev.engram.CapturedSource;
 import dev.engram.EntryStatus;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
@@ -13,6 +14,8 @@ import dev.engram.Revision;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.FullTextQuery;
 import dev.engram.spi.ScoredEntry;
+import dev.engram.spi.SourceFilter;
+import dev.engram.spi.SourceState;
 import dev.engram.spi.StoreCapability;
 import dev.engram.spi.StoredVector;
 import dev.engram.spi.StoreTransaction;
@@ -80,13 +83,19 @@ public final class InMemoryMemoryStore implements MemoryStore {
     final Map<String, TextIndex> text = new HashMap<>();
     /** profile -> versionId -> vectors of that version's views. */
     final Map<String, Map<String, List<StoredVector>>> vectors = new HashMap<>();
+    /** scope -> position -> captured source. */
+    final Map<String, TreeMap<Long, CapturedSource>> sources = new HashMap<>();
+    /** scope -> source id -> position. */
+    final Map<String, Map<String, Long>> sourceIds = new HashMap<>();
+    /** scope -> last position and cursor. */
+    final Map<String, SourceState> sourceStates = new HashMap<>();
   }
 
   private volatile boolean closed;
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return EnumSet.of(StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE);
+    return EnumSet.of(StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES);
   }
 
   @Override
@@ -213,6 +222,21 @@ public final class InMemoryMemoryStore implements MemoryStore {
   @Override
   public int countActiveWithoutVectors(String scope, String profileId) {
     return read(() -> Queries.countActiveWithoutVectors(data, scope, profileId));
+  }
+
+  @Override
+  public SourceState sourceState(String scope) {
+    return read(() -> Queries.sourceState(data, scope));
+  }
+
+  @Override
+  public Optional<CapturedSource> source(String scope, String sourceId) {
+    return read(() -> Queries.source(data, scope, sourceId));
+  }
+
+  @Override
+  public List<CapturedSource> sources(String scope, SourceFilter filter) {
+    return read(() -> Queries.sources(data, scope, filter));
   }
 
   /** Queries over {@link Data}; the caller holds a lock. */
@@ -410,8 +434,41 @@ public final class InMemoryMemoryStore implements MemoryStore {
       return n;
     }
 
+    static SourceState sourceState(Data d, String scope) {
+      return d.sourceStates.getOrDefault(scope, SourceState.EMPTY);
+    }
+
+    static Optional<CapturedSource> source(Data d, String scope, String sourceId) {
+      Long position = d.sourceIds.getOrDefault(scope, Map.of()).get(sourceId);
+      return position == null ? Optional.empty() : Optional.of(d.sources.get(scope).get(position));
+    }
+
+    static List<CapturedSource> sources(Data d, String scope, SourceFilter f) {
+      TreeMap<Long, CapturedSource> all = d.sources.get(scope);
+      List<CapturedSource> out = new ArrayList<>();
+      if (all == null) {
+        return out;
+      }
+      for (CapturedSource s : all.tailMap(f.afterPosition(), false).values()) {
+        if ((f.sessionId() == null || f.sessionId().equals(s.sessionId()))
+            && (f.from() == null || !s.occurredAt().isBefore(f.from()))
+            && (f.to() == null || s.occurredAt().isBefore(f.to()))) {
+          out.add(s);
+          if (out.size() >= f.limit()) {
+            break;
+          }
+        }
+      }
+      return out;
+    }
+
     static List<String> scopes(Data d, String prefix, boolean recursive) {
       TreeSet<String> out = new TreeSet<>();
+      for (String s : d.sourceStates.keySet()) {
+        if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
+          out.add(s);
+        }
+      }
       for (String s : d.byScope.keySet()) {
         if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
           out.add(s);
@@ -786,10 +843,121 @@ public final class InMemoryMemoryStore implements MemoryStore {
       if (rows != null) {
         undo.push(() -> d.topics.put(scope, rows));
       }
+      eraseSources();
       return entryIds.size();
     }
 
+    @Override
+    public void insertSource(CapturedSource source) {
+      Data d = d();
+      if (!source.scope().equals(scope)) {
+        throw new IllegalStateException("source of " + source.scope() + " in a transaction on " + scope);
+      }
+      SourceState before = d.sourceStates.get(scope);
+      SourceState state = before == null ? SourceState.EMPTY : before;
+      if (source.position() <= state.lastPosition()) {
+        throw new IllegalStateException("source position " + source.position() + " does not follow "
+            + state.lastPosition() + " in " + scope);
+      }
+      Map<String, Long> ids = d.sourceIds.computeIfAbsent(scope, k -> new HashMap<>());
+      if (ids.containsKey(source.id())) {
+        throw new IllegalStateException("source " + source.id() + " already exists in " + scope);
+      }
+      ids.put(source.id(), source.position());
+      d.sources.computeIfAbsent(scope, k -> new TreeMap<>()).put(source.position(), source);
+      d.sourceStates.put(scope, new SourceState(source.position(), state.cursor()));
+      undo.push(() -> {
+        ids.remove(source.id());
+        if (ids.isEmpty()) {
+          d.sourceIds.remove(scope);
+        }
+        TreeMap<Long, CapturedSource> all = d.sources.get(scope);
+        all.remove(source.position());
+        if (all.isEmpty()) {
+          d.sources.remove(scope);
+        }
+        restoreState(d, before);
+      });
+    }
+
+    private void restoreState(Data d, @Nullable SourceState before) {
+      if (before == null) {
+        d.sourceStates.remove(scope);
+      } else {
+        d.sourceStates.put(scope, before);
+      }
+    }
+
+    @Override
+    public void advanceSourceCursor(long position) {
+      Data d = d();
+      SourceState before = d.sourceStates.get(scope);
+      SourceState state = before == null ? SourceState.EMPTY : before;
+      if (position < state.cursor() || position > state.lastPosition()) {
+        throw new IllegalStateException("cursor " + position + " outside " + state.cursor() + ".."
+            + state.lastPosition() + " in " + scope);
+      }
+      d.sourceStates.put(scope, new SourceState(state.lastPosition(), position));
+      undo.push(() -> restoreState(d, before));
+    }
+
+    @Override
+    public boolean eraseSource(String sourceId) {
+      Data d = d();
+      Map<String, Long> ids = d.sourceIds.get(scope);
+      Long position = ids == null ? null : ids.remove(sourceId);
+      if (position == null) {
+        return false;
+      }
+      if (ids.isEmpty()) {
+        d.sourceIds.remove(scope);
+      }
+      TreeMap<Long, CapturedSource> all = d.sources.get(scope);
+      CapturedSource removed = all.remove(position);
+      if (all.isEmpty()) {
+        d.sources.remove(scope);
+      }
+      undo.push(() -> {
+        d.sourceIds.computeIfAbsent(scope, k -> new HashMap<>()).put(sourceId, position);
+        d.sources.computeIfAbsent(scope, k -> new TreeMap<>()).put(position, removed);
+      });
+      return true;
+    }
+
+    private void eraseSources() {
+      Data d = d();
+      TreeMap<Long, CapturedSource> all = d.sources.remove(scope);
+      Map<String, Long> ids = d.sourceIds.remove(scope);
+      SourceState state = d.sourceStates.remove(scope);
+      undo.push(() -> {
+        if (all != null) {
+          d.sources.put(scope, all);
+        }
+        if (ids != null) {
+          d.sourceIds.put(scope, ids);
+        }
+        if (state != null) {
+          d.sourceStates.put(scope, state);
+        }
+      });
+    }
+
     // reads inside the transaction see its own writes
+
+    @Override
+    public SourceState sourceState(String s) {
+      return Queries.sourceState(d(), s);
+    }
+
+    @Override
+    public Optional<CapturedSource> source(String s, String sourceId) {
+      return Queries.source(d(), s, sourceId);
+    }
+
+    @Override
+    public List<CapturedSource> sources(String s, SourceFilter filter) {
+      return Queries.sources(d(), s, filter);
+    }
 
     @Override
     public long headRevision(String s) {

@@ -27,7 +27,7 @@ class TextIndexTest {
   private static MemoryEntry entry(String scope, int id, String content, List<String> glossary, String disclosure) {
     Instant at = Instant.EPOCH.plusSeconds(id);
     return new MemoryEntry("e" + id, String.format("v%06d", id), 1, null, scope, content, List.of("notes", "general"),
-        EntryType.FACT, 2, disclosure, glossary, null, null, List.of(), "h" + id, EntryStatus.ACTIVE, null, at, at, id);
+        EntryType.FACT, 2, disclosure, glossary, null, null, List.of(), "h" + id, EntryStatus.ACTIVE, null, null, at, at, id);
   }
 
   private static String sentence(Random random, int words) {

@@ -164,7 +164,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   @Override
   public Set<StoreCapability> capabilities() {
     return EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
-        StoreCapability.VECTOR_STORAGE);
+        StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -297,6 +297,58 @@ public final class PostgresMemoryStore implements MemoryStore {
     });
   }
 
+  /**
+   * Claims up to {@code limit} scopes with captured sources after their cursor that no other worker
+   * holds, for {@code lease}, with {@code FOR UPDATE SKIP LOCKED}: concurrent workers get disjoint
+   * scopes and never wait for each other. A worker then runs {@code Engram.flush} with grants on each
+   * claimed scope and releases the claim.
+   *
+   * @param workerId names the worker (1..256 characters)
+   * @param limit the most scopes claimed (1..10,000)
+   * @param lease how long the claims last (at most 365 days)
+   * @return the claims, ordered by scope
+   */
+  public List<SourceClaim> claimPendingSources(String workerId, int limit, Duration lease) {
+    String worker = checkWorker(workerId);
+    if (limit < 1 || limit > MAX_CLAIMS) {
+      throw new IllegalArgumentException("limit must be between 1 and " + MAX_CLAIMS + ", was " + limit);
+    }
+    double seconds = leaseSeconds(lease);
+    String token = UUID.randomUUID().toString();
+    return read("claiming scopes with pending sources", c -> {
+      List<SourceClaim> out = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement(sql.claimPendingSources)) {
+        ps.setInt(1, limit);
+        ps.setString(2, worker);
+        ps.setString(3, token);
+        ps.setDouble(4, seconds);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(new SourceClaim(rs.getString(1), rs.getLong(2), rs.getLong(3), worker, token,
+                rs.getObject(4, OffsetDateTime.class).toInstant()));
+          }
+        }
+      }
+      out.sort(Comparator.comparing(SourceClaim::scope));
+      return List.copyOf(out);
+    });
+  }
+
+  /**
+   * Releases a source claim. False when it was already released or another worker claimed the scope
+   * after the lease passed.
+   */
+  public boolean releaseSourceClaim(SourceClaim claim) {
+    Objects.requireNonNull(claim, "claim");
+    return read("releasing a source claim", c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql.releaseSourceClaim)) {
+        ps.setString(1, claim.scope());
+        ps.setString(2, claim.token());
+        return ps.executeUpdate() > 0;
+      }
+    });
+  }
+
   private static String checkWorker(String workerId) {
     Objects.requireNonNull(workerId, "workerId");
     if (workerId.isBlank() || workerId.length() > MAX_WORKER_ID_CHARS) {
@@ -322,6 +374,21 @@ public final class PostgresMemoryStore implements MemoryStore {
   @Override
   public long headRevision(String scope) {
     return read("reading the head of " + scope, c -> reads.headRevision(c, scope));
+  }
+
+  @Override
+  public dev.engram.spi.SourceState sourceState(String scope) {
+    return read("reading the source state of " + scope, c -> reads.sourceState(c, scope));
+  }
+
+  @Override
+  public Optional<dev.engram.CapturedSource> source(String scope, String sourceId) {
+    return read("reading a source of " + scope, c -> reads.source(c, scope, sourceId));
+  }
+
+  @Override
+  public List<dev.engram.CapturedSource> sources(String scope, dev.engram.spi.SourceFilter filter) {
+    return read("reading sources of " + scope, c -> reads.sources(c, scope, filter));
   }
 
   @Override
@@ -661,6 +728,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         ps.setString(i++, v.createdAt().toString());
         ps.setString(i++, v.updatedAt().toString());
         ps.setLong(i++, v.createdInRevision());
+        ps.setString(i++, v.occurredAt() == null ? null : v.occurredAt().toString());
         ps.setString(i++, glossaryWords);
         ps.setString(i++, contentWords);
         ps.setString(i++, topicWords);
@@ -796,12 +864,91 @@ public final class PostgresMemoryStore implements MemoryStore {
             removed = rs.getInt(1);
           }
         }
-        try (PreparedStatement ps = conn.prepareStatement(sql.eraseScopeTopics)) {
-          ps.setString(1, scope);
-          ps.executeUpdate();
+        for (String statement : List.of(sql.eraseScopeTopics, sql.eraseScopeSources, sql.eraseScopeSourceState)) {
+          try (PreparedStatement ps = conn.prepareStatement(statement)) {
+            ps.setString(1, scope);
+            ps.executeUpdate();
+          }
         }
         return removed;
       });
+    }
+
+    // ---- sources
+
+    @Override
+    public void insertSource(dev.engram.CapturedSource source) {
+      if (!source.scope().equals(scope)) {
+        throw new IllegalStateException("source of " + source.scope() + " in a transaction on " + scope);
+      }
+      dev.engram.spi.SourceState state = sourceState(scope);
+      if (source.position() <= state.lastPosition()) {
+        throw new IllegalStateException("source position " + source.position() + " does not follow "
+            + state.lastPosition() + " in " + scope);
+      }
+      if (source(scope, source.id()).isPresent()) {
+        throw new IllegalStateException("source " + source.id() + " already exists in " + scope);
+      }
+      defer(sql.insertSource, (ps, first) -> {
+        int i = first;
+        ps.setString(i++, scope);
+        ps.setLong(i++, source.position());
+        ps.setString(i++, source.id());
+        ps.setString(i++, source.sessionId());
+        ps.setString(i++, source.speaker());
+        ps.setString(i++, source.text());
+        ps.setString(i++, source.occurredAt().toString());
+        ps.setLong(i++, source.occurredAt().getEpochSecond());
+        ps.setInt(i++, source.occurredAt().getNano());
+        ps.setString(i++, Rows.metadata(source.metadata()));
+        ps.setString(i++, source.capturedAt().toString());
+        return i;
+      });
+      defer(sql.sourceLastPosition, (ps, first) -> {
+        ps.setString(first, scope);
+        ps.setLong(first + 1, source.position());
+        return first + 2;
+      });
+    }
+
+    @Override
+    public void advanceSourceCursor(long position) {
+      dev.engram.spi.SourceState state = sourceState(scope);
+      if (position < state.cursor() || position > state.lastPosition()) {
+        throw new IllegalStateException("cursor " + position + " outside " + state.cursor() + ".."
+            + state.lastPosition() + " in " + scope);
+      }
+      defer(sql.sourceCursor, (ps, first) -> {
+        ps.setLong(first, position);
+        ps.setString(first + 1, scope);
+        return first + 2;
+      });
+    }
+
+    @Override
+    public boolean eraseSource(String sourceId) {
+      return run("erasing a source", conn -> {
+        try (PreparedStatement ps = conn.prepareStatement(sql.eraseSource)) {
+          ps.setString(1, scope);
+          ps.setString(2, sourceId);
+          return ps.executeUpdate() > 0;
+        }
+      });
+    }
+
+    @Override
+    public dev.engram.spi.SourceState sourceState(String s) {
+      return run("reading the source state of " + s, conn -> reads.sourceState(conn, s));
+    }
+
+    @Override
+    public Optional<dev.engram.CapturedSource> source(String s, String sourceId) {
+      return run("reading a source", conn -> reads.source(conn, s, sourceId));
+    }
+
+    @Override
+    public List<dev.engram.CapturedSource> sources(String s, dev.engram.spi.SourceFilter filter) {
+      return run("reading sources", conn -> reads.sources(conn, s, filter));
     }
 
     // reads inside the transaction run on its connection and see its own writes

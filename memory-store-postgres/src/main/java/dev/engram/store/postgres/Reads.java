@@ -187,7 +187,7 @@ final class Reads {
 
   List<String> scopes(Connection c, String prefix, boolean recursive) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.scopes)) {
-      for (int offset : new int[] {0, 4}) {
+      for (int offset : new int[] {0, 4, 8}) {
         ps.setString(offset + 1, prefix);
         ps.setBoolean(offset + 2, recursive);
         ps.setString(offset + 3, prefix + "/");
@@ -197,6 +197,51 @@ final class Reads {
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           out.add(rs.getString(1));
+        }
+      }
+      return out;
+    }
+  }
+
+  dev.engram.spi.SourceState sourceState(Connection c, String scope) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.sourceState)) {
+      ps.setString(1, scope);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? new dev.engram.spi.SourceState(rs.getLong(1), rs.getLong(2)) : dev.engram.spi.SourceState.EMPTY;
+      }
+    }
+  }
+
+  Optional<dev.engram.CapturedSource> source(Connection c, String scope, String sourceId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.source)) {
+      ps.setString(1, scope);
+      ps.setString(2, sourceId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(Rows.source(rs)) : Optional.empty();
+      }
+    }
+  }
+
+  /** Records of a scope after a position, optionally of one session and within [from, to), by position. */
+  List<dev.engram.CapturedSource> sources(Connection c, String scope, dev.engram.spi.SourceFilter f)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.sources)) {
+      int i = 1;
+      ps.setString(i++, scope);
+      ps.setLong(i++, f.afterPosition());
+      ps.setString(i++, f.sessionId());
+      ps.setString(i++, f.sessionId());
+      for (java.time.Instant bound : new java.time.Instant[] {f.from(), f.to()}) {
+        ps.setBoolean(i++, bound == null);
+        ps.setLong(i++, bound == null ? 0 : bound.getEpochSecond());
+        ps.setLong(i++, bound == null ? 0 : bound.getEpochSecond());
+        ps.setInt(i++, bound == null ? 0 : bound.getNano());
+      }
+      ps.setInt(i, f.limit());
+      List<dev.engram.CapturedSource> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(Rows.source(rs));
         }
       }
       return out;
@@ -227,7 +272,7 @@ final class Reads {
       List<ScoredEntry> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          out.add(new ScoredEntry(Rows.entry(rs), rs.getDouble(21)));
+          out.add(new ScoredEntry(Rows.entry(rs), rs.getDouble(22)));
         }
       }
       return out;

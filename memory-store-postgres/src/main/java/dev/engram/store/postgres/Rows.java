@@ -43,9 +43,21 @@ final class Rows {
         rs.getString(15),
         EntryStatus.valueOf(rs.getString(16)),
         rs.getString(17),
+        rs.getString(21) == null ? null : Instant.parse(rs.getString(21)),
         Instant.parse(rs.getString(18)),
         Instant.parse(rs.getString(19)),
         rs.getLong(20));
+  }
+
+  /** Reads a source row selected by {@code Sql.SOURCE_COLUMNS}. */
+  static dev.engram.CapturedSource source(ResultSet rs) throws SQLException {
+    java.util.Map<String, String> metadata = dev.engram.spi.EntryJson.readStringMap(rs.getString(8));
+    return new dev.engram.CapturedSource(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4),
+        rs.getString(5), rs.getString(6), Instant.parse(rs.getString(7)), metadata, Instant.parse(rs.getString(9)));
+  }
+
+  static String metadata(java.util.Map<String, String> values) {
+    return dev.engram.spi.EntryJson.writeStringMap(values);
   }
 
   /** Reads a topic row selected as scope, topic, active_count, blurb, last_write, last_curated, last_updated_at. */

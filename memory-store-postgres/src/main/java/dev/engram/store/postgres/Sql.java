@@ -10,7 +10,10 @@ final class Sql {
   private static final String VERSION_COLUMNS =
       "v.version_id, v.entry_id, v.version, v.previous_version_id, v.scope, v.content, v.topics, v.type,"
           + " v.priority, v.disclosure, v.glossary, v.path, v.source, v.evidence, v.content_hash, v.status,"
-          + " v.superseded_by, v.created_at, v.updated_at, v.created_in_revision";
+          + " v.superseded_by, v.created_at, v.updated_at, v.created_in_revision, v.occurred_at";
+  /** The columns of a source, in the order {@link Rows#source} reads them. */
+  private static final String SOURCE_COLUMNS =
+      "source_id, scope, position, session_id, speaker, body, occurred_at, metadata::text, captured_at";
 
   /** The text search configuration of the {@code search} column and of queries against it. */
   static final String TEXT_CONFIG = "english";
@@ -41,6 +44,12 @@ final class Sql {
   final String dropUncarriedTopics;
   final String eraseScopeEntries;
   final String eraseScopeTopics;
+  final String insertSource;
+  final String sourceLastPosition;
+  final String sourceCursor;
+  final String eraseSource;
+  final String eraseScopeSources;
+  final String eraseScopeSourceState;
 
   // ---- reads
   final String headRevision;
@@ -60,6 +69,9 @@ final class Sql {
   /** The same count for priorities 0 and 1, written so that the partial priority index applies. */
   final String countActiveWithCappedPriority;
   final String scopes;
+  final String sourceState;
+  final String source;
+  final String sources;
 
   // ---- search and vectors
   final String searchFullText;
@@ -73,6 +85,8 @@ final class Sql {
   final String claimDirtyTopics;
   final String renewClaim;
   final String releaseClaim;
+  final String claimPendingSources;
+  final String releaseSourceClaim;
 
   Sql(String schema, String prefix) {
     String p = (schema.isEmpty() ? "" : schema + ".") + prefix;
@@ -83,6 +97,8 @@ final class Sql {
     String revisionsT = p + "revisions";
     String topicsT = p + "topics";
     String vectorsT = p + "vectors";
+    String sourcesT = p + "sources";
+    String sourceStateT = p + "source_state";
 
     lockHead = "SELECT head FROM " + heads + " WHERE scope = ? FOR UPDATE";
     createHead = "INSERT INTO " + heads + " (scope, head) VALUES (?, 0) ON CONFLICT (scope) DO NOTHING";
@@ -91,8 +107,8 @@ final class Sql {
         + " UPDATE " + heads + " SET head = ? WHERE scope = ?";
     insertVersion = "WITH v AS (INSERT INTO " + versionsT + " (version_id, entry_id, version, previous_version_id,"
         + " scope, content, topics, type, priority, disclosure, glossary, path, source, evidence, content_hash,"
-        + " status, superseded_by, created_at, updated_at, created_in_revision, search)"
-        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " + SEARCH_VECTOR + ")"
+        + " status, superseded_by, created_at, updated_at, created_in_revision, occurred_at, search)"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " + SEARCH_VECTOR + ")"
         + " RETURNING version_id, scope)"
         + " INSERT INTO " + topicsIdx + " (scope, topic, version_id, active)"
         + " SELECT v.scope, x.topic, v.version_id, ? FROM v, (SELECT DISTINCT unnest(?::text[]) AS topic) x";
@@ -130,6 +146,21 @@ final class Sql {
         + " de AS (DELETE FROM " + eventsT + " e USING ids WHERE e.entry_id = ids.entry_id)"
         + " SELECT count(*) FROM ids";
     eraseScopeTopics = "DELETE FROM " + topicsT + " WHERE scope = ?";
+    insertSource = "INSERT INTO " + sourcesT + " (scope, position, source_id, session_id, speaker, body, occurred_at,"
+        + " occurred_s, occurred_n, metadata, captured_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)";
+    sourceLastPosition = "INSERT INTO " + sourceStateT + " AS s (scope, last_position, cursor) VALUES (?, ?, 0)"
+        + " ON CONFLICT (scope) DO UPDATE SET last_position = EXCLUDED.last_position";
+    sourceCursor = "UPDATE " + sourceStateT + " SET cursor = ? WHERE scope = ?";
+    eraseSource = "DELETE FROM " + sourcesT + " WHERE scope = ? AND source_id = ?";
+    eraseScopeSources = "DELETE FROM " + sourcesT + " WHERE scope = ?";
+    eraseScopeSourceState = "DELETE FROM " + sourceStateT + " WHERE scope = ?";
+    sourceState = "SELECT last_position, cursor FROM " + sourceStateT + " WHERE scope = ?";
+    source = "SELECT " + SOURCE_COLUMNS + " FROM " + sourcesT + " WHERE scope = ? AND source_id = ?";
+    sources = "SELECT " + SOURCE_COLUMNS + " FROM " + sourcesT + " WHERE scope = ? AND position > ?"
+        + " AND (?::text IS NULL OR session_id = ?)"
+        + " AND (? OR occurred_s > ? OR (occurred_s = ? AND occurred_n >= ?))"
+        + " AND (? OR occurred_s < ? OR (occurred_s = ? AND occurred_n < ?))"
+        + " ORDER BY position LIMIT ?";
 
     headRevision = "SELECT head FROM " + heads + " WHERE scope = ?";
     String fromVersions = " FROM " + versionsT + " v";
@@ -169,6 +200,7 @@ final class Sql {
         + " WHERE status = 'ACTIVE' AND priority <= 1 AND priority = ? AND scope = ?";
     scopes = "SELECT scope FROM " + versionsT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " UNION SELECT scope FROM " + topicsT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
+        + " UNION SELECT scope FROM " + sourceStateT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " ORDER BY 1";
 
     searchFullText = "WITH terms AS (SELECT DISTINCT q.query FROM unnest(?::text[]) AS t(term),"
@@ -209,6 +241,15 @@ final class Sql {
         + " RETURNING t.scope, t.topic, t.last_write_revision, t.last_curated_revision, t.claimed_until";
     renewClaim = "UPDATE " + topicsT + " SET claimed_until = clock_timestamp() + make_interval(secs => ?)"
         + " WHERE scope = ? AND topic = ? AND claim_token = ? RETURNING claimed_until";
+    claimPendingSources = "WITH c AS (SELECT scope FROM " + sourceStateT
+        + " WHERE last_position > cursor AND (claimed_until IS NULL OR claimed_until <= clock_timestamp())"
+        + " ORDER BY scope LIMIT ? FOR UPDATE SKIP LOCKED)"
+        + " UPDATE " + sourceStateT + " s SET claimed_by = ?, claim_token = ?,"
+        + " claimed_until = clock_timestamp() + make_interval(secs => ?)"
+        + " FROM c WHERE s.scope = c.scope"
+        + " RETURNING s.scope, s.last_position, s.cursor, s.claimed_until";
+    releaseSourceClaim = "UPDATE " + sourceStateT + " SET claimed_by = NULL, claim_token = NULL, claimed_until = NULL"
+        + " WHERE scope = ? AND claim_token = ?";
     releaseClaim = "UPDATE " + topicsT + " SET claimed_by = NULL, claim_token = NULL, claimed_until = NULL"
         + " WHERE scope = ? AND topic = ? AND claim_token = ?";
   }

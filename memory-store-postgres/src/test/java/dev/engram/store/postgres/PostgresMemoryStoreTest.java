@@ -45,7 +45,8 @@ class PostgresMemoryStoreTest {
   void declaresDurableMultiProcessSearchAndVectors() {
     try (PostgresMemoryStore store = pg.freshStore()) {
       assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.DURABLE,
-          StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE);
+          StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE,
+          StoreCapability.SOURCES);
     }
   }
 
@@ -107,7 +108,7 @@ class PostgresMemoryStoreTest {
     store(schema).close();
     store(schema).close();
     assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
-        .containsExactly(1, 2)
+        .containsExactly(1, 2, 3)
         .hasSize(PostgresMemoryStore.schemaVersion());
   }
 
@@ -211,6 +212,78 @@ class PostgresMemoryStoreTest {
       Optional<TopicClaim> renewed = store.renewClaim(third.get(0), Duration.ofMinutes(10));
       assertThat(renewed).get().extracting(TopicClaim::claimedUntil).matches(u -> u.isAfter(third.get(0).claimedUntil()));
       assertThat(store.dirtyTopics(10)).as("claims do not change dirty tracking").hasSize(2);
+    }
+  }
+
+  @Test
+  void sourceClaimsHandOutDisjointPendingScopesAndWorkersDrainThemOnce() throws Exception {
+    try (PostgresMemoryStore store = pg.freshStore()) {
+      Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build();
+      List<String> scopes = List.of("app/c1", "app/c2", "app/c3", "app/c4");
+      for (String scope : scopes) {
+        List<dev.engram.SourceRecord> turns = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+          turns.add(dev.engram.SourceRecord.of("s", "user", scope + " says thing " + i).id("t" + i));
+        }
+        engram.captureAll(Grants.of(scope), turns);
+      }
+      engram.captureAll(Grants.of("app/done"), List.of(dev.engram.SourceRecord.of("s", "user", "flushed already")));
+      engram.flush(Grants.of("app/done"));
+
+      List<SourceClaim> first = store.claimPendingSources("w1", 2, Duration.ofMinutes(1));
+      assertThat(first).extracting(SourceClaim::scope).containsExactly("app/c1", "app/c2");
+      assertThat(first.get(0).lastPosition()).isEqualTo(10);
+      assertThat(first.get(0).cursor()).isZero();
+      List<SourceClaim> second = store.claimPendingSources("w2", 10, Duration.ofMinutes(1));
+      assertThat(second).extracting(SourceClaim::scope)
+          .as("claimed and fully extracted scopes are skipped").containsExactly("app/c3", "app/c4");
+      assertThat(store.claimPendingSources("w3", 10, Duration.ofMinutes(1))).isEmpty();
+      assertThat(store.releaseSourceClaim(first.get(0))).isTrue();
+      assertThat(store.releaseSourceClaim(first.get(0))).isFalse();
+      List<SourceClaim> brief = store.claimPendingSources("w3", 10, Duration.ofMillis(1));
+      assertThat(brief).extracting(SourceClaim::scope).containsExactly("app/c1");
+      Thread.sleep(20);
+      List<SourceClaim> taken = store.claimPendingSources("w4", 1, Duration.ofMinutes(1));
+      assertThat(taken).as("an expired lease is claimable").extracting(SourceClaim::scope).containsExactly("app/c1");
+      assertThat(store.releaseSourceClaim(brief.get(0))).as("the expired claim was taken over").isFalse();
+      for (SourceClaim c : List.of(taken.get(0), first.get(1), second.get(0), second.get(1))) {
+        assertThat(store.releaseSourceClaim(c)).isTrue();
+      }
+
+      // two workers drain every scope through claims; each turn becomes exactly one entry
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+      try {
+        List<java.util.concurrent.Future<Integer>> runs = new java.util.ArrayList<>();
+        for (String worker : List.of("wa", "wb")) {
+          runs.add(pool.submit(() -> {
+            int appended = 0;
+            for (int round = 0; round < 50; round++) {
+              List<SourceClaim> claims = store.claimPendingSources(worker, 1, Duration.ofMinutes(1));
+              if (claims.isEmpty()) {
+                break;
+              }
+              for (SourceClaim c : claims) {
+                appended += engram.flush(Grants.of(c.scope()), dev.engram.FlushOptions.defaults().withWindowRecords(3))
+                    .appended();
+                store.releaseSourceClaim(c);
+              }
+            }
+            return appended;
+          }));
+        }
+        int total = 0;
+        for (java.util.concurrent.Future<Integer> f : runs) {
+          total += f.get(120, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        assertThat(total).isEqualTo(40);
+      } finally {
+        pool.shutdownNow();
+      }
+      for (String scope : scopes) {
+        assertThat(store.sourceState(scope)).isEqualTo(new dev.engram.spi.SourceState(10, 10));
+        assertThat(engram.list(Grants.of(scope))).hasSize(10);
+      }
+      assertThat(store.claimPendingSources("w4", 10, Duration.ofMinutes(1))).isEmpty();
     }
   }
 

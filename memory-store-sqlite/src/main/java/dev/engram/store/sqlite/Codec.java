@@ -58,6 +58,15 @@ final class Codec {
     return EntryJson.readStrings(json);
   }
 
+  /** A string map as a JSON object. */
+  static String metadata(Map<String, String> values) {
+    return values.isEmpty() ? "{}" : EntryJson.writeStringMap(values);
+  }
+
+  static Map<String, String> metadata(String json) {
+    return json.equals("{}") ? Map.of() : EntryJson.readStringMap(json);
+  }
+
   static String instant(Instant at) {
     return at.toString();
   }

@@ -44,15 +44,16 @@ final class Queries {
    */
   static final String VERSION_COLUMNS = "v.version_id, v.version, v.priority, v.created_in_revision,"
       + " (v.previous_version_id IS NULL) | ((v.disclosure IS NULL) << 1) | ((v.path IS NULL) << 2)"
-      + " | ((v.source IS NULL) << 3) | ((v.superseded_by IS NULL) << 4),"
+      + " | ((v.source IS NULL) << 3) | ((v.superseded_by IS NULL) << 4) | ((v.occurred_at IS NULL) << 5),"
       + " concat_ws(char(31), v.entry_id, v.version_id, coalesce(v.previous_version_id, ''), v.scope, v.content,"
       + " v.topics, v.type, coalesce(v.disclosure, ''), v.glossary, coalesce(v.path, ''), coalesce(v.source, ''),"
-      + " v.evidence, v.content_hash, v.status, coalesce(v.superseded_by, ''), v.created_at, v.updated_at)";
-  private static final int PACKED_FIELDS = 17;
+      + " v.evidence, v.content_hash, v.status, coalesce(v.superseded_by, ''), v.created_at, v.updated_at,"
+      + " coalesce(v.occurred_at, ''))";
+  private static final int PACKED_FIELDS = 18;
   /** The same version column by column, for the rare row whose text itself contains U+001F. */
   private static final String VERSION_PLAIN = "SELECT v.entry_id, v.version_id, v.previous_version_id, v.scope,"
       + " v.content, v.topics, v.type, v.disclosure, v.glossary, v.path, v.source, v.evidence, v.content_hash,"
-      + " v.status, v.superseded_by, v.created_at, v.updated_at FROM versions v WHERE v.version_id = ?";
+      + " v.status, v.superseded_by, v.created_at, v.updated_at, v.occurred_at FROM versions v WHERE v.version_id = ?";
 
   private static final String HEAD = "SELECT max(revision) FROM revisions WHERE scope = ?";
   private static final String VERSION = "SELECT " + VERSION_COLUMNS + " FROM versions v WHERE v.version_id = ?";
@@ -85,9 +86,15 @@ final class Queries {
       + " WHERE status = 'ACTIVE' AND priority <= 1 AND priority = ? AND scope = ?";
   private static final String SCOPES_RECURSIVE =
       "SELECT scope FROM versions WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)"
-          + " UNION SELECT scope FROM topics WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)";
+          + " UNION SELECT scope FROM topics WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)"
+          + " UNION SELECT scope FROM source_state WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)";
   private static final String SCOPES_EXACT =
-      "SELECT scope FROM versions WHERE scope = ?1 UNION SELECT scope FROM topics WHERE scope = ?1";
+      "SELECT scope FROM versions WHERE scope = ?1 UNION SELECT scope FROM topics WHERE scope = ?1"
+          + " UNION SELECT scope FROM source_state WHERE scope = ?1";
+  private static final String SOURCE_COLUMNS =
+      "source_id, scope, position, session_id, speaker, text, occurred_at, metadata, captured_at FROM sources";
+  private static final String SOURCE_STATE = "SELECT last_position, cursor FROM source_state WHERE scope = ?";
+  private static final String SOURCE = "SELECT " + SOURCE_COLUMNS + " WHERE scope = ? AND source_id = ?";
 
   private static final String ACTIVE_VECTORS = "SELECT vv.version_id, vv.view, vv.vector FROM versions v"
       + " JOIN version_vectors vv ON vv.profile = ? AND vv.version_id = v.version_id"
@@ -471,8 +478,8 @@ final class Queries {
         f[0], f[1], rs.getInt(2), (nulls & 1) != 0 ? null : f[2], f[3], f[4], Codec.strings(f[5]),
         Codec.type(f[6]), rs.getInt(3), (nulls & 2) != 0 ? null : f[7], Codec.strings(f[8]),
         (nulls & 4) != 0 ? null : f[9], (nulls & 8) != 0 ? null : f[10], Codec.strings(f[11]), f[12],
-        EntryStatus.valueOf(f[13]), (nulls & 16) != 0 ? null : f[14], Codec.instant(f[15]), Codec.instant(f[16]),
-        rs.getLong(4));
+        EntryStatus.valueOf(f[13]), (nulls & 16) != 0 ? null : f[14], (nulls & 32) != 0 ? null : Codec.instant(f[17]),
+        Codec.instant(f[15]), Codec.instant(f[16]), rs.getLong(4));
   }
 
   private static MemoryEntry plain(Session s, String versionId, int version, int priority, long revision)
@@ -488,6 +495,7 @@ final class Queries {
           Codec.strings(rs.getString(6)), Codec.type(rs.getString(7)), priority, rs.getString(8),
           Codec.strings(rs.getString(9)), rs.getString(10), rs.getString(11), Codec.strings(rs.getString(12)),
           rs.getString(13), EntryStatus.valueOf(rs.getString(14)), rs.getString(15),
+          rs.getString(18) == null ? null : Codec.instant(rs.getString(18)),
           Codec.instant(rs.getString(16)), Codec.instant(rs.getString(17)), revision);
     }
   }
@@ -513,6 +521,67 @@ final class Queries {
 
   private static @Nullable MemoryEntry snapshot(@Nullable String json) {
     return json == null ? null : EntryJson.readEntry(json);
+  }
+
+  static dev.engram.spi.SourceState sourceState(Session s, String scope) throws SQLException {
+    PreparedStatement ps = s.prepare(SOURCE_STATE);
+    ps.setString(1, scope);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? new dev.engram.spi.SourceState(rs.getLong(1), rs.getLong(2)) : dev.engram.spi.SourceState.EMPTY;
+    }
+  }
+
+  static Optional<dev.engram.CapturedSource> source(Session s, String scope, String sourceId) throws SQLException {
+    PreparedStatement ps = s.prepare(SOURCE);
+    ps.setString(1, scope);
+    ps.setString(2, sourceId);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? Optional.of(source(rs)) : Optional.empty();
+    }
+  }
+
+  /** Records of a scope after a position, optionally of one session and within [from, to), by position. */
+  static List<dev.engram.CapturedSource> sources(Session s, String scope, dev.engram.spi.SourceFilter f)
+      throws SQLException {
+    StringBuilder sql = new StringBuilder("SELECT ").append(SOURCE_COLUMNS).append(" WHERE scope = ? AND position > ?");
+    if (f.sessionId() != null) {
+      sql.append(" AND session_id = ?");
+    }
+    if (f.from() != null) {
+      sql.append(" AND (occurred_s > ? OR (occurred_s = ? AND occurred_n >= ?))");
+    }
+    if (f.to() != null) {
+      sql.append(" AND (occurred_s < ? OR (occurred_s = ? AND occurred_n < ?))");
+    }
+    sql.append(" ORDER BY position LIMIT ?");
+    PreparedStatement ps = s.prepare(sql.toString());
+    int i = 1;
+    ps.setString(i++, scope);
+    ps.setLong(i++, f.afterPosition());
+    if (f.sessionId() != null) {
+      ps.setString(i++, f.sessionId());
+    }
+    for (Instant bound : new Instant[] {f.from(), f.to()}) {
+      if (bound != null) {
+        ps.setLong(i++, bound.getEpochSecond());
+        ps.setLong(i++, bound.getEpochSecond());
+        ps.setLong(i++, bound.getNano());
+      }
+    }
+    ps.setInt(i, f.limit());
+    List<dev.engram.CapturedSource> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(source(rs));
+      }
+    }
+    return out;
+  }
+
+  private static dev.engram.CapturedSource source(ResultSet rs) throws SQLException {
+    return new dev.engram.CapturedSource(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4),
+        rs.getString(5), rs.getString(6), Codec.instant(rs.getString(7)), Codec.metadata(rs.getString(8)),
+        Codec.instant(rs.getString(9)));
   }
 
   static String marks(int n) {

@@ -105,7 +105,7 @@ public final class SqliteMemoryStore implements MemoryStore {
   private volatile boolean vacuumPending;
   private final Set<StoreCapability> capabilities = Collections.unmodifiableSet(
       EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
-          StoreCapability.VECTOR_STORAGE));
+          StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES));
 
   /**
    * The schema version this library writes and reads.
@@ -474,6 +474,21 @@ public final class SqliteMemoryStore implements MemoryStore {
   }
 
   // ---- StoreReader: one pooled read connection per call, one statement per answer
+
+  @Override
+  public dev.engram.spi.SourceState sourceState(String scope) {
+    return pointRead("read the source state", s -> Queries.sourceState(s, scope));
+  }
+
+  @Override
+  public Optional<dev.engram.CapturedSource> source(String scope, String sourceId) {
+    return pointRead("read a source", s -> Queries.source(s, scope, sourceId));
+  }
+
+  @Override
+  public List<dev.engram.CapturedSource> sources(String scope, dev.engram.spi.SourceFilter filter) {
+    return read("read sources", s -> Queries.sources(s, scope, filter));
+  }
 
   @Override
   public long headRevision(String scope) {

@@ -38,8 +38,8 @@ final class SqliteTransaction implements StoreTransaction {
 
   private static final String INSERT_VERSION = "INSERT INTO versions (version_id, entry_id, version,"
       + " previous_version_id, scope, content, topics, type, priority, disclosure, glossary, path, source,"
-      + " evidence, content_hash, status, superseded_by, created_at, updated_at, created_in_revision)"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      + " evidence, content_hash, status, superseded_by, created_at, updated_at, created_in_revision, occurred_at)"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String UPDATE_STATUS =
       "UPDATE versions SET status = ?, superseded_by = ?, updated_at = ? WHERE version_id = ?";
   private static final String INSERT_EVENT = "INSERT INTO events (event_id, scope, entry_id, kind, before, after,"
@@ -70,6 +70,15 @@ final class SqliteTransaction implements StoreTransaction {
   private static final String DELETE_SCOPE_VERSIONS = "DELETE FROM versions WHERE scope = ?";
   private static final String DELETE_SCOPE_TOPICS = "DELETE FROM topics WHERE scope = ?";
   private static final String DELETE_SCOPE_COUNTS = "DELETE FROM topic_counts WHERE scope = ?";
+  private static final String INSERT_SOURCE = "INSERT INTO sources (scope, position, source_id, session_id, speaker,"
+      + " text, occurred_at, occurred_s, occurred_n, metadata, captured_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String SOURCE_LAST_POSITION =
+      "INSERT INTO source_state (scope, last_position, cursor) VALUES (?, ?, 0)"
+          + " ON CONFLICT (scope) DO UPDATE SET last_position = excluded.last_position";
+  private static final String SOURCE_CURSOR = "UPDATE source_state SET cursor = ? WHERE scope = ?";
+  private static final String DELETE_SOURCE = "DELETE FROM sources WHERE scope = ? AND source_id = ?";
+  private static final String DELETE_SCOPE_SOURCES = "DELETE FROM sources WHERE scope = ?";
+  private static final String DELETE_SCOPE_SOURCE_STATE = "DELETE FROM source_state WHERE scope = ?";
   private static final String VERSION_EXISTS = "SELECT 1 FROM versions WHERE version_id = ?";
   private static final String DELETE_VECTORS = "DELETE FROM version_vectors WHERE profile = ? AND version_id = ?";
   private static final String INSERT_VECTOR =
@@ -152,6 +161,7 @@ final class SqliteTransaction implements StoreTransaction {
       ps.setString(18, Codec.instant(v.createdAt()));
       ps.setString(19, Codec.instant(v.updatedAt()));
       ps.setLong(20, v.createdInRevision());
+      ps.setString(21, v.occurredAt() == null ? null : Codec.instant(v.occurredAt()));
       ps.executeUpdate();
     } catch (SQLException e) {
       if (SqliteErrors.isConstraint(e)) {
@@ -303,7 +313,8 @@ final class SqliteTransaction implements StoreTransaction {
         rs.next();
         entries = rs.getInt(1);
       }
-      for (String sql : List.of(DELETE_SCOPE_EVENTS, DELETE_SCOPE_VERSIONS, DELETE_SCOPE_TOPICS, DELETE_SCOPE_COUNTS)) {
+      for (String sql : List.of(DELETE_SCOPE_EVENTS, DELETE_SCOPE_VERSIONS, DELETE_SCOPE_TOPICS, DELETE_SCOPE_COUNTS,
+          DELETE_SCOPE_SOURCES, DELETE_SCOPE_SOURCE_STATE)) {
         PreparedStatement ps = s.prepare(sql);
         ps.setString(1, scope);
         ps.executeUpdate();
@@ -311,6 +322,89 @@ final class SqliteTransaction implements StoreTransaction {
       erased = true;
       return entries;
     });
+  }
+
+  // ---- sources
+
+  @Override
+  public void insertSource(dev.engram.CapturedSource source) {
+    if (!source.scope().equals(scope)) {
+      throw new IllegalStateException("source of " + source.scope() + " in a transaction on " + scope);
+    }
+    dev.engram.spi.SourceState state = sourceState(scope);
+    if (source.position() <= state.lastPosition()) {
+      throw new IllegalStateException("source position " + source.position() + " does not follow "
+          + state.lastPosition() + " in " + scope);
+    }
+    Session s = s();
+    try {
+      PreparedStatement ps = s.prepare(INSERT_SOURCE);
+      ps.setString(1, scope);
+      ps.setLong(2, source.position());
+      ps.setString(3, source.id());
+      ps.setString(4, source.sessionId());
+      ps.setString(5, source.speaker());
+      ps.setString(6, source.text());
+      ps.setString(7, Codec.instant(source.occurredAt()));
+      ps.setLong(8, source.occurredAt().getEpochSecond());
+      ps.setLong(9, source.occurredAt().getNano());
+      ps.setString(10, Codec.metadata(source.metadata()));
+      ps.setString(11, Codec.instant(source.capturedAt()));
+      ps.executeUpdate();
+      PreparedStatement last = s.prepare(SOURCE_LAST_POSITION);
+      last.setString(1, scope);
+      last.setLong(2, source.position());
+      last.executeUpdate();
+    } catch (SQLException e) {
+      if (SqliteErrors.isConstraint(e)) {
+        throw new IllegalStateException("source " + source.id() + " already exists in " + scope, e);
+      }
+      throw store.failure("insert a source", e);
+    }
+  }
+
+  @Override
+  public void advanceSourceCursor(long position) {
+    dev.engram.spi.SourceState state = sourceState(scope);
+    if (position < state.cursor() || position > state.lastPosition()) {
+      throw new IllegalStateException("cursor " + position + " outside " + state.cursor() + ".."
+          + state.lastPosition() + " in " + scope);
+    }
+    run("advance the source cursor", x -> {
+      PreparedStatement ps = x.prepare(SOURCE_CURSOR);
+      ps.setLong(1, position);
+      ps.setString(2, scope);
+      return ps.executeUpdate();
+    });
+  }
+
+  @Override
+  public boolean eraseSource(String sourceId) {
+    return run("erase a source", x -> {
+      PreparedStatement ps = x.prepare(DELETE_SOURCE);
+      ps.setString(1, scope);
+      ps.setString(2, sourceId);
+      boolean removed = ps.executeUpdate() > 0;
+      if (removed) {
+        erased = true;
+      }
+      return removed;
+    });
+  }
+
+  @Override
+  public dev.engram.spi.SourceState sourceState(String s) {
+    return run("read the source state", x -> Queries.sourceState(x, s));
+  }
+
+  @Override
+  public Optional<dev.engram.CapturedSource> source(String s, String sourceId) {
+    return run("read a source", x -> Queries.source(x, s, sourceId));
+  }
+
+  @Override
+  public List<dev.engram.CapturedSource> sources(String s, dev.engram.spi.SourceFilter filter) {
+    return run("read sources", x -> Queries.sources(x, s, filter));
   }
 
   @Override

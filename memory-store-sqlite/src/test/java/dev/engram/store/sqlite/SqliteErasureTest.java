@@ -91,6 +91,29 @@ class SqliteErasureTest {
   }
 
   @Test
+  void erasedSourcesLeaveNoTraceInTheFileOrTheWal() throws Exception {
+    Path db = dir.resolve("sources.db");
+    try (SqliteMemoryStore store = new SqliteMemoryStore(db); Engram e = engram(store)) {
+      List<dev.engram.SourceRecord> turns = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        turns.add(dev.engram.SourceRecord.of("chat", "user", "Bystander turn " + i + " keepsakeqq.").id("b" + i));
+      }
+      turns.add(dev.engram.SourceRecord.of("chat", "user", "My passport number is zqxsourceone.").id("victim"));
+      e.captureAll(U1, turns);
+      e.captureAll(U2, List.of(dev.engram.SourceRecord.of("chat", "user", "Tenant two says zqxsourcetwo.")));
+      assertThat(filesContaining(db, "zqxsourceone")).isNotEmpty();
+
+      e.deleteSource(U1, "app/user/u1", "victim");
+      assertThat(filesContaining(db, "zqxsourceone")).as("files holding an erased source").isEmpty();
+      assertThat(filesContaining(db, "keepsakeqq")).as("the bystanders are still there").isNotEmpty();
+
+      e.deleteScope(U2, "app/user/u2", false);
+      assertThat(filesContaining(db, "zqxsourcetwo")).as("files holding a source of an erased scope").isEmpty();
+    }
+    assertThat(filesContaining(db, "zqxsourceone")).isEmpty();
+  }
+
+  @Test
   void deleteScopeLeavesNoTraceInTheFileTheWalOrTheFullTextIndex() throws Exception {
     Path db = dir.resolve("scope.db");
     try (SqliteMemoryStore store = new SqliteMemoryStore(db); Engram e = engram(store)) {

@@ -267,10 +267,10 @@ class SqliteMemoryStoreTest {
       List<MemoryEntry> written = List.of(
           new MemoryEntry("e1", "v1", 1, null, "s", "unit\u001fseparator and \u001e record", List.of("a\u001fb"),
               dev.engram.EntryType.DECISION, 0, "", List.of("", "x\\y", "q\"uote"), "", "", List.of("ev"),
-              "h1", dev.engram.EntryStatus.ACTIVE, null, at, at, 1),
+              "h1", dev.engram.EntryStatus.ACTIVE, null, at.minusSeconds(3600), at, at, 1),
           new MemoryEntry("e2", "v2", 3, "v1", "s", "plain", List.of("general"), dev.engram.EntryType.FACT, 7,
               "When asked", List.of(), "a/b", "agent", List.of(), "h2", dev.engram.EntryStatus.SUPERSEDED, "v3",
-              Instant.MIN, Instant.MAX, 2));
+              null, Instant.MIN, Instant.MAX, 2));
       store.inTransaction("s", tx -> {
         written.forEach(tx::insertVersion);
         return null;

@@ -1,0 +1,309 @@
+package dev.engram.internal;
+
+import dev.engram.CapabilityNotSupportedException;
+import dev.engram.CapturedSource;
+import dev.engram.ChangeKind;
+import dev.engram.EntryStatus;
+import dev.engram.EntryType;
+import dev.engram.ErrorCode;
+import dev.engram.EventKind;
+import dev.engram.FlushOptions;
+import dev.engram.FlushReport;
+import dev.engram.Grants;
+import dev.engram.InvalidInputException;
+import dev.engram.MemoryEntry;
+import dev.engram.ReasonerException;
+import dev.engram.spi.EntryViews;
+import dev.engram.spi.ExtractRequest;
+import dev.engram.spi.ExtractedMemory;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.Reasoner;
+import dev.engram.spi.SourceFilter;
+import dev.engram.spi.SourceState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Extraction: per writable scope, the records after its cursor in bounded windows → {@link
+ * Reasoner#extract} → candidates validated as untrusted (evidence must be ids of the window) →
+ * canonical dedupe → one commit of the new entries, their revision and the cursor advance.
+ *
+ * <p>The window is read and the reasoner runs outside the store transaction; the commit then checks
+ * that the cursor is still where the window began. When another flusher committed that window first,
+ * the candidates are discarded (reported as {@code lost}) and the next window is read: no window is
+ * committed twice and none is skipped. A failure anywhere leaves nothing of the window, and the cursor
+ * where it was, so the next flush extracts it again.
+ */
+final class Flush {
+  /** Active entries of the scope shown to a reasoner that looks at context. */
+  private static final int NEARBY = 20;
+  /** The most candidates one window may yield, per record in it. */
+  private static final int CANDIDATES_PER_RECORD = 4;
+  private static final String REASON = "extracted from sources";
+
+  private final MemoryStore store;
+  private final Reasoner reasoner;
+  private final EngineConfig config;
+  private final GrantPolicy policy;
+  private final SearchService search;
+  private final Commits commits;
+  private final Sources sources;
+
+  Flush(MemoryStore store, Reasoner reasoner, EngineConfig config, GrantPolicy policy, SearchService search,
+      Commits commits, Sources sources) {
+    this.store = store;
+    this.reasoner = reasoner;
+    this.config = config;
+    this.policy = policy;
+    this.search = search;
+    this.commits = commits;
+    this.sources = sources;
+  }
+
+  /** A validated candidate. */
+  private record Candidate(String content, String hash, List<String> topics, EntryType type, List<String> evidence,
+      Instant occurredAt, @Nullable String path, @Nullable String disclosure, List<String> glossary,
+      @Nullable String source, Embeddings.@Nullable PendingVectors vectors) {}
+
+  /** What the commit of one window did. */
+  private record Outcome(boolean lost, int appended, int updated, int deduped, int skipped) {}
+
+  FlushReport flush(Grants grants, FlushOptions options) {
+    sources.requireCapability();
+    if (!reasoner.extracts()) {
+      throw new CapabilityNotSupportedException(
+          reasoner.getClass().getSimpleName() + " does not extract (Reasoner.extracts() is false); flush needs one that does");
+    }
+    List<String> processed = new ArrayList<>();
+    int windows = 0;
+    int appended = 0;
+    int updated = 0;
+    int deduped = 0;
+    int skipped = 0;
+    int lost = 0;
+    for (String scope : scopes(grants)) {
+      boolean moved = false;
+      for (int w = 0; w < options.maxWindows(); w++) {
+        SourceState state = store.sourceState(scope);
+        if (!state.pending()) {
+          break;
+        }
+        List<CapturedSource> window = store.sources(scope, SourceFilter.after(state.cursor(), options.windowRecords()));
+        Outcome o = window.isEmpty()
+            ? commitEmpty(scope, state)
+            : extractWindow(scope, state.cursor(), window);
+        if (o.lost) {
+          lost++;
+          continue;
+        }
+        moved = true;
+        windows++;
+        appended += o.appended;
+        updated += o.updated;
+        deduped += o.deduped;
+        skipped += o.skipped;
+      }
+      if (moved) {
+        processed.add(scope);
+      }
+    }
+    return new FlushReport(processed, windows, appended, updated, deduped, skipped, lost);
+  }
+
+  /** Writable scopes at or below the grants that hold sources. */
+  private List<String> scopes(Grants grants) {
+    TreeSet<String> out = new TreeSet<>();
+    for (String grant : grants.namespaces()) {
+      for (String scope : store.scopes(grant, true)) {
+        if (policy.writable(grants, config.writePolicy(), scope)) {
+          out.add(scope);
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** Every record after the cursor was deleted: the cursor moves to the last position. */
+  private Outcome commitEmpty(String scope, SourceState state) {
+    return commits.run(scope, c -> {
+      SourceState now = c.reader().sourceState(scope);
+      if (now.cursor() != state.cursor()) {
+        return new Outcome(true, 0, 0, 0, 0);
+      }
+      c.advanceCursor(now.lastPosition());
+      return new Outcome(false, 0, 0, 0, 0);
+    });
+  }
+
+  private Outcome extractWindow(String scope, long cursor, List<CapturedSource> window) {
+    List<MemoryEntry> nearby = reasoner.usesContext() ? nearby(scope) : List.of();
+    List<ExtractedMemory> proposed = extract(new ExtractRequest(scope, window, nearby));
+    List<Candidate> candidates = validate(proposed, window);
+    long end = window.get(window.size() - 1).position();
+    return commits.run(scope, pending(candidates), c -> {
+      SourceState now = c.reader().sourceState(scope);
+      if (now.cursor() != cursor) {
+        return new Outcome(true, 0, 0, 0, 0);
+      }
+      int appended = 0;
+      int updated = 0;
+      int deduped = 0;
+      Set<String> cited = new HashSet<>();
+      for (Candidate k : candidates) {
+        cited.addAll(k.evidence);
+        if (k.path == null) {
+          if (c.reader().findActiveByHash(scope, k.hash).isPresent()) {
+            deduped++;
+            continue;
+          }
+          MemoryEntry entry = new MemoryEntry(Ids.next(), Ids.next(), 1, null, scope, k.content, k.topics, k.type, 2,
+              k.disclosure, k.glossary, null, k.source, k.evidence, k.hash, EntryStatus.ACTIVE, null, k.occurredAt,
+              c.now(), c.now(), c.revision());
+          c.append(entry, k.source, REASON);
+          appended++;
+          continue;
+        }
+        MemoryEntry existing = c.reader().findActiveByPath(scope, k.path).orElse(null);
+        if (existing == null) {
+          MemoryEntry entry = new MemoryEntry(Ids.next(), Ids.next(), 1, null, scope, k.content, k.topics, k.type, 2,
+              k.disclosure, k.glossary, k.path, k.source, k.evidence, k.hash, EntryStatus.ACTIVE, null, k.occurredAt,
+              c.now(), c.now(), c.revision());
+          c.append(entry, k.source, REASON);
+          appended++;
+        } else if (existing.contentHash().equals(k.hash) && existing.topics().equals(k.topics)
+            && existing.type() == k.type && Objects.equals(existing.disclosure(), k.disclosure)
+            && existing.glossary().equals(k.glossary)) {
+          deduped++;
+        } else {
+          MemoryEntry next = c.successor(existing, k.content, k.topics, k.type, existing.priority(), k.disclosure,
+              k.glossary, k.source, k.evidence, k.occurredAt);
+          c.replace(existing, next, EventKind.UPDATE, ChangeKind.UPDATE, k.source, REASON);
+          updated++;
+        }
+      }
+      int skipped = 0;
+      for (CapturedSource s : window) {
+        if (!cited.contains(s.id())) {
+          skipped++;
+        }
+      }
+      c.advanceCursor(end);
+      return new Outcome(false, appended, updated, deduped, skipped);
+    });
+  }
+
+  private List<ExtractedMemory> extract(ExtractRequest request) {
+    List<ExtractedMemory> out;
+    try {
+      out = reasoner.extract(request);
+    } catch (ReasonerException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new ReasonerException(ErrorCode.REASONER_FAILED, "reasoner.extract failed: " + e.getMessage(), e);
+    }
+    if (out == null) {
+      throw ReasonerException.invalidOutput("extract returned null");
+    }
+    return out;
+  }
+
+  private List<MemoryEntry> nearby(String scope) {
+    Map<String, MemoryEntry> out = new LinkedHashMap<>();
+    for (String topic : List.of(Text.DEFAULT_TOPIC, "core")) {
+      for (MemoryEntry e : store.activeByTopic(List.of(scope), topic, NEARBY)) {
+        if (out.size() < NEARBY) {
+          out.putIfAbsent(e.entryId(), e);
+        }
+      }
+    }
+    return List.copyOf(out.values());
+  }
+
+  /** Every candidate checked as untrusted; the first bad one fails the window. */
+  private List<Candidate> validate(List<ExtractedMemory> proposed, List<CapturedSource> window) {
+    int max = window.size() * CANDIDATES_PER_RECORD;
+    if (proposed.size() > max) {
+      throw ReasonerException.invalidOutput(
+          proposed.size() + " candidates for a window of " + window.size() + " records; the limit is " + max);
+    }
+    Map<String, CapturedSource> ids = new LinkedHashMap<>();
+    for (CapturedSource s : window) {
+      ids.put(s.id(), s);
+    }
+    List<Candidate> out = new ArrayList<>(proposed.size());
+    for (int i = 0; i < proposed.size(); i++) {
+      ExtractedMemory m = proposed.get(i);
+      String at = "candidate " + i + ": ";
+      if (m == null) {
+        throw ReasonerException.invalidOutput(at + "null");
+      }
+      if (m.content() == null) {
+        throw ReasonerException.invalidOutput(at + "content is missing");
+      }
+      if (m.type() == null) {
+        throw ReasonerException.invalidOutput(at + "type is missing");
+      }
+      if (m.evidence() == null || m.evidence().isEmpty()) {
+        throw ReasonerException.invalidOutput(at + "evidence is missing; every candidate cites the records it rests on");
+      }
+      try {
+        String content = Text.content("content", m.content(), config.maxContentBytes());
+        List<String> topics = Text.topics("topics", m.topics() == null ? List.of() : m.topics(), true);
+        List<String> evidence = Text.evidence("evidence", m.evidence());
+        Instant occurredAt = m.occurredAt();
+        CapturedSource first = null;
+        for (String ref : evidence) {
+          CapturedSource s = ids.get(ref);
+          if (s == null) {
+            throw ReasonerException.invalidOutput(at + "evidence '" + Text.printableForMessage(ref)
+                + "' is not the id of a record in this window (" + window.size() + " records of " + window.get(0).scope()
+                + ", positions " + window.get(0).position() + ".." + window.get(window.size() - 1).position() + ")");
+          }
+          if (first == null) {
+            first = s;
+          }
+          if (m.occurredAt() == null && (occurredAt == null || s.occurredAt().isAfter(occurredAt))) {
+            occurredAt = s.occurredAt();
+          }
+        }
+        String path = Text.path("path", m.path());
+        String disclosure = Text.optionalShort("disclosure", m.disclosure(), Text.MAX_DISCLOSURE_CHARS);
+        List<String> glossary = Text.glossary("glossary", m.glossary() == null ? List.of() : m.glossary());
+        String source = "session:" + first.sessionId();
+        out.add(new Candidate(content, Text.contentHash(content), topics, m.type(), evidence, occurredAt, path,
+            disclosure, glossary, source, null));
+      } catch (InvalidInputException e) {
+        throw ReasonerException.invalidOutput(at + e.getMessage());
+      }
+    }
+    List<Candidate> withVectors = new ArrayList<>(out.size());
+    for (int i = 0; i < out.size(); i++) {
+      Candidate k = out.get(i);
+      EntryViews views = proposed.get(i).views();
+      boolean likelyDuplicate = k.path == null && store.findActiveByHash(window.get(0).scope(), k.hash).isPresent();
+      Embeddings.PendingVectors v = likelyDuplicate
+          ? null : search.pendingFor(k.content, k.disclosure, k.glossary, k.path, views);
+      withVectors.add(new Candidate(k.content, k.hash, k.topics, k.type, k.evidence, k.occurredAt, k.path,
+          k.disclosure, k.glossary, k.source, v));
+    }
+    return withVectors;
+  }
+
+  private static List<Embeddings.PendingVectors> pending(List<Candidate> candidates) {
+    List<Embeddings.PendingVectors> out = new ArrayList<>();
+    for (Candidate k : candidates) {
+      if (k.vectors != null) {
+        out.add(k.vectors);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,185 @@
+package dev.engram.internal;
+
+import dev.engram.CapabilityNotSupportedException;
+import dev.engram.CapturedSource;
+import dev.engram.Grants;
+import dev.engram.InvalidInputException;
+import dev.engram.MemoryEntry;
+import dev.engram.Namespaces;
+import dev.engram.NotFoundException;
+import dev.engram.SourceQuery;
+import dev.engram.SourceRecord;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.SourceFilter;
+import dev.engram.spi.StoreCapability;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Capture, reading and erasure of source records. Capture is append-only and idempotent by the
+ * caller's id within a scope (the first capture of an id wins; a later one returns the stored record).
+ * It changes no entry, so it makes no revision: sources have their own order, the per-scope position.
+ */
+final class Sources {
+  /** The most records one {@code captureAll} takes. */
+  static final int MAX_BATCH = 10_000;
+  private static final Pattern SOURCE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}");
+  private static final Pattern METADATA_KEY = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,63}");
+  private static final int MAX_METADATA_VALUE_CHARS = 512;
+
+  private final MemoryStore store;
+  private final EngineConfig config;
+  private final GrantPolicy policy;
+  private final Commits commits;
+
+  Sources(MemoryStore store, EngineConfig config, GrantPolicy policy, Commits commits) {
+    this.store = store;
+    this.config = config;
+    this.policy = policy;
+    this.commits = commits;
+  }
+
+  void requireCapability() {
+    if (!store.capabilities().contains(StoreCapability.SOURCES)) {
+      throw new CapabilityNotSupportedException(
+          store.getClass().getSimpleName() + " does not declare SOURCES; capture, flush and evidence need it");
+    }
+  }
+
+  /** A record validated and placed in its scope, not yet positioned. */
+  private record Checked(String scope, @Nullable String id, String sessionId, String speaker, String text,
+      @Nullable Instant occurredAt, Map<String, String> metadata) {}
+
+  List<CapturedSource> captureAll(Grants grants, List<SourceRecord> records) {
+    requireCapability();
+    if (records.isEmpty()) {
+      return List.of();
+    }
+    if (records.size() > MAX_BATCH) {
+      throw new InvalidInputException("records", records.size() + " records; the limit is " + MAX_BATCH);
+    }
+    List<Checked> checked = new ArrayList<>(records.size());
+    Map<String, List<Integer>> byScope = new LinkedHashMap<>();
+    for (int i = 0; i < records.size(); i++) {
+      SourceRecord r = records.get(i);
+      if (r == null) {
+        throw new InvalidInputException("records[" + i + "]", "record is null");
+      }
+      Checked c = check(grants, r, records.size() == 1 ? "" : "records[" + i + "].");
+      checked.add(c);
+      byScope.computeIfAbsent(c.scope, k -> new ArrayList<>()).add(i);
+    }
+    CapturedSource[] out = new CapturedSource[records.size()];
+    for (Map.Entry<String, List<Integer>> e : byScope.entrySet()) {
+      String scope = e.getKey();
+      commits.run(scope, c -> {
+        long position = c.reader().sourceState(scope).lastPosition();
+        Map<String, CapturedSource> batch = new HashMap<>();
+        for (int i : e.getValue()) {
+          Checked r = checked.get(i);
+          CapturedSource existing = r.id == null ? null : batch.get(r.id);
+          if (existing == null && r.id != null) {
+            existing = c.reader().source(scope, r.id).orElse(null);
+          }
+          if (existing != null) {
+            out[i] = existing;
+            continue;
+          }
+          String id = r.id != null ? r.id : Ids.next();
+          CapturedSource s = new CapturedSource(id, scope, ++position, r.sessionId, r.speaker, r.text,
+              r.occurredAt != null ? r.occurredAt : c.now(), r.metadata, c.now());
+          c.capture(s);
+          batch.put(id, s);
+          out[i] = s;
+        }
+        return null;
+      });
+    }
+    return List.of(out);
+  }
+
+  private Checked check(Grants grants, SourceRecord r, String prefix) {
+    String scope = r.scope() == null ? grants.namespaces().get(0) : Namespaces.validate(prefix + "scope", r.scope());
+    policy.requireWritable(grants, config.writePolicy(), scope);
+    String id = r.id() == null ? null : sourceId(prefix + "id", r.id());
+    String session = sourceId(prefix + "sessionId", r.sessionId());
+    String speaker = Text.shortText(prefix + "speaker", r.speaker(), CapturedSource.MAX_ID_CHARS);
+    String text = Text.content(prefix + "text", r.text(), CapturedSource.MAX_TEXT_BYTES);
+    if (r.metadata().size() > CapturedSource.MAX_METADATA) {
+      throw new InvalidInputException(prefix + "metadata",
+          r.metadata().size() + " keys; the limit is " + CapturedSource.MAX_METADATA);
+    }
+    Map<String, String> metadata = new LinkedHashMap<>();
+    for (Map.Entry<String, String> m : r.metadata().entrySet()) {
+      if (!METADATA_KEY.matcher(m.getKey()).matches()) {
+        throw new InvalidInputException(prefix + "metadata",
+            "key '" + Text.printableForMessage(m.getKey()) + "' is not 1-64 of [A-Za-z0-9_.-] starting with a letter");
+      }
+      metadata.put(m.getKey(), Text.shortText(prefix + "metadata." + m.getKey(), m.getValue(), MAX_METADATA_VALUE_CHARS));
+    }
+    return new Checked(scope, id, session, speaker, text, r.occurredAt(), metadata);
+  }
+
+  /** A source or session id: 1-128 of letters, digits, {@code _ - . :}, starting with a letter or digit. */
+  static String sourceId(String field, @Nullable String raw) {
+    if (raw == null) {
+      throw new NullPointerException(field);
+    }
+    if (!SOURCE_ID.matcher(raw).matches()) {
+      throw new InvalidInputException(field,
+          "'" + Text.printableForMessage(raw) + "' is not a well-formed id (1-128 of [A-Za-z0-9_.:-])");
+    }
+    return raw;
+  }
+
+  List<CapturedSource> sources(Grants grants, SourceQuery query) {
+    requireCapability();
+    List<String> scopes;
+    if (query.scope() != null) {
+      String scope = Namespaces.validate("scope", query.scope());
+      policy.requireVisible(grants, scope, "scope " + scope);
+      scopes = List.of(scope);
+    } else {
+      scopes = List.copyOf(new TreeSet<>(grants.visibleScopes()));
+    }
+    String session = query.sessionId() == null ? null : sourceId("sessionId", query.sessionId());
+    List<CapturedSource> out = new ArrayList<>();
+    for (String scope : scopes) {
+      int room = query.limit() - out.size();
+      if (room <= 0) {
+        break;
+      }
+      out.addAll(store.sources(scope, new SourceFilter(0, session, query.from(), query.to(), room)));
+    }
+    return out;
+  }
+
+  void delete(Grants grants, String scope, String sourceId) {
+    requireCapability();
+    Namespaces.validate("scope", scope);
+    sourceId("sourceId", sourceId);
+    policy.requireVisible(grants, scope, "source " + sourceId);
+    policy.requireWritable(grants, config.writePolicy(), scope);
+    boolean erased = commits.run(scope, c -> c.eraseSource(sourceId));
+    if (!erased) {
+      throw new NotFoundException("source " + sourceId + " not found in " + scope);
+    }
+  }
+
+  /** The captured records of the entry's scope that its current version cites, in citation order. */
+  List<CapturedSource> evidence(MemoryEntry entry) {
+    requireCapability();
+    List<CapturedSource> out = new ArrayList<>();
+    for (String ref : entry.evidence()) {
+      store.source(entry.scope(), ref).ifPresent(out::add);
+    }
+    return out;
+  }
+}
