@@ -170,6 +170,31 @@ public interface Engram extends AutoCloseable {
     return listDirtyTopics(1000);
   }
 
+  // ---- paths and domains ---------------------------------------------------------------------
+
+  /**
+   * The domains in use: the schemes of the paths of active entries ({@code core},
+   * {@code preferences}, {@code project}, …) with their entry counts, over the visible scopes,
+   * ordered by domain. Entries without a path, or with a path without {@code domain://}, are in none.
+   *
+   * @param grants the caller's grants
+   * @return the domains, ordered by name
+   */
+  List<DomainSummary> domains(Grants grants);
+
+  /**
+   * The direct children of a path prefix among the active entries of the visible scopes: the
+   * entries whose path is the prefix plus one segment, and the sub-prefixes (ending in {@code /})
+   * with the number of entries below them. Content is never returned.
+   *
+   * @param grants the caller's grants
+   * @param prefix a domain root ({@code project://}) or a path prefix ({@code project://checkout_api/},
+   *     the trailing slash optional)
+   * @return the children ordered by path (an entry before a sub-prefix of the same name)
+   * @throws InvalidInputException when the prefix is not a path
+   */
+  List<PathNode> browse(Grants grants, String prefix);
+
   /** Closes the store. */
   @Override
   void close();

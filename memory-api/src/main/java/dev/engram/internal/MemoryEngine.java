@@ -5,6 +5,7 @@ import dev.engram.Citation;
 import dev.engram.ContextRequest;
 import dev.engram.CurateReport;
 import dev.engram.DirtyTopic;
+import dev.engram.DomainSummary;
 import dev.engram.Engram;
 import dev.engram.EntryStateException;
 import dev.engram.EntryStatus;
@@ -16,6 +17,7 @@ import dev.engram.ListOptions;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.Namespaces;
+import dev.engram.PathNode;
 import dev.engram.PreparedContext;
 import dev.engram.ReadOptions;
 import dev.engram.Revision;
@@ -57,6 +59,7 @@ public final class MemoryEngine implements Engram {
   private final Erasure erasure;
   private final Reads reads;
   private final CurationRun curation;
+  private final PathIndex paths;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config) {
@@ -72,6 +75,7 @@ public final class MemoryEngine implements Engram {
     this.erasure = new Erasure(store, commits);
     this.reads = new Reads(store);
     this.curation = new CurationRun(store, reasoner, policy, config, search, commits);
+    this.paths = new PathIndex(store);
   }
 
   /** Fails with {@link ErrorCode#STORE_CLOSED} after {@link #close()}; then checks the grants. */
@@ -306,6 +310,20 @@ public final class MemoryEngine implements Engram {
       throw new InvalidInputException("limit", "must be between 1 and 100000, was " + limit);
     }
     return reads.dirtyTopics(limit);
+  }
+
+  // ---- paths and domains
+
+  @Override
+  public List<DomainSummary> domains(Grants grants) {
+    open(grants);
+    return paths.domains(grants);
+  }
+
+  @Override
+  public List<PathNode> browse(Grants grants, String prefix) {
+    open(grants);
+    return paths.browse(grants, PathIndex.prefix(prefix));
   }
 
   /** Closes the store; every later call fails with {@link ErrorCode#STORE_CLOSED}. Idempotent. */
