@@ -195,6 +195,21 @@ public interface Engram extends AutoCloseable {
    */
   List<PathNode> browse(Grants grants, String prefix);
 
+  // ---- manifests -----------------------------------------------------------------------------
+
+  /**
+   * The manifest of a visible scope at a revision, replayed from its revision log: each entry with
+   * the exact version current at that revision, its content hash, and whether it was active. At the
+   * head it lists the same entries and versions as {@code list} with superseded versions included.
+   *
+   * @param grants the caller's grants
+   * @param scope a visible scope
+   * @param revision between 0 and the scope's head
+   * @return the manifest, items ordered by entry id
+   * @throws InvalidInputException when the revision is outside 0..head
+   */
+  Manifest manifest(Grants grants, String scope, long revision);
+
   /** Closes the store. */
   @Override
   void close();

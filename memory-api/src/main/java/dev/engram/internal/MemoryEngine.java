@@ -14,6 +14,7 @@ import dev.engram.Grants;
 import dev.engram.ImportOptions;
 import dev.engram.InvalidInputException;
 import dev.engram.ListOptions;
+import dev.engram.Manifest;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.Namespaces;
@@ -60,6 +61,7 @@ public final class MemoryEngine implements Engram {
   private final Reads reads;
   private final CurationRun curation;
   private final PathIndex paths;
+  private final Manifests manifests;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config) {
@@ -76,6 +78,7 @@ public final class MemoryEngine implements Engram {
     this.reads = new Reads(store);
     this.curation = new CurationRun(store, reasoner, policy, config, search, commits);
     this.paths = new PathIndex(store);
+    this.manifests = new Manifests(store);
   }
 
   /** Fails with {@link ErrorCode#STORE_CLOSED} after {@link #close()}; then checks the grants. */
@@ -324,6 +327,16 @@ public final class MemoryEngine implements Engram {
   public List<PathNode> browse(Grants grants, String prefix) {
     open(grants);
     return paths.browse(grants, PathIndex.prefix(prefix));
+  }
+
+  // ---- manifests
+
+  @Override
+  public Manifest manifest(Grants grants, String scope, long revision) {
+    open(grants);
+    Namespaces.validate("scope", scope);
+    policy.requireVisible(grants, scope, "scope " + scope);
+    return manifests.manifest(scope, revision);
   }
 
   /** Closes the store; every later call fails with {@link ErrorCode#STORE_CLOSED}. Idempotent. */

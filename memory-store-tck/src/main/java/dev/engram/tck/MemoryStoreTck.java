@@ -101,4 +101,12 @@ public abstract class MemoryStoreTck {
       return MemoryStoreTck.this.createStore();
     }
   }
+
+  @Nested
+  class Manifests extends ManifestContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
 }
