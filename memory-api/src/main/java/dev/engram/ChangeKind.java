@@ -9,5 +9,7 @@ public enum ChangeKind {
   REACTIVATE,
   ROLLBACK,
   METADATA,
-  DELETE
+  DELETE,
+  /** A new version of the entry at another path. */
+  MOVE
 }

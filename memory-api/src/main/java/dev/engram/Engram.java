@@ -210,6 +210,35 @@ public interface Engram extends AutoCloseable {
    */
   Manifest manifest(Grants grants, String scope, long revision);
 
+  // ---- edits that keep the content ------------------------------------------------------------
+
+  /**
+   * Moves an active entry to another path: a new version with a MOVE event, and the old path is free
+   * afterwards. MOVE events stay in history and cannot be rolled back to (nor can an erasure be
+   * undone); a later rollback to an earlier event restores content and metadata but keeps the path.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry to move
+   * @param newPath the new path; the entry's current path is a no-op
+   * @return the entry's current version
+   * @throws PathConflictException when another active entry of the scope holds {@code newPath}
+   * @throws BootNodeException when the entry is a boot node or {@code newPath} is a boot node's address
+   */
+  default MemoryEntry move(Grants grants, String entryId, String newPath) {
+    return move(grants, entryId, newPath, ChangeOptions.none());
+  }
+
+  /**
+   * {@link #move(Grants, String, String)} with options.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry to move
+   * @param newPath the new path
+   * @param options expected revision, actor and reason
+   * @return the entry's current version
+   */
+  MemoryEntry move(Grants grants, String entryId, String newPath, ChangeOptions options);
+
   /** Closes the store. */
   @Override
   void close();

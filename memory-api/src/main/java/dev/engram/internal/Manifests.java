@@ -14,7 +14,7 @@ import java.util.TreeMap;
 
 /**
  * Manifests replayed from a scope's revision log. Each change set names the versions it made current
- * (APPEND, UPDATE, ROLLBACK, MOVE, METADATA), the ones it deactivated (RETIRE, and SUPERSEDE of an
+ * (APPEND, UPDATE, ROLLBACK, METADATA, MOVE), the ones it deactivated (RETIRE, and SUPERSEDE of an
  * entry's current version, which is a merge) and reactivated (REACTIVATE); DELETE drops the entry.
  * A SUPERSEDE of a version that is no longer the entry's current one is the old side of a replacement
  * in the same change set and changes nothing.
@@ -68,7 +68,7 @@ final class Manifests {
     for (Change c : r.changes()) {
       State cur = state.get(c.entryId());
       switch (c.kind()) {
-        case APPEND, UPDATE, ROLLBACK, METADATA -> state.put(c.entryId(), new State(c.versionId(), true));
+        case APPEND, UPDATE, ROLLBACK, METADATA, MOVE -> state.put(c.entryId(), new State(c.versionId(), true));
         case RETIRE -> state.put(c.entryId(), new State(c.versionId(), false));
         case REACTIVATE -> state.put(c.entryId(), new State(c.versionId(), true));
         case SUPERSEDE -> {

@@ -62,6 +62,7 @@ public final class MemoryEngine implements Engram {
   private final CurationRun curation;
   private final PathIndex paths;
   private final Manifests manifests;
+  private final Edits edits;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config) {
@@ -79,6 +80,7 @@ public final class MemoryEngine implements Engram {
     this.curation = new CurationRun(store, reasoner, policy, config, search, commits);
     this.paths = new PathIndex(store);
     this.manifests = new Manifests(store);
+    this.edits = new Edits(search, commits);
   }
 
   /** Fails with {@link ErrorCode#STORE_CLOSED} after {@link #close()}; then checks the grants. */
@@ -337,6 +339,22 @@ public final class MemoryEngine implements Engram {
     Namespaces.validate("scope", scope);
     policy.requireVisible(grants, scope, "scope " + scope);
     return manifests.manifest(scope, revision);
+  }
+
+  // ---- edits that keep the content
+
+  @Override
+  public MemoryEntry move(Grants grants, String entryId, String newPath, ChangeOptions options) {
+    open(grants);
+    Text.id("entryId", entryId);
+    if (newPath == null) {
+      throw new NullPointerException("newPath");
+    }
+    String path = Text.path("newPath", newPath);
+    ChangeOptions opts = checkOptions(options);
+    MemoryEntry cur = reads.current(grants, entryId);
+    policy.requireWritable(grants, config.writePolicy(), cur.scope());
+    return edits.move(cur, path, opts);
   }
 
   /** Closes the store; every later call fails with {@link ErrorCode#STORE_CLOSED}. Idempotent. */

@@ -109,4 +109,12 @@ public abstract class MemoryStoreTck {
       return MemoryStoreTck.this.createStore();
     }
   }
+
+  @Nested
+  class Move extends MoveContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
 }
