@@ -239,6 +239,55 @@ public interface Engram extends AutoCloseable {
    */
   MemoryEntry move(Grants grants, String entryId, String newPath, ChangeOptions options);
 
+  /**
+   * Changes an active entry's metadata without rewriting its content: each field the patch sets
+   * (priority, disclosure, glossary, topics) replaces the current value, the others are kept. The
+   * result is a new version with an UPDATE event whose before/after are the exact versions; a patch
+   * that changes nothing is {@code DEDUPED}. The disclosure check reports on the result's warnings.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry
+   * @param patch the fields to change, at least one
+   * @return the outcome, the entry's current version and any warnings
+   * @throws InvalidInputException when the patch sets nothing or a field is invalid
+   */
+  default WriteResult update(Grants grants, String entryId, EntryPatch patch) {
+    return update(grants, entryId, patch, ChangeOptions.none());
+  }
+
+  /**
+   * {@link #update(Grants, String, EntryPatch)} with options.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry
+   * @param patch the fields to change
+   * @param options expected revision, actor and reason
+   * @return the outcome, the entry's current version and any warnings
+   */
+  WriteResult update(Grants grants, String entryId, EntryPatch patch, ChangeOptions options);
+
+  /**
+   * Adds glossary terms to an active entry (terms it already carries, compared case-insensitively,
+   * are skipped) as a new version with an UPDATE event; nothing new is a no-op.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry
+   * @param terms the terms to add, at least one
+   * @return the entry's current version
+   */
+  MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms);
+
+  /**
+   * Removes glossary terms (compared case-insensitively) from an active entry as a new version with
+   * an UPDATE event; terms it does not carry change nothing.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry
+   * @param terms the terms to remove, at least one
+   * @return the entry's current version
+   */
+  MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms);
+
   /** Closes the store. */
   @Override
   void close();

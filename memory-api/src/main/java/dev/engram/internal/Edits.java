@@ -2,11 +2,18 @@ package dev.engram.internal;
 
 import dev.engram.ChangeKind;
 import dev.engram.ChangeOptions;
+import dev.engram.EntryPatch;
 import dev.engram.EntryStatus;
 import dev.engram.EventKind;
 import dev.engram.MemoryEntry;
 import dev.engram.PathConflictException;
+import dev.engram.WriteResult;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -59,6 +66,64 @@ final class Edits {
       String reason = opts.reason() != null ? opts.reason()
           : "move from " + (now.path() == null ? "no path" : now.path()) + " to " + path;
       return c.replace(now, next, EventKind.MOVE, ChangeKind.MOVE, opts.source(), reason);
+    });
+  }
+
+  /**
+   * Applies a validated patch as a new version with an UPDATE event (a METADATA change): each field
+   * the patch sets replaces the current value, the others are kept. A patch that changes nothing is
+   * {@code DEDUPED}.
+   */
+  WriteResult update(MemoryEntry cur, EntryPatch patch, ChangeOptions opts) {
+    return metadata(cur, opts, "metadata update", now -> new EntryPatch(
+        patch.priority() != null ? patch.priority() : now.priority(),
+        patch.disclosure() != null ? patch.disclosure() : now.disclosure(),
+        patch.glossary() != null ? patch.glossary() : now.glossary(),
+        patch.topics() != null ? patch.topics() : now.topics()));
+  }
+
+  /** Adds glossary terms (case-insensitively new ones only, in order). */
+  MemoryEntry glossaryAdd(MemoryEntry cur, List<String> terms, ChangeOptions opts) {
+    return metadata(cur, opts, "glossary add", now -> {
+      List<String> next = new ArrayList<>(now.glossary());
+      next.addAll(terms);
+      return new EntryPatch(now.priority(), now.disclosure(), Text.glossary("terms", next), now.topics());
+    }).entry();
+  }
+
+  /** Removes glossary terms, compared case-insensitively; terms the entry does not carry change nothing. */
+  MemoryEntry glossaryRemove(MemoryEntry cur, List<String> terms, ChangeOptions opts) {
+    Set<String> gone = new TreeSet<>();
+    for (String t : terms) {
+      gone.add(t.toLowerCase(Locale.ROOT));
+    }
+    return metadata(cur, opts, "glossary remove", now -> new EntryPatch(now.priority(), now.disclosure(),
+        now.glossary().stream().filter(t -> !gone.contains(t.toLowerCase(Locale.ROOT))).toList(), now.topics()))
+        .entry();
+  }
+
+  /** One metadata commit: {@code fields} gives every field of the next version from the current one. */
+  private WriteResult metadata(MemoryEntry cur, ChangeOptions opts, String defaultReason,
+      java.util.function.Function<MemoryEntry, EntryPatch> fields) {
+    EntryPatch planned = fields.apply(cur);
+    Embeddings.PendingVectors pending = search.pendingFor(cur.content(), planned.disclosure(),
+        Objects.requireNonNull(planned.glossary()), cur.path());
+    return commits.run(cur.scope(), pending == null ? List.of() : List.of(pending), c -> {
+      c.expect(opts.expectedRevision());
+      MemoryEntry now = Entries.requireCurrent(c.reader(), cur.entryId());
+      Entries.requireActive(now, "be updated");
+      EntryPatch f = fields.apply(now);
+      int priority = Objects.requireNonNull(f.priority());
+      List<String> glossary = Objects.requireNonNull(f.glossary());
+      List<String> topics = Objects.requireNonNull(f.topics());
+      if (priority == now.priority() && Objects.equals(f.disclosure(), now.disclosure())
+          && glossary.equals(now.glossary()) && topics.equals(now.topics())) {
+        return new WriteResult(WriteResult.Outcome.DEDUPED, now, c.head());
+      }
+      MemoryEntry next = successor(c, now, topics, priority, f.disclosure(), glossary, now.path(), opts.source());
+      c.replace(now, next, EventKind.UPDATE, ChangeKind.METADATA, opts.source(),
+          opts.reason() != null ? opts.reason() : defaultReason);
+      return new WriteResult(WriteResult.Outcome.UPDATED, next, c.revision(), DisclosureCheck.warnings(next.disclosure()));
     });
   }
 }

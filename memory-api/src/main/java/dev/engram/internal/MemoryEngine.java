@@ -7,6 +7,7 @@ import dev.engram.CurateReport;
 import dev.engram.DirtyTopic;
 import dev.engram.DomainSummary;
 import dev.engram.Engram;
+import dev.engram.EntryPatch;
 import dev.engram.EntryStateException;
 import dev.engram.EntryStatus;
 import dev.engram.ErrorCode;
@@ -105,7 +106,7 @@ public final class MemoryEngine implements Engram {
         Text.content("content", content, config.maxContentBytes()),
         Text.topics("topicsHint", options.topicsHint(), false),
         options.type(),
-        options.priority() == null ? 2 : Text.priority("priority", options.priority()),
+        options.priority() == null ? null : Text.priority("priority", options.priority()),
         Text.optionalShort("disclosure", options.disclosure(), Text.MAX_DISCLOSURE_CHARS),
         Text.glossary("glossary", options.glossary()),
         Text.path("path", options.path()),
@@ -113,7 +114,9 @@ public final class MemoryEngine implements Engram {
         Text.evidence("evidence", options.evidence()),
         expectedRevision(options.expectedRevision()),
         GrantPolicy.narrow(config.writePolicy(), options.writePolicy()));
-    return writes.write(grants, in);
+    WriteResult result = writes.write(grants, in);
+    return result.outcome() == WriteResult.Outcome.DEDUPED
+        ? result : result.withWarnings(DisclosureCheck.warnings(result.entry().disclosure()));
   }
 
   // ---- changes to existing entries
@@ -355,6 +358,54 @@ public final class MemoryEngine implements Engram {
     MemoryEntry cur = reads.current(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
     return edits.move(cur, path, opts);
+  }
+
+  @Override
+  public WriteResult update(Grants grants, String entryId, EntryPatch patch, ChangeOptions options) {
+    open(grants);
+    Text.id("entryId", entryId);
+    Objects.requireNonNull(patch, "patch");
+    if (patch.isEmpty()) {
+      throw new InvalidInputException("patch", "sets no field; set priority, disclosure, glossary or topics");
+    }
+    List<String> topics = patch.topics() == null ? null : Text.topics("patch.topics", patch.topics(), false);
+    if (topics != null && topics.isEmpty()) {
+      throw new InvalidInputException("patch.topics", "is empty; an entry keeps at least one topic");
+    }
+    EntryPatch valid = new EntryPatch(
+        patch.priority() == null ? null : Text.priority("patch.priority", patch.priority()),
+        Text.optionalShort("patch.disclosure", patch.disclosure(), Text.MAX_DISCLOSURE_CHARS),
+        patch.glossary() == null ? null : Text.glossary("patch.glossary", patch.glossary()),
+        topics);
+    ChangeOptions opts = checkOptions(options);
+    MemoryEntry cur = reads.current(grants, entryId);
+    policy.requireWritable(grants, config.writePolicy(), cur.scope());
+    return edits.update(cur, valid, opts);
+  }
+
+  @Override
+  public MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms) {
+    MemoryEntry cur = glossaryTarget(grants, entryId, terms);
+    return edits.glossaryAdd(cur, Text.glossary("terms", terms), ChangeOptions.none());
+  }
+
+  @Override
+  public MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms) {
+    MemoryEntry cur = glossaryTarget(grants, entryId, terms);
+    return edits.glossaryRemove(cur, Text.glossary("terms", terms), ChangeOptions.none());
+  }
+
+  private MemoryEntry glossaryTarget(Grants grants, String entryId, List<String> terms) {
+    open(grants);
+    Text.id("entryId", entryId);
+    Objects.requireNonNull(terms, "terms");
+    if (terms.isEmpty()) {
+      throw new InvalidInputException("terms", "at least one term is required");
+    }
+    Text.glossary("terms", terms);
+    MemoryEntry cur = reads.current(grants, entryId);
+    policy.requireWritable(grants, config.writePolicy(), cur.scope());
+    return cur;
   }
 
   /** Closes the store; every later call fails with {@link ErrorCode#STORE_CLOSED}. Idempotent. */

@@ -34,10 +34,12 @@ import org.jspecify.annotations.Nullable;
 final class WritePipeline {
   private static final int CANDIDATES_PER_TOPIC = 10;
   private static final int MAX_CANDIDATES = 20;
+  private static final int DEFAULT_PRIORITY = 2;
 
   /** A write's validated input. */
   record Input(
-      String content, List<String> hints, @Nullable EntryType typeHint, int priority, @Nullable String disclosure,
+      String content, List<String> hints, @Nullable EntryType typeHint, @Nullable Integer priority,
+      @Nullable String disclosure,
       List<String> glossary, @Nullable String path, @Nullable String source, List<String> evidence,
       @Nullable Long expectedRevision, WritePolicy writePolicy) {}
 
@@ -94,24 +96,29 @@ final class WritePipeline {
     } else {
       MemoryEntry existing = c.reader().findActiveByPath(filed.scope, path).orElse(null);
       if (existing != null) {
+        // Patch semantics: priority, disclosure and glossary the write leaves out keep their values.
+        int priority = in.priority() != null ? in.priority() : existing.priority();
+        String disclosure = in.disclosure() != null ? in.disclosure() : existing.disclosure();
+        List<String> glossary = in.glossary().isEmpty() ? existing.glossary() : in.glossary();
         if (existing.contentHash().equals(filed.hash)
             && existing.topics().equals(filed.topics)
             && existing.type() == filed.type
-            && existing.priority() == in.priority()
-            && Objects.equals(existing.disclosure(), in.disclosure())
-            && existing.glossary().equals(in.glossary())
+            && existing.priority() == priority
+            && Objects.equals(existing.disclosure(), disclosure)
+            && existing.glossary().equals(glossary)
             && Objects.equals(existing.source(), in.source())
             && existing.evidence().equals(in.evidence())) {
           return new WriteResult(WriteResult.Outcome.DEDUPED, existing, c.head());
         }
-        MemoryEntry next = c.successor(existing, filed.content, filed.topics, filed.type, in.priority(),
-            in.disclosure(), in.glossary(), in.source(), in.evidence());
+        MemoryEntry next = c.successor(existing, filed.content, filed.topics, filed.type, priority,
+            disclosure, glossary, in.source(), in.evidence());
         c.replace(existing, next, EventKind.UPDATE, ChangeKind.UPDATE, in.source(), "path upsert");
         return new WriteResult(WriteResult.Outcome.UPDATED, next, c.revision());
       }
     }
     MemoryEntry entry = new MemoryEntry(
-        Ids.next(), Ids.next(), 1, null, filed.scope, filed.content, filed.topics, filed.type, in.priority(),
+        Ids.next(), Ids.next(), 1, null, filed.scope, filed.content, filed.topics, filed.type,
+        in.priority() != null ? in.priority() : DEFAULT_PRIORITY,
         in.disclosure(), in.glossary(), path, in.source(), in.evidence(), filed.hash, EntryStatus.ACTIVE, null,
         c.now(), c.now(), c.revision());
     c.append(entry, in.source(), null);
