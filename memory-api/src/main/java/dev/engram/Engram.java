@@ -41,8 +41,33 @@ public interface Engram extends AutoCloseable {
    * Writes a new version of an active entry with new content; it inherits scope, topics, type and the
    * other fields, and the old version is superseded. Equal content is a no-op that returns the current
    * version.
+   *
+   * <p>By entry id the correction applies to whatever version is current when it commits: use it when
+   * the new content stands on its own (an application fixing a fact it owns). When the new content was
+   * decided from a version the caller read (an agent revising what recall showed it), correct by
+   * {@linkplain #correct(Grants, Citation, String, ChangeOptions) citation} instead, so that a change
+   * made in between is a conflict rather than silently overwritten.
    */
   MemoryEntry correct(Grants grants, String entryId, String content, ChangeOptions options);
+
+  default MemoryEntry correct(Grants grants, Citation citation, String content) {
+    return correct(grants, citation, content, ChangeOptions.none());
+  }
+
+  /**
+   * Corrects exactly the cited version, like {@link #retire}: the citation must name the entry's
+   * current version. A stale citation (the entry changed since it was read) is a
+   * {@link RevisionConflictException}; read the current state and decide again.
+   *
+   * @param grants the caller's grants
+   * @param citation the version the correction was decided from
+   * @param content the new content
+   * @param options expected revision, actor and reason
+   * @return the new current version (or the cited one when the content is equal)
+   * @throws RevisionConflictException when the cited version is no longer current
+   * @throws NotFoundException when no visible version matches the citation
+   */
+  MemoryEntry correct(Grants grants, Citation citation, String content, ChangeOptions options);
 
   default MemoryEntry retire(Grants grants, Citation citation, String reason) {
     return retire(grants, citation, ChangeOptions.reason(reason));

@@ -2,6 +2,9 @@ package dev.engram.internal;
 
 import dev.engram.ChangeKind;
 import dev.engram.ChangeOptions;
+import dev.engram.Citation;
+import dev.engram.NotFoundException;
+import dev.engram.RevisionConflictException;
 import dev.engram.EntryPatch;
 import dev.engram.EntryStatus;
 import dev.engram.EventKind;
@@ -125,5 +128,42 @@ final class Edits {
           opts.reason() != null ? opts.reason() : defaultReason);
       return new WriteResult(WriteResult.Outcome.UPDATED, next, c.revision(), DisclosureCheck.warnings(next.disclosure()));
     });
+  }
+
+  /**
+   * Corrects the cited version: it must still be its entry's current version, otherwise the caller
+   * decided on a stale read and gets a {@link RevisionConflictException}. Equal content is a no-op.
+   */
+  MemoryEntry correct(Citation citation, String content, ChangeOptions opts) {
+    String hash = Text.contentHash(content);
+    return commits.run(citation.scope(), c -> {
+      c.expect(opts.expectedRevision());
+      MemoryEntry now = requireCited(c, citation);
+      Entries.requireActive(now, "be corrected");
+      if (now.contentHash().equals(hash)) {
+        return now;
+      }
+      MemoryEntry next = c.successor(now, content, now.topics(), now.type(), now.priority(), now.disclosure(),
+          now.glossary(), opts.source(), now.evidence());
+      return c.replace(now, next, EventKind.UPDATE, ChangeKind.UPDATE, opts.source(), opts.reason());
+    });
+  }
+
+  /** The entry's current version, when it is exactly the cited one. */
+  private static MemoryEntry requireCited(Commit c, Citation citation) {
+    MemoryEntry cur = c.current(citation.entryId());
+    MemoryEntry cited = c.reader().version(citation.versionId()).orElse(null);
+    if (cur == null || cited == null
+        || !cited.entryId().equals(citation.entryId())
+        || !cited.scope().equals(citation.scope())
+        || cited.createdInRevision() != citation.revision()) {
+      throw new NotFoundException("no version matches citation " + citation.render());
+    }
+    if (!cur.versionId().equals(citation.versionId())) {
+      throw new RevisionConflictException(citation.scope(), null, c.head(),
+          "citation names version " + citation.versionId() + " but the current version of entry " + cur.entryId()
+              + " is " + cur.versionId() + "; read the current state and decide again");
+    }
+    return cur;
   }
 }

@@ -133,6 +133,17 @@ public final class MemoryEngine implements Engram {
   }
 
   @Override
+  public MemoryEntry correct(Grants grants, Citation citation, String content, ChangeOptions options) {
+    open(grants);
+    checkCitation(citation);
+    String normalized = Text.content("content", content, config.maxContentBytes());
+    ChangeOptions opts = checkOptions(options);
+    policy.requireVisible(grants, citation.scope(), "entry " + citation.entryId());
+    policy.requireWritable(grants, config.writePolicy(), citation.scope());
+    return edits.correct(citation, normalized, opts);
+  }
+
+  @Override
   public MemoryEntry retire(Grants grants, Citation citation, ChangeOptions options) {
     return setStatus(grants, citation, options, EntryStatus.RETIRED);
   }
