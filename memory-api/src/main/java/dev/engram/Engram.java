@@ -313,6 +313,26 @@ public interface Engram extends AutoCloseable {
    */
   MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms);
 
+  // ---- boot ----------------------------------------------------------------------------------
+
+  /**
+   * The boot block for one runtime: the fixed boot nodes that exist in the visible scopes
+   * ({@code core://agent}, {@code core://soul}, {@code preferences://user}, and
+   * {@code core://agent/<client_type>} for this runtime only) with content, plus the five most
+   * recently written other active memories by path, priority and disclosure, without content.
+   *
+   * <p>Boot nodes are written like any path (a write to {@code core://agent} creates or edits it) and
+   * can be corrected, patched and rolled back, but never retired, deleted or moved (a
+   * {@link BootNodeException} names the node); curation never sees them, and search and
+   * {@code prepareContext} never return them. Erasing a whole scope ({@code deleteScope}) still
+   * erases them.
+   *
+   * @param grants the caller's grants
+   * @param clientType the runtime asking
+   * @return the boot block
+   */
+  BootBlock boot(Grants grants, ClientType clientType);
+
   /** Closes the store. */
   @Override
   void close();

@@ -1,9 +1,18 @@
 package dev.engram.internal;
 
+import dev.engram.BootBlock;
 import dev.engram.BootNodeException;
 import dev.engram.ClientType;
+import dev.engram.EntryStatus;
+import dev.engram.Grants;
 import dev.engram.MemoryEntry;
+import dev.engram.RecentMemory;
+import dev.engram.spi.StoreReader;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -55,5 +64,29 @@ final class BootNodes {
     if (isBootPath(path)) {
       throw new BootNodeException(path, "the target of a move (write to " + path + " to create it)");
     }
+  }
+
+  /** The boot block for {@code clientType} over the visible scopes. */
+  static BootBlock block(StoreReader store, Grants grants, ClientType clientType) {
+    List<String> order = List.of(AGENT, SOUL, USER, clientType.bootPath());
+    List<MemoryEntry> nodes = new ArrayList<>();
+    List<MemoryEntry> others = new ArrayList<>();
+    for (MemoryEntry e : store.versionsIn(grants.visibleScopes(), EnumSet.of(EntryStatus.ACTIVE))) {
+      if (!e.isActive() || !grants.canSee(e.scope())) {
+        continue;
+      }
+      if (order.contains(e.path())) {
+        nodes.add(e);
+      } else if (!isBootNode(e)) {
+        others.add(e);
+      }
+    }
+    nodes.sort(Comparator.comparing(MemoryEntry::scope).thenComparingInt(e -> order.indexOf(e.path())));
+    others.sort(Comparator.comparing(MemoryEntry::versionId).reversed());
+    List<RecentMemory> recent = new ArrayList<>();
+    for (MemoryEntry e : others.subList(0, Math.min(BootBlock.RECENT_LIMIT, others.size()))) {
+      recent.add(new RecentMemory(e.scope(), e.entryId(), e.path(), e.priority(), e.disclosure(), e.updatedAt()));
+    }
+    return new BootBlock(clientType, nodes, recent);
   }
 }

@@ -1,6 +1,8 @@
 package dev.engram.internal;
 
+import dev.engram.BootBlock;
 import dev.engram.ChangeOptions;
+import dev.engram.ClientType;
 import dev.engram.Citation;
 import dev.engram.ContextRequest;
 import dev.engram.CurateReport;
@@ -159,6 +161,12 @@ public final class MemoryEngine implements Engram {
     ChangeOptions opts = checkOptions(options);
     policy.requireVisible(grants, citation.scope(), "entry " + citation.entryId());
     policy.requireWritable(grants, config.writePolicy(), citation.scope());
+    if (target == EntryStatus.RETIRED) {
+      // A boot node keeps its path for life (it cannot be moved), so this check needs no commit.
+      store.version(citation.versionId())
+          .filter(v -> v.scope().equals(citation.scope()) && v.entryId().equals(citation.entryId()))
+          .ifPresent(v -> BootNodes.refuse(v, "retired"));
+    }
     return versioning.setStatus(grants, citation, opts, target);
   }
 
@@ -184,6 +192,7 @@ public final class MemoryEngine implements Engram {
     Text.id("entryId", entryId);
     MemoryEntry cur = reads.current(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
+    BootNodes.refuse(cur, "deleted");
     return erasure.deleteEntry(grants, cur);
   }
 
@@ -417,6 +426,15 @@ public final class MemoryEngine implements Engram {
     MemoryEntry cur = reads.current(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
     return cur;
+  }
+
+  // ---- boot
+
+  @Override
+  public BootBlock boot(Grants grants, ClientType clientType) {
+    open(grants);
+    Objects.requireNonNull(clientType, "clientType");
+    return BootNodes.block(store, grants, clientType);
   }
 
   /** Closes the store; every later call fails with {@link ErrorCode#STORE_CLOSED}. Idempotent. */

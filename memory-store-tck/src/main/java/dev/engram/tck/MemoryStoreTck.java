@@ -141,4 +141,12 @@ public abstract class MemoryStoreTck {
       return MemoryStoreTck.this.createStore();
     }
   }
+
+  @Nested
+  class Boot extends BootContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
 }
