@@ -185,8 +185,28 @@ public interface Engram extends AutoCloseable {
 
   // ---- curation ------------------------------------------------------------------------------
 
-  /** Runs the reasoner's curate step over the dirty topics of the granted scopes. */
+  /**
+   * Runs the reasoner's curate step over the dirty topics of the granted scopes. The report's
+   * {@code runId} names the run for {@link #undoCuration}; {@code topicsRemaining} says whether dirty
+   * topics remain beyond the per-call cap.
+   */
   CurateReport curate(Grants grants);
+
+  /**
+   * Reverts every change of a curation run as new versions (history keeps both the run and its
+   * undo): rewritten and merged entries get their earlier content and metadata back, retired ones are
+   * reactivated, summaries the run created are retired. Refused with a
+   * {@link CurationRunConflictException} unless the run is the most recent curation in its scopes and
+   * nothing it touched changed since (writes to other entries in between are fine; a write into the
+   * same scope while the run was committing makes it not undoable). Each scope is undone in one commit.
+   *
+   * @param grants grants that can write every scope of the run
+   * @param runId the {@link CurateReport#runId()} of the run
+   * @return the versions the undo made current
+   * @throws CurationRunConflictException when the run is not the most recent or was overtaken
+   * @throws InvalidInputException when {@code runId} is not a run id
+   */
+  List<MemoryEntry> undoCuration(Grants grants, String runId);
 
   /** Dirty (scope, topic) pairs across the whole store: the work list of curation workers. */
   List<DirtyTopic> listDirtyTopics(int limit);

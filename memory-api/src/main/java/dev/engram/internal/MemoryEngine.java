@@ -36,11 +36,14 @@ import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
 import java.io.Reader;
 import java.io.Writer;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
@@ -66,6 +69,7 @@ public final class MemoryEngine implements Engram {
   private final PathIndex paths;
   private final Manifests manifests;
   private final Edits edits;
+  private final CurationUndo undo;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config) {
@@ -84,6 +88,7 @@ public final class MemoryEngine implements Engram {
     this.paths = new PathIndex(store);
     this.manifests = new Manifests(store);
     this.edits = new Edits(search, commits);
+    this.undo = new CurationUndo(commits);
   }
 
   /** Fails with {@link ErrorCode#STORE_CLOSED} after {@link #close()}; then checks the grants. */
@@ -328,7 +333,30 @@ public final class MemoryEngine implements Engram {
   @Override
   public CurateReport curate(Grants grants) {
     open(grants);
-    return curation.curate(grants);
+    Map<String, Long> before = new TreeMap<>();
+    for (String scope : grants.namespaces()) {
+      before.put(scope, store.headRevision(scope));
+    }
+    CurateReport report = curation.curate(grants);
+    List<CurationUndo.Span> spans = new ArrayList<>();
+    before.forEach((scope, from) -> {
+      long to = store.headRevision(scope);
+      if (to > from) {
+        spans.add(new CurationUndo.Span(scope, from, to));
+      }
+    });
+    return spans.isEmpty() ? report : report.withRunId(CurationUndo.runId(spans));
+  }
+
+  @Override
+  public List<MemoryEntry> undoCuration(Grants grants, String runId) {
+    open(grants);
+    List<CurationUndo.Span> spans = CurationUndo.parse(runId);
+    for (CurationUndo.Span span : spans) {
+      policy.requireVisible(grants, span.scope(), "scope " + span.scope());
+      policy.requireWritable(grants, config.writePolicy(), span.scope());
+    }
+    return undo.undo(store, runId, spans);
   }
 
   @Override

@@ -149,4 +149,12 @@ public abstract class MemoryStoreTck {
       return MemoryStoreTck.this.createStore();
     }
   }
+
+  @Nested
+  class UndoCuration extends UndoCurationContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
 }
