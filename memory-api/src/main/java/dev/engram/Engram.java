@@ -89,7 +89,9 @@ public interface Engram extends AutoCloseable {
 
   /**
    * Restores content, priority, disclosure and glossary from a create/update/rollback event as a new
-   * version (and a new event). Nothing is edited in place.
+   * version (and a new event). Nothing is edited in place: an entry merged away comes back as a new
+   * version and its merged-away version stays as it was. A retired entry is refused with
+   * {@link EntryStateException} (reactivate it first), and so is content another active entry holds.
    */
   MemoryEntry rollback(Grants grants, String eventId, ChangeOptions options);
 
@@ -353,7 +355,10 @@ public interface Engram extends AutoCloseable {
    */
   BootBlock boot(Grants grants, ClientType clientType);
 
-  /** Closes the store. */
+  /**
+   * Closes the store. Every later call fails with a {@link StoreException} whose code is
+   * {@link ErrorCode#STORE_CLOSED}; closing again does nothing.
+   */
   @Override
   void close();
 }

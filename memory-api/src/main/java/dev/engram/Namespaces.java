@@ -1,13 +1,17 @@
 package dev.engram;
 
+import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * Rules for namespace paths such as {@code app/user/u_123}: segments are non-empty, contain no
- * whitespace, control characters or {@code *}, are not {@code .} or {@code ..}, and the path has no
- * leading or trailing {@code /}. At most {@value #MAX_DEPTH} segments and {@value #MAX_LENGTH} characters.
+ * whitespace, control characters, unpaired surrogates, noncharacters, invisible format characters
+ * (bidirectional overrides and the like; the zero-width joiners of emoji sequences are allowed),
+ * {@code *} or a backslash, are in Unicode NFC form, are not {@code .} or {@code ..}, and the path
+ * has no leading or trailing {@code /}. Any other Unicode character is allowed, including emoji and
+ * other characters outside the Basic Multilingual Plane. At most {@value #MAX_DEPTH} segments and {@value #MAX_LENGTH} characters.
  */
 public final class Namespaces {
   public static final int MAX_LENGTH = 512;
@@ -36,15 +40,27 @@ public final class Namespaces {
     if (namespace.contains("//")) {
       throw new InvalidGrantException(field, "namespace '" + namespace + "' has an empty segment ('//')");
     }
-    for (int i = 0; i < namespace.length(); i++) {
-      char c = namespace.charAt(i);
+    for (int i = 0; i < namespace.length(); ) {
+      int c = namespace.codePointAt(i);
       if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
         throw new InvalidGrantException(field, "namespace '" + namespace + "' contains whitespace at index " + i);
       }
-      if (Character.isISOControl(c) || Character.isSurrogate(c) || c == '\uFFFE' || c == '\uFFFF') {
+      if (Character.isSurrogate(namespace.charAt(i)) && Character.charCount(c) == 1) {
         throw new InvalidGrantException(
-            field, "namespace contains a control or surrogate character (U+" + String.format("%04X", (int) c)
-                + ") at index " + i);
+            field, "namespace contains an unpaired surrogate (U+" + hex(c) + ") at index " + i);
+      }
+      if (Character.isISOControl(c)) {
+        throw new InvalidGrantException(
+            field, "namespace contains a control character (U+" + hex(c) + ") at index " + i);
+      }
+      if (isNoncharacter(c)) {
+        throw new InvalidGrantException(
+            field, "namespace contains the noncharacter U+" + hex(c) + " at index " + i);
+      }
+      if (Character.getType(c) == Character.FORMAT && c != ZERO_WIDTH_NON_JOINER && c != ZERO_WIDTH_JOINER) {
+        // bidirectional overrides and other invisible format characters make two namespaces look alike
+        throw new InvalidGrantException(
+            field, "namespace contains the invisible format character U+" + hex(c) + " at index " + i);
       }
       if (c == '*') {
         throw new InvalidGrantException(field, "namespace '" + namespace + "' contains a wildcard '*'");
@@ -52,6 +68,12 @@ public final class Namespaces {
       if (c == '\\') {
         throw new InvalidGrantException(field, "namespace '" + namespace + "' contains a backslash");
       }
+      i += Character.charCount(c);
+    }
+    if (!Normalizer.isNormalized(namespace, Normalizer.Form.NFC)) {
+      // two spellings of one name (e + combining acute, é) must never be two tenants
+      throw new InvalidGrantException(
+          field, "namespace is not in Unicode NFC form; write it as '" + Normalizer.normalize(namespace, Normalizer.Form.NFC) + "'");
     }
     String[] segments = namespace.split("/", -1);
     if (segments.length > MAX_DEPTH) {
@@ -64,6 +86,18 @@ public final class Namespaces {
       }
     }
     return namespace;
+  }
+
+  private static final int ZERO_WIDTH_NON_JOINER = 0x200C;
+  /** Joins emoji sequences such as family or profession emoji; allowed. */
+  private static final int ZERO_WIDTH_JOINER = 0x200D;
+
+  private static boolean isNoncharacter(int c) {
+    return (c >= 0xFDD0 && c <= 0xFDEF) || (c & 0xFFFE) == 0xFFFE;
+  }
+
+  private static String hex(int c) {
+    return String.format("%04X", c);
   }
 
   /** Number of segments: {@code app/user} has depth 2. */

@@ -27,7 +27,7 @@ public final class Text {
   public static final int MAX_EVIDENCE_CHARS = 512;
   public static final int MAX_REASON_CHARS = 1024;
   public static final int MAX_PRIORITY = 99;
-  public static final String DEFAULT_TOPIC = "general";
+  public static final String DEFAULT_TOPIC = dev.engram.spi.FullTextQuery.DEFAULT_TOPIC;
   public static final String CORE_TOPIC = "core";
 
   private static final Pattern HORIZONTAL_SPACE = Pattern.compile("[\\p{Zs}\\t\\x0B\\f]+");

@@ -20,6 +20,40 @@ import java.util.Set;
 public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryType> types) {
   public static final int MAX_TERMS = 32;
 
+  /**
+   * Stores index at most this many leading characters (Unicode code points) of an entry's content for
+   * full text, so that every store accepts the largest allowed entry (a PostgreSQL tsvector holds at
+   * most 1 MB); words past it are found by the other channels only. See {@link #indexedContent}.
+   */
+  public static final int MAX_INDEXED_CONTENT_CHARS = 262_144;
+
+  /**
+   * The topic an entry gets when no topic is given. It says nothing about the entry, so it is not
+   * full-text indexed (see {@link #indexedTopics}): otherwise every word sharing its stem
+   * ("generator", "generally") would match every entry filed without a topic.
+   */
+  public static final String DEFAULT_TOPIC = "general";
+
+  /** The part of {@code content} a store indexes for full text: its first {@link #MAX_INDEXED_CONTENT_CHARS} code points. */
+  public static String indexedContent(String content) {
+    if (content.length() <= MAX_INDEXED_CONTENT_CHARS) {
+      return content;
+    }
+    int end = content.offsetByCodePoints(0, Math.min(MAX_INDEXED_CONTENT_CHARS, content.codePointCount(0, content.length())));
+    return content.substring(0, end);
+  }
+
+  /** The topics a store indexes for full text, space-separated: all but {@link #DEFAULT_TOPIC}. */
+  public static String indexedTopics(List<String> topics) {
+    StringBuilder b = new StringBuilder();
+    for (String t : topics) {
+      if (!t.equals(DEFAULT_TOPIC)) {
+        b.append(b.length() == 0 ? "" : " ").append(t);
+      }
+    }
+    return b.toString();
+  }
+
   /** Words too common to say anything about what a question is about. */
   public static final Set<String> STOPWORDS = Set.of(
       "a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at",

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.engram.AncestorPromotion;
+import dev.engram.ContextRequest;
+import dev.engram.Namespaces;
+import dev.engram.SearchMode;
+import dev.engram.SearchRequest;
 import dev.engram.Citation;
 import dev.engram.Engram;
 import dev.engram.ErrorCode;
@@ -25,6 +29,7 @@ import dev.engram.WriteResult;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
 import dev.engram.spi.TagRequest;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -92,7 +97,14 @@ public abstract class GrantsContract extends ContractSupport {
         Arguments.of("em space", List.of("app/\u2003user"), "whitespace"),
         Arguments.of("NUL", List.of("app/u\u0000"), "control"),
         Arguments.of("escape character", List.of("app/\u001Bu"), "control"),
-        Arguments.of("unpaired surrogate", List.of("app/\uD800"), "surrogate"),
+        Arguments.of("unpaired surrogate", List.of("app/\uD800"), "unpaired surrogate"),
+        Arguments.of("unpaired low surrogate", List.of("app/u\uDE00x"), "unpaired surrogate (U+DE00) at index 5"),
+        Arguments.of("surrogates reversed", List.of("app/\uDE00\uD83D"), "unpaired surrogate"),
+        Arguments.of("noncharacter", List.of("app/u\uFFFE"), "noncharacter U+FFFE"),
+        Arguments.of("plane-1 noncharacter", List.of("app/\uD83F\uDFFF"), "noncharacter U+1FFFF"),
+        Arguments.of("right-to-left override", List.of("app/u\u202Ex"), "format character U+202E"),
+        Arguments.of("not NFC (combining accent)", List.of("app/e\u0301"), "not in Unicode NFC form"),
+        Arguments.of("zero-width space", List.of("app/u\u200Bx"), "format character U+200B"),
         Arguments.of("backslash", List.of("app\\user"), "backslash"),
         Arguments.of("second grant malformed", List.of("app/ok", "app/../x"), "'..' segment"),
         Arguments.of("null grant", Arrays.asList("app/ok", null), "null"),
@@ -109,6 +121,56 @@ public abstract class GrantsContract extends ContractSupport {
     assertThat(e.code()).isEqualTo(ErrorCode.INVALID_GRANT);
     assertThat(e.field()).startsWith("grants");
     assertThat(e.getMessage()).startsWith("grants").contains(problem);
+  }
+
+  @Test
+  void namespacesWithEmojiAndOtherValidNonBmpCharactersAreUsable() {
+    // a plain emoji, a ZWJ family sequence, CJK, a mathematical letter outside the BMP, an accented letter
+    List<String> scopes = List.of("app/user/\uD83D\uDE00", "app/user/\uD83D\uDC68\u200D\uD83D\uDC69\u200D\uD83D\uDC67",
+        "app/\u7528\u6237/\u674E", "app/\uD835\uDC00x", "app/user/\u00E9");
+    Engram engram = newEngram();
+    for (String scope : scopes) {
+      assertThat(Grants.of(scope).namespaces()).containsExactly(scope);
+      seed(engram, scope, "the entry of " + scope, "notes");
+    }
+    for (String scope : scopes) {
+      List<MemoryEntry> seen = engram.list(Grants.of(scope));
+      assertThat(seen).as(scope).extracting(MemoryEntry::content).containsExactly("the entry of " + scope);
+      assertThat(seen.get(0).scope()).isEqualTo(scope);
+    }
+    // the emoji scope and its ZWJ sibling do not see each other
+    assertThat(engram.read(Grants.of(scopes.get(0)), "notes")).hasSize(1);
+  }
+
+  /**
+   * The largest visibility the limits allow: {@value Grants#MAX_GRANTS} grants, each {@value
+   * Namespaces#MAX_DEPTH} segments deep, see {@code MAX_GRANTS * MAX_DEPTH} scopes. Every read works.
+   */
+  @Test
+  void theMostGrantsAtTheGreatestDepthStillReadListScanSearchAndPrepareContext() {
+    List<String> deepest = new ArrayList<>();
+    for (int g = 0; g < Grants.MAX_GRANTS; g++) {
+      StringBuilder ns = new StringBuilder("t" + g);
+      for (int d = 1; d < Namespaces.MAX_DEPTH; d++) {
+        ns.append("/d").append(d);
+      }
+      deepest.add(ns.toString());
+    }
+    Grants all = Grants.of(deepest);
+    assertThat(all.visibleScopes()).hasSize(Grants.MAX_GRANTS * Namespaces.MAX_DEPTH);
+    Engram engram = newEngram();
+    seed(engram, deepest.get(0), "zebra migration notes from the first grant", "notes");
+    seed(engram, deepest.get(Grants.MAX_GRANTS - 1), "zebra stripes from the last grant", "notes");
+    seed(engram, "t7", "zebra herd at the root of the eighth grant", "notes");
+    seed(engram, "t8/d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11", "zebra crossing halfway down", "notes");
+
+    assertThat(engram.read(all, "notes")).extracting(MemoryEntry::content).hasSize(4);
+    assertThat(engram.list(all)).hasSize(4);
+    assertThat(engram.scan(all)).filteredOn(t -> t.topic().equals("notes"))
+        .extracting(TopicSummary::count).containsExactly(1, 1, 1, 1);
+    assertThat(engram.search(all, SearchRequest.builder("zebra").mode(SearchMode.FTS).limit(10).build()).hits())
+        .hasSize(4);
+    assertThat(engram.prepareContext(all, ContextRequest.of("zebra", 4000)).citations()).hasSize(4);
   }
 
   @Test

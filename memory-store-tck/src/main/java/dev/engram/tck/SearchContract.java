@@ -18,6 +18,7 @@ import dev.engram.SearchResult;
 import dev.engram.SearchSettings;
 import dev.engram.WriteOptions;
 import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.spi.FullTextQuery;
 import dev.engram.spi.MemoryStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -63,6 +64,50 @@ public abstract class SearchContract extends ContractSupport {
     assertThat(r.hits().get(0).entry().content()).isEqualTo("The team meets every Tuesday morning for planning.");
     assertThat(r.hits().get(0).matchedBy()).containsExactly(SearchChannel.FTS);
     assertThat(r.hits().get(0).ftsRank()).isEqualTo(1);
+  }
+
+  /** The default topic carries no meaning: words that share its stem must not match every entry. */
+  @Test
+  void theDefaultTopicIsNotFullTextIndexed() {
+    Engram engram = newEngram();
+    engram.write(U1, "The generator hums in the basement.");
+    engram.write(U1, "Lunch is at noon on Fridays.");
+    engram.write(U1, "Keeps receipts in a shoebox.");
+    assertThat(engram.list(U1)).allSatisfy(e -> assertThat(e.topics()).containsExactly("general"));
+
+    assertThat(contents(search(engram, U1, "generator", SearchMode.FTS)))
+        .containsExactly("The generator hums in the basement.");
+    for (String word : List.of("general", "generally", "generic", "generation")) {
+      assertThat(contents(search(engram, U1, word, SearchMode.FTS))).as(word)
+          .doesNotContain("Lunch is at noon on Fridays.", "Keeps receipts in a shoebox.");
+    }
+    // a topic that was chosen still finds its entries
+    write(engram, U1, "Runs three times a week.", "fitness");
+    assertThat(contents(search(engram, U1, "fitness", SearchMode.FTS))).containsExactly("Runs three times a week.");
+  }
+
+  /**
+   * The full-text index covers the first {@value FullTextQuery#MAX_INDEXED_CONTENT_CHARS} characters
+   * of content on every store: a 1 MiB entry of distinct words is stored everywhere, found by a word
+   * near its start, not by a word past the bound, and read back whole.
+   */
+  @Test
+  void aOneMebibyteEntryIsStoredOnEveryStoreAndFullTextIndexedUpToTheDocumentedBound() {
+    Engram engram = newEngram(new DeterministicReasoner(), b -> b.maxContentBytes(1 << 20));
+    StringBuilder text = new StringBuilder("aardvarkstart ");
+    for (int i = 0; text.length() < (1 << 20) - 32; i++) {
+      text.append('w').append(Integer.toString(i, 36)).append(' ');
+    }
+    text.append("zebraend");
+    String content = text.toString();
+    assertThat(content.length()).isGreaterThan(FullTextQuery.MAX_INDEXED_CONTENT_CHARS * 3);
+
+    MemoryEntry stored = engram.write(U1, content).entry();
+
+    assertThat(engram.get(U1, stored.entryId()).content()).isEqualTo(content);
+    assertThat(search(engram, U1, "aardvarkstart", SearchMode.FTS).hits()).singleElement()
+        .satisfies(h -> assertThat(h.entry().entryId()).isEqualTo(stored.entryId()));
+    assertThat(search(engram, U1, "zebraend", SearchMode.FTS).hits()).isEmpty();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.engram.store.inmemory;
 
+import dev.engram.spi.FullTextQuery;
 import dev.engram.MemoryEntry;
 import dev.engram.spi.ScoredEntry;
 import java.io.IOException;
@@ -133,12 +134,12 @@ final class TextIndex {
     }
     Map<String, Float> tf = new HashMap<>();
     float len = 0;
-    len += count(tf, e.content(), CONTENT);
+    len += count(tf, FullTextQuery.indexedContent(e.content()), CONTENT);
     len += count(tf, String.join(" ", e.glossary()), GLOSSARY);
     if (e.disclosure() != null) {
       len += count(tf, e.disclosure(), DISCLOSURE);
     }
-    len += count(tf, String.join(" ", e.topics()), TOPICS);
+    len += count(tf, FullTextQuery.indexedTopics(e.topics()), TOPICS);
     int slot = freeCount > 0 ? free[--freeCount] : newSlot();
     versionIds[slot] = e.versionId();
     lengths[slot] = len;
@@ -185,12 +186,12 @@ final class TextIndex {
   }
 
   private static List<String> terms(MemoryEntry e) {
-    List<String> all = new ArrayList<>(analyze(e.content()));
+    List<String> all = new ArrayList<>(analyze(FullTextQuery.indexedContent(e.content())));
     all.addAll(analyze(String.join(" ", e.glossary())));
     if (e.disclosure() != null) {
       all.addAll(analyze(e.disclosure()));
     }
-    all.addAll(analyze(String.join(" ", e.topics())));
+    all.addAll(analyze(FullTextQuery.indexedTopics(e.topics())));
     return all;
   }
 

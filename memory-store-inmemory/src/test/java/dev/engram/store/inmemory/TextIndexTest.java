@@ -22,7 +22,7 @@ class TextIndexTest {
 
   private static MemoryEntry entry(String scope, int id, String content, List<String> glossary, String disclosure) {
     Instant at = Instant.EPOCH.plusSeconds(id);
-    return new MemoryEntry("e" + id, String.format("v%06d", id), 1, null, scope, content, List.of("general"),
+    return new MemoryEntry("e" + id, String.format("v%06d", id), 1, null, scope, content, List.of("notes", "general"),
         EntryType.FACT, 2, disclosure, glossary, null, null, List.of(), "h" + id, EntryStatus.ACTIVE, null, at, at, id);
   }
 
@@ -42,7 +42,7 @@ class TextIndexTest {
     if (e.disclosure() != null) {
       len += count(tf, e.disclosure(), TextIndex.DISCLOSURE);
     }
-    len += count(tf, String.join(" ", e.topics()), TextIndex.TOPICS);
+    len += count(tf, dev.engram.spi.FullTextQuery.indexedTopics(e.topics()), TextIndex.TOPICS);
     return len;
   }
 

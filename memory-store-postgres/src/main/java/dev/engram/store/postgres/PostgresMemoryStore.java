@@ -623,8 +623,8 @@ public final class PostgresMemoryStore implements MemoryStore {
     public void insertVersion(MemoryEntry v) {
       Objects.requireNonNull(v, "version");
       String glossaryWords = SearchText.words(String.join(" ", v.glossary()));
-      String contentWords = SearchText.words(v.content());
-      String topicWords = SearchText.words(String.join(" ", v.topics()));
+      String contentWords = SearchText.words(FullTextQuery.indexedContent(v.content()));
+      String topicWords = SearchText.words(FullTextQuery.indexedTopics(v.topics()));
       String disclosureWords = v.disclosure() == null ? "" : SearchText.words(v.disclosure());
       defer(sql.insertVersion, (ps, first) -> {
         Connection conn = ps.getConnection();

@@ -132,26 +132,77 @@ final class Queries {
   }
 
   /**
-   * Newest active versions per scope from the topic index, merged newest first. With several scopes
-   * the per-scope queries run as one compound statement, so the answer is one snapshot.
+   * Scopes per compound statement of {@link #activeByTopic}: SQLite allows 500 terms in a compound
+   * SELECT and bounds a statement's length, and grants can see {@code MAX_GRANTS * MAX_DEPTH} scopes.
+   */
+  static final int TOPIC_SCOPES_PER_STATEMENT = 100;
+
+  /**
+   * Newest active versions per scope from the topic index, merged newest first. The per-scope queries
+   * run as compound statements of at most {@value #TOPIC_SCOPES_PER_STATEMENT} scopes; with more
+   * scopes than that the statements run in one read transaction, so the answer is one snapshot.
    */
   static List<MemoryEntry> activeByTopic(Session s, Collection<String> scopes, String topic, int limit)
       throws SQLException {
-    Set<String> unique = new LinkedHashSet<>(scopes);
+    List<String> unique = new ArrayList<>(new LinkedHashSet<>(scopes));
     if (unique.isEmpty() || limit < 1) {
       return List.of();
     }
-    PreparedStatement ps = s.prepare(activeByTopicSql(unique.size()));
+    if (unique.size() <= TOPIC_SCOPES_PER_STATEMENT) {
+      return activeByTopicChunk(s, unique, topic, limit);
+    }
+    return inOneSnapshot(s, () -> {
+      List<MemoryEntry> merged = new ArrayList<>();
+      for (int from = 0; from < unique.size(); from += TOPIC_SCOPES_PER_STATEMENT) {
+        List<String> chunk = unique.subList(from, Math.min(unique.size(), from + TOPIC_SCOPES_PER_STATEMENT));
+        merged.addAll(activeByTopicChunk(s, chunk, topic, limit));
+      }
+      // the same order as the compound statement: newest version first (version ids are time-ordered)
+      merged.sort(Comparator.comparing(MemoryEntry::versionId).reversed());
+      return List.copyOf(merged.subList(0, Math.min(limit, merged.size())));
+    });
+  }
+
+  private static List<MemoryEntry> activeByTopicChunk(Session s, List<String> scopes, String topic, int limit)
+      throws SQLException {
+    PreparedStatement ps = s.prepare(activeByTopicSql(scopes.size()));
     int i = 1;
-    for (String scope : unique) {
+    for (String scope : scopes) {
       ps.setString(i++, scope);
       ps.setString(i++, topic);
       ps.setInt(i++, limit);
     }
-    if (unique.size() > 1) {
+    if (scopes.size() > 1) {
       ps.setInt(i, limit);
     }
     return all(s, ps);
+  }
+
+  @FunctionalInterface
+  interface SqlWork<T> {
+    T run() throws SQLException;
+  }
+
+  /**
+   * Runs several statements in one read transaction (one snapshot), or as part of the transaction the
+   * connection already has open.
+   */
+  static <T> T inOneSnapshot(Session s, SqlWork<T> work) throws SQLException {
+    java.sql.Connection c = s.connection();
+    if (!c.getAutoCommit()) {
+      return work.run();
+    }
+    c.setAutoCommit(false);
+    try {
+      T result = work.run();
+      c.commit();
+      return result;
+    } catch (SQLException | RuntimeException e) {
+      c.rollback();
+      throw e;
+    } finally {
+      c.setAutoCommit(true);
+    }
   }
 
   private static String activeByTopicSql(int scopes) {
@@ -328,6 +379,10 @@ final class Queries {
     for (int i = 0; i < terms.size(); i++) {
       b.append(i == 0 ? "" : " OR ").append('"').append(terms.get(i).replace("\"", "\"\"")).append('"');
     }
+    if (scopes.size() > MATCH_SCOPE_KEYS) {
+      // the statement's scope IN (...) alone restricts the hits; a longer MATCH would exceed SQLite's limits
+      return b.append(')').toString();
+    }
     b.append(") AND scope_key : (");
     int i = 0;
     for (String scope : scopes) {
@@ -335,6 +390,9 @@ final class Queries {
     }
     return b.append(')').toString();
   }
+
+  /** Up to this many scopes, the MATCH expression itself narrows the full-text index to them. */
+  static final int MATCH_SCOPE_KEYS = 64;
 
   /** The one-token form of a scope in the full-text index: 'k' and the hex of its UTF-8 bytes. */
   static String scopeKey(String scope) {

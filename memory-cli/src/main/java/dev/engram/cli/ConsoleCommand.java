@@ -1,0 +1,34 @@
+package dev.engram.cli;
+
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code engram console}: serves the local web console until interrupted. */
+@Command(name = "console", description = "Start the local web console on 127.0.0.1 and print its address"
+    + " with a fresh access token. Runs until interrupted (Ctrl-C).")
+final class ConsoleCommand extends BaseCommand {
+  @Option(names = "--port", paramLabel = "PORT", defaultValue = "0",
+      description = "port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE})")
+  int port;
+
+  @Override
+  int run(Session s) throws Exception {
+    if (port < 0 || port > 65_535) {
+      throw new UsageException("--port must be between 0 and 65535, was " + port);
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Console console = Console.start(s, port);
+    Thread hook = new Thread(() -> {
+      console.close();
+      stopped.countDown();
+    }, "engram-console-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    out().println("Engram console for " + s.describe() + " as " + String.join(", ", s.grants().namespaces()));
+    out().println("Open " + console.url());
+    out().println("(the address carries this run's access token; Ctrl-C stops the console)");
+    out().flush();
+    stopped.await();
+    return EngramCli.OK;
+  }
+}

@@ -1,0 +1,112 @@
+package dev.engram.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.ImportOptions;
+import dev.engram.TransferReport;
+import dev.engram.spi.EntryJson;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Moving memory between stores: the library's lossless JSON Lines export and validated import. */
+final class TransferCommands {
+  private TransferCommands() {}
+
+  static void report(BaseCommand c, PrintWriter to, String verb, TransferReport r) {
+    if (c.json()) {
+      ObjectNode n = EntryJson.mapper().createObjectNode();
+      n.put("dryRun", r.dryRun());
+      n.set("scopes", EntryJson.mapper().valueToTree(r.scopes()));
+      n.put("versions", r.versions());
+      n.put("events", r.events());
+      n.put("revisions", r.revisions());
+      n.put("topics", r.topics());
+      to.println(n.toPrettyString());
+    } else {
+      to.println(verb + " " + r.scopes().size() + " scope" + (r.scopes().size() == 1 ? "" : "s") + ": "
+          + r.versions() + " versions, " + r.events() + " events, " + r.revisions() + " revisions, "
+          + r.topics() + " topics" + (r.scopes().isEmpty() ? "" : " (" + String.join(", ", r.scopes()) + ")"));
+    }
+    to.flush();
+  }
+
+  @Command(name = "export", description = "Export the visible memory as JSON Lines (to FILE, or stdout).")
+  static final class Export extends BaseCommand {
+    @Parameters(paramLabel = "FILE", arity = "0..1", description = "where to write; stdout when absent")
+    @Nullable Path file;
+
+    @Override
+    int run(Session s) throws IOException {
+      if (file == null) {
+        Writer w = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
+        TransferReport r = s.engram().export(s.grants(), w);
+        w.flush();
+        // stdout holds the export; the summary goes to stderr
+        report(this, err(), "exported", r);
+        return EngramCli.OK;
+      }
+      Path abs = file.toAbsolutePath();
+      Path tmp = Files.createTempFile(abs.getParent(), abs.getFileName().toString(), ".part");
+      try {
+        TransferReport r;
+        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+          r = s.engram().export(s.grants(), w);
+        }
+        Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        report(this, out(), "exported", r);
+        return EngramCli.OK;
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+    }
+  }
+
+  @Command(name = "import", description = "Import a JSON Lines export; everything is validated before anything is written.")
+  static final class Import extends BaseCommand {
+    @Parameters(paramLabel = "FILE", description = "an export written by `engram export` or Engram.export")
+    Path file;
+
+    @Option(names = "--dry-run", description = "validate only; write nothing")
+    boolean dryRun;
+
+    @Override
+    boolean creates() {
+      return !dryRun;
+    }
+
+    /** A dry run into a file that does not exist yet validates against an empty store and creates nothing. */
+    @Override
+    StoreSpec adjust(StoreSpec spec) {
+      return dryRun && spec instanceof StoreSpec.Sqlite sqlite && !Files.exists(sqlite.file())
+          ? new StoreSpec.Memory() : spec;
+    }
+
+    @Override
+    void before() {
+      if (!Files.isRegularFile(file)) {
+        throw new UsageException("no file to import at " + file);
+      }
+    }
+
+    @Override
+    int run(Session s) throws IOException {
+      try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        TransferReport r = s.engram().importFrom(s.grants(), in,
+            dryRun ? ImportOptions.validateOnly() : ImportOptions.defaults());
+        report(this, out(), dryRun ? "would import" : "imported", r);
+      }
+      return EngramCli.OK;
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package dev.engram.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.engram.cli.EngramJar.Result;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The jar against PostgreSQL: the server named by {@code ENGRAM_PG_URL}, or an embedded one, in a fresh
+ * schema.
+ */
+class PostgresCliIT {
+  private static final String GRANT = "app/user/u1";
+  private static EmbeddedPostgres embedded;
+  private static String base;
+  private static String schema;
+  private static String url;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void start() throws Exception {
+    String external = System.getenv("ENGRAM_PG_URL");
+    if (external != null && !external.isBlank()) {
+      base = external.strip();
+    } else {
+      embedded = EmbeddedPostgres.builder().start();
+      base = embedded.getJdbcUrl("postgres", "postgres");
+    }
+    schema = "engram_cli_" + Long.toHexString(new SecureRandom().nextLong() & Long.MAX_VALUE);
+    try (Connection c = DriverManager.getConnection(base); Statement st = c.createStatement()) {
+      st.execute("CREATE SCHEMA " + schema);
+    }
+    url = base + (base.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (base != null) {
+      try (Connection c = DriverManager.getConnection(base); Statement st = c.createStatement()) {
+        st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+      }
+    }
+    if (embedded != null) {
+      embedded.close();
+    }
+  }
+
+  private Result ok(String... args) {
+    Result r = EngramJar.run(dir, args);
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    return r;
+  }
+
+  @Test
+  void writesListsAndChecksAPostgresStore() throws Exception {
+    String store = "--store=postgres:" + url;
+    ok("write", store, "-g", GRANT, "--topic", "preferences", "Prefers window seats.");
+    assertThat(ok("ls", store, "-g", GRANT).out()).contains("Prefers window seats.");
+
+    Result doctor = ok("doctor", store);
+    assertThat(doctor.out()).startsWith("postgres:jdbc:postgresql://").doesNotContain("password")
+        .contains("OK    schema     schema version 1")
+        .contains("OK    integrity  database check passed: orphaned vector and topic rows")
+        .contains("version chains consistent in 1 scope(s)").endsWith("healthy\n");
+
+    JsonNode stats = new ObjectMapper().readTree(ok("stats", store, "--json").out());
+    assertThat(stats.get("scopes").asInt()).isEqualTo(1);
+    assertThat(stats.get("active").asInt()).isEqualTo(1);
+    assertThat(stats.get("dirtyTopics").asInt()).isEqualTo(1);
+  }
+}

@@ -1,0 +1,141 @@
+package dev.engram.springai;
+
+import dev.engram.Grants;
+import dev.engram.InvalidInputException;
+import dev.engram.agent.MemoryResource;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.ai.chat.client.ChatClientRequest;
+import org.springframework.ai.chat.client.ChatClientResponse;
+import org.springframework.ai.chat.client.advisor.api.AdvisorChain;
+import org.springframework.ai.chat.client.advisor.api.BaseAdvisor;
+import org.springframework.ai.chat.memory.ChatMemory;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.model.tool.ToolCallingChatOptions;
+
+/**
+ * Adds the memory instructions block of {@code memory-agent} (topic overview with autoScan, preloaded
+ * entries with preload, and a prepared, cited context for the user's message) to the system message
+ * of every request. The block is bounded by the resource's settings and labels remembered text as
+ * untrusted data.
+ *
+ * <p>Grants come from the advisor context: the application sets the conversation id
+ * ({@code .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, userId))}) and a {@link GrantsResolver}
+ * maps it; {@link Builder#contextKey(String)} names another key. The advisor also puts the key into
+ * the request's tool context (unless the application set it there already), so an
+ * {@link EngramToolCallbackProvider#fromToolContext} provider in the same request runs under the
+ * same grants. A request without the key fails
+ * with an {@link InvalidInputException} naming it: memory is never read under guessed grants.
+ */
+public final class EngramMemoryAdvisor implements BaseAdvisor {
+  /** Runs early, so that later advisors (and the model) see the block. */
+  public static final int DEFAULT_ORDER = org.springframework.core.Ordered.HIGHEST_PRECEDENCE + 1000;
+
+  private final MemoryResource resource;
+  private final GrantsResolver resolver;
+  private final String contextKey;
+  private final int order;
+
+  private EngramMemoryAdvisor(Builder b) {
+    this.resource = b.resource;
+    this.resolver = b.resolver;
+    this.contextKey = b.contextKey;
+    this.order = b.order;
+  }
+
+  /**
+   * Starts an advisor.
+   *
+   * @param resource the memory resource (mode, autoScan, preload, context budget)
+   * @param resolver trusted code that maps the conversation id to grants
+   * @return a builder
+   */
+  public static Builder builder(MemoryResource resource, GrantsResolver resolver) {
+    return new Builder(resource, resolver);
+  }
+
+  @Override
+  public ChatClientRequest before(ChatClientRequest request, AdvisorChain chain) {
+    Object key = request.context().get(contextKey);
+    if (key == null) {
+      throw new InvalidInputException(contextKey,
+          "is not in the advisor context; set it with .advisors(a -> a.param(\"" + contextKey + "\", id))");
+    }
+    Grants grants = resolver.resolve(key.toString());
+    UserMessage user = request.prompt().getUserMessage();
+    String message = user == null || user.getText() == null ? "" : user.getText();
+    String block = resource.bind(grants).instructions(message);
+    Prompt prompt = request.prompt().augmentSystemMessage(system -> {
+      String existing = system.getText() == null ? "" : system.getText();
+      return system.mutate().text(existing.isBlank() ? block : existing + "\n\n" + block).build();
+    });
+    if (prompt.getOptions() instanceof ToolCallingChatOptions options) {
+      // the memory tools of this request run under the same conversation id
+      Map<String, Object> toolContext = new HashMap<>(options.getToolContext());
+      toolContext.putIfAbsent(contextKey, key);
+      options.setToolContext(toolContext);
+    }
+    return request.mutate().prompt(prompt).build();
+  }
+
+  @Override
+  public ChatClientResponse after(ChatClientResponse response, AdvisorChain chain) {
+    return response;
+  }
+
+  @Override
+  public int getOrder() {
+    return order;
+  }
+
+  /** Settings of an {@link EngramMemoryAdvisor}. */
+  public static final class Builder {
+    private final MemoryResource resource;
+    private final GrantsResolver resolver;
+    private String contextKey = ChatMemory.CONVERSATION_ID;
+    private int order = DEFAULT_ORDER;
+
+    private Builder(MemoryResource resource, GrantsResolver resolver) {
+      this.resource = Objects.requireNonNull(resource, "resource");
+      this.resolver = Objects.requireNonNull(resolver, "resolver");
+    }
+
+    /**
+     * The advisor-context key holding the conversation id (default {@link ChatMemory#CONVERSATION_ID}).
+     *
+     * @param key a non-blank key
+     * @return this builder
+     * @throws InvalidInputException if the key is blank
+     */
+    public Builder contextKey(String key) {
+      Objects.requireNonNull(key, "contextKey");
+      if (key.isBlank()) {
+        throw new InvalidInputException("contextKey", "is blank");
+      }
+      this.contextKey = key;
+      return this;
+    }
+
+    /**
+     * The advisor order (default {@link #DEFAULT_ORDER}).
+     *
+     * @param order the order
+     * @return this builder
+     */
+    public Builder order(int order) {
+      this.order = order;
+      return this;
+    }
+
+    /**
+     * Builds the advisor.
+     *
+     * @return the advisor
+     */
+    public EngramMemoryAdvisor build() {
+      return new EngramMemoryAdvisor(this);
+    }
+  }
+}

@@ -1,0 +1,259 @@
+package dev.engram.spring.boot;
+
+import dev.engram.Engram;
+import dev.engram.EngramBuilder;
+import dev.engram.Grants;
+import dev.engram.InvalidInputException;
+import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.spi.Embedder;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.Reasoner;
+import dev.engram.agent.MemoryMode;
+import dev.engram.agent.MemoryResource;
+import dev.engram.agent.Preload;
+import dev.engram.springai.EngramMemoryAdvisor;
+import dev.engram.springai.EngramToolCallbackProvider;
+import dev.engram.springai.EngramVectorStore;
+import dev.engram.springai.GrantsResolver;
+import dev.engram.store.inmemory.InMemoryMemoryStore;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Defines Engram's beans from {@code engram.*} properties. Every bean backs off when the application
+ * defines its own of the same type: a {@link MemoryStore}, {@link Reasoner}, {@link Embedder},
+ * {@link Engram}, {@link GrantsResolver}, {@link MemoryResource}, {@link EngramToolCallbackProvider},
+ * {@link EngramMemoryAdvisor} or {@link EngramVectorStore}. The tool provider and the advisor exist
+ * only when there is a {@link GrantsResolver} (from {@code engram.grants-resolver} or the
+ * application): without trusted grants there is no memory for a conversation.
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(EngramProperties.class)
+public class EngramAutoConfiguration {
+  private static final Logger LOG = LoggerFactory.getLogger(EngramAutoConfiguration.class);
+
+  /**
+   * The store named by {@code engram.store}. The {@link Engram} built on it owns it and closes it.
+   *
+   * @param properties the settings
+   * @return the store
+   * @throws InvalidInputException if {@code engram.store} is malformed or names a store whose module
+   *     is missing
+   */
+  @Bean(destroyMethod = "")
+  @ConditionalOnMissingBean({MemoryStore.class, Engram.class})
+  public MemoryStore engramMemoryStore(EngramProperties properties) {
+    String spec = properties.getStore() == null ? "" : properties.getStore().strip();
+    if (spec.equals("memory")) {
+      return new InMemoryMemoryStore();
+    }
+    if (spec.startsWith("sqlite:")) {
+      String file = spec.substring("sqlite:".length()).strip();
+      if (file.isEmpty()) {
+        throw new InvalidInputException("engram.store", "'sqlite:' needs a file, e.g. sqlite:./memory.db");
+      }
+      require("dev.engram.store.sqlite.SqliteMemoryStore", "engram.store", "dev.engram:memory-store-sqlite");
+      LOG.info("Engram store: SQLite file {}", file);
+      return Backends.sqlite(Path.of(file));
+    }
+    if (spec.startsWith("postgres:")) {
+      String url = spec.substring("postgres:".length()).strip();
+      if (!url.startsWith("jdbc:postgresql:")) {
+        throw new InvalidInputException("engram.store",
+            "'postgres:' needs a JDBC URL, e.g. postgres:jdbc:postgresql://localhost:5432/app?user=app");
+      }
+      require("dev.engram.store.postgres.PostgresMemoryStore", "engram.store", "dev.engram:memory-store-postgres");
+      LOG.info("Engram store: PostgreSQL");
+      return Backends.postgres(url);
+    }
+    throw new InvalidInputException("engram.store",
+        "'" + spec + "' is not a store: use memory, sqlite:FILE or postgres:JDBC_URL");
+  }
+
+  /**
+   * The reasoner named by {@code engram.reasoner}.
+   *
+   * @param properties the settings
+   * @return the reasoner
+   * @throws InvalidInputException if {@code engram.reasoner} names no reasoner of this build
+   */
+  @Bean
+  @ConditionalOnMissingBean({Reasoner.class, Engram.class})
+  public Reasoner engramReasoner(EngramProperties properties) {
+    String name = lower(properties.getReasoner());
+    if (name.equals("deterministic")) {
+      return new DeterministicReasoner();
+    }
+    throw new InvalidInputException("engram.reasoner", "'" + name
+        + "' is not a reasoner of this build: use deterministic, or define a dev.engram.spi.Reasoner bean");
+  }
+
+  /**
+   * The embedder named by {@code engram.embedder}; none for {@code none}.
+   *
+   * @param properties the settings
+   * @return the embedder
+   * @throws InvalidInputException if {@code engram.embedder} names no embedder of this build or its
+   *     module is missing
+   */
+  @Bean
+  @ConditionalOnMissingBean({Embedder.class, Engram.class})
+  @Conditional(EmbedderNamed.class)
+  public Embedder engramEmbedder(EngramProperties properties) {
+    String name = lower(properties.getEmbedder());
+    switch (name) {
+      case "minilm":
+        require("dev.engram.embeddings.local.MiniLmEmbedder", "engram.embedder", "dev.engram:memory-embeddings-local");
+        return Backends.miniLm();
+      case "e5":
+        require("dev.engram.embeddings.local.E5SmallEmbedder", "engram.embedder", "dev.engram:memory-embeddings-local");
+        return Backends.e5();
+      case "openai":
+        require("dev.engram.embeddings.http.OpenAiCompatibleEmbedder", "engram.embedder",
+            "dev.engram:memory-embeddings-http");
+        return Backends.openAi(properties.getOpenai());
+      default:
+        throw new InvalidInputException("engram.embedder", "'" + name
+            + "' is not an embedder of this build: use none, minilm, e5 or openai, or define a dev.engram.spi.Embedder bean");
+    }
+  }
+
+  /**
+   * The Engram facade over the store, reasoner and (optional) embedder.
+   *
+   * @param store the store
+   * @param reasoner the reasoner
+   * @param embedder the embedder, if any
+   * @return the facade; closed (with its store) when the context closes
+   */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  public Engram engram(MemoryStore store, Reasoner reasoner, ObjectProvider<Embedder> embedder) {
+    EngramBuilder builder = Engram.builder().store(store).reasoner(reasoner);
+    embedder.ifAvailable(builder::embedder);
+    return builder.build();
+  }
+
+  /**
+   * Grants from {@code engram.grants-resolver}, a namespace template such as {@code app/user/{id}}.
+   *
+   * @param properties the settings
+   * @return the resolver
+   * @throws InvalidInputException if the template is malformed
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnProperty(prefix = "engram", name = "grants-resolver")
+  public GrantsResolver engramGrantsResolver(EngramProperties properties) {
+    return GrantsResolver.template(java.util.Objects.requireNonNull(properties.getGrantsResolver()));
+  }
+
+  /**
+   * The agent memory resource from {@code engram.mode}, {@code engram.auto-scan},
+   * {@code engram.context-bytes} and {@code engram.preload.*}.
+   *
+   * @param engram the facade
+   * @param properties the settings
+   * @return the resource
+   * @throws InvalidInputException if a setting is out of range, naming it
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public MemoryResource engramMemoryResource(Engram engram, EngramProperties properties) {
+    MemoryMode mode = switch (lower(properties.getMode())) {
+      case "read-write", "read_write" -> MemoryMode.READ_WRITE;
+      case "read" -> MemoryMode.READ;
+      default -> throw new InvalidInputException("engram.mode", "'" + properties.getMode() + "' is not a mode: use read-write or read");
+    };
+    EngramProperties.Preload p = properties.getPreload();
+    Preload.Settings preload = p.isAll() ? Preload.all() : p.isCore() ? Preload.core() : Preload.none();
+    preload = preload.topics(p.getTopics().toArray(String[]::new)).limit(p.getLimit()).maxChars(p.getMaxChars());
+    return MemoryResource.builder(engram).mode(mode).autoScan(properties.isAutoScan())
+        .contextBytes(properties.getContextBytes()).preload(preload).build();
+  }
+
+  /**
+   * The memory tools for Spring AI, with grants from the conversation id in the tool context.
+   *
+   * @param resource the memory resource
+   * @param resolver the application's grants resolver
+   * @return the provider
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnBean(GrantsResolver.class)
+  public EngramToolCallbackProvider engramToolCallbackProvider(MemoryResource resource, GrantsResolver resolver) {
+    return EngramToolCallbackProvider.fromToolContext(resource, resolver);
+  }
+
+  /**
+   * The memory advisor for Spring AI's ChatClient, with grants from the conversation id in the
+   * advisor context.
+   *
+   * @param resource the memory resource
+   * @param resolver the application's grants resolver
+   * @return the advisor
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnBean(GrantsResolver.class)
+  public EngramMemoryAdvisor engramMemoryAdvisor(MemoryResource resource, GrantsResolver resolver) {
+    return EngramMemoryAdvisor.builder(resource, resolver).build();
+  }
+
+  /** The Spring AI vector store, when {@code engram.vector-store.namespace} is set. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.ai.vectorstore.VectorStore")
+  static class VectorStoreConfiguration {
+    /**
+     * The vector store over {@code engram.vector-store.namespace}.
+     *
+     * @param engram the facade
+     * @param properties the settings
+     * @return the vector store
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(prefix = "engram.vector-store", name = "namespace")
+    EngramVectorStore engramVectorStore(Engram engram, EngramProperties properties) {
+      EngramProperties.VectorStore settings = properties.getVectorStore();
+      return EngramVectorStore.builder(engram, Grants.of(java.util.Objects.requireNonNull(settings.getNamespace())))
+          .topic(settings.getTopic()).build();
+    }
+  }
+
+  /** Matches when {@code engram.embedder} is set to anything but {@code none}. */
+  static final class EmbedderNamed implements Condition {
+    @Override
+    public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+      String value = context.getEnvironment().getProperty("engram.embedder");
+      return value != null && !lower(value).equals("none");
+    }
+  }
+
+  private static String lower(@org.jspecify.annotations.Nullable String value) {
+    return value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
+  }
+
+  private static void require(String className, String property, String artifact) {
+    if (!ClassUtils.isPresent(className, EngramAutoConfiguration.class.getClassLoader())) {
+      throw new InvalidInputException(property, "needs " + artifact + " on the classpath");
+    }
+  }
+}

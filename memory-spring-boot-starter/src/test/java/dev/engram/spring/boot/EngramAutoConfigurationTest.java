@@ -1,0 +1,209 @@
+package dev.engram.spring.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.Engram;
+import dev.engram.Grants;
+import dev.engram.InvalidInputException;
+import dev.engram.WriteOptions;
+import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.spi.Embedder;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.Reasoner;
+import dev.engram.agent.MemoryResource;
+import dev.engram.springai.EngramMemoryAdvisor;
+import dev.engram.springai.EngramToolCallbackProvider;
+import dev.engram.springai.EngramVectorStore;
+import dev.engram.springai.GrantsResolver;
+import dev.engram.store.inmemory.InMemoryMemoryStore;
+import dev.engram.store.postgres.PostgresMemoryStore;
+import dev.engram.store.sqlite.SqliteMemoryStore;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.ai.document.Document;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+class EngramAutoConfigurationTest {
+  private static EmbeddedPostgres postgres;
+
+  private final ApplicationContextRunner runner =
+      new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(EngramAutoConfiguration.class));
+
+  @AfterAll
+  static void stopPostgres() throws IOException {
+    if (postgres != null) {
+      postgres.close();
+    }
+  }
+
+  private static void writesAndReadsBack(Engram engram) {
+    Grants grants = Grants.of("app/user/u1");
+    engram.write(grants, "Prefers metric units.", WriteOptions.builder().topicsHint("preferences").build());
+    assertThat(engram.read(grants, "preferences")).extracting(e -> e.content()).containsExactly("Prefers metric units.");
+  }
+
+  @Test
+  void defaultsToTheInMemoryStoreAndTheDeterministicReasoner() {
+    runner.run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context.getBean(MemoryStore.class)).isInstanceOf(InMemoryMemoryStore.class);
+      assertThat(context.getBean(Reasoner.class)).isInstanceOf(DeterministicReasoner.class);
+      assertThat(context).doesNotHaveBean(Embedder.class).doesNotHaveBean(GrantsResolver.class)
+          .doesNotHaveBean(EngramVectorStore.class);
+      writesAndReadsBack(context.getBean(Engram.class));
+    });
+  }
+
+  @Test
+  void sqliteStoreWritesTheNamedFile(@TempDir Path dir) {
+    Path file = dir.resolve("memory.db");
+    runner.withPropertyValues("engram.store=sqlite:" + file).run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context.getBean(MemoryStore.class)).isInstanceOf(SqliteMemoryStore.class);
+      writesAndReadsBack(context.getBean(Engram.class));
+    });
+    assertThat(file).exists();
+    // a second context on the same file sees what the first wrote
+    runner.withPropertyValues("engram.store=sqlite:" + file).run(context ->
+        assertThat(context.getBean(Engram.class).read(Grants.of("app/user/u1"), "preferences")).hasSize(1));
+  }
+
+  @Test
+  void postgresStoreFromAJdbcUrl() throws IOException {
+    synchronized (EngramAutoConfigurationTest.class) {
+      if (postgres == null) {
+        postgres = EmbeddedPostgres.builder().start();
+      }
+    }
+    String url = postgres.getJdbcUrl("postgres", "postgres");
+    runner.withPropertyValues("engram.store=postgres:" + url).run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context.getBean(MemoryStore.class)).isInstanceOf(PostgresMemoryStore.class);
+      writesAndReadsBack(context.getBean(Engram.class));
+    });
+  }
+
+  @Test
+  void malformedSettingsFailNamingTheProperty() {
+    runner.withPropertyValues("engram.store=redis:localhost").run(context ->
+        assertThat(context).getFailure().rootCause().isInstanceOf(InvalidInputException.class)
+            .hasMessageContaining("engram.store"));
+    runner.withPropertyValues("engram.store=postgres:localhost").run(context ->
+        assertThat(context).getFailure().rootCause().hasMessageContaining("JDBC URL"));
+    runner.withPropertyValues("engram.reasoner=llm").run(context ->
+        assertThat(context).getFailure().rootCause().hasMessageContaining("engram.reasoner"));
+    runner.withPropertyValues("engram.embedder=bert").run(context ->
+        assertThat(context).getFailure().rootCause().hasMessageContaining("engram.embedder"));
+    runner.withPropertyValues("engram.grants-resolver=app/user").run(context ->
+        assertThat(context).getFailure().rootCause().hasMessageContaining("{id}"));
+  }
+
+  @Test
+  void embedderNoneDefinesNoEmbedderAndOpenAiIsConfiguredFromProperties() {
+    runner.withPropertyValues("engram.embedder=none").run(context -> assertThat(context).doesNotHaveBean(Embedder.class));
+    runner.withPropertyValues("engram.embedder=openai", "engram.openai.base-url=http://127.0.0.1:9/v1",
+        "engram.openai.model=m", "engram.openai.dimension=8").run(context -> {
+          assertThat(context).hasNotFailed();
+          assertThat(context.getBean(Embedder.class).profile().dimension()).isEqualTo(8);
+        });
+  }
+
+  @Test
+  void localEmbedderMakesSearchHybrid() {
+    runner.withPropertyValues("engram.embedder=e5").run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context.getBean(Embedder.class)).isInstanceOf(dev.engram.embeddings.local.E5SmallEmbedder.class);
+      Engram engram = context.getBean(Engram.class);
+      Grants grants = Grants.of("app/user/u1");
+      engram.write(grants, "Prefers metric units.", WriteOptions.defaults());
+      assertThat(engram.search(grants, dev.engram.SearchRequest.of("metric")).used()).isEqualTo(dev.engram.SearchMode.HYBRID);
+    });
+  }
+
+  @Test
+  void grantsResolverAndVectorStoreFromProperties() {
+    runner.withPropertyValues("engram.grants-resolver=app/user/{id}", "engram.vector-store.namespace=app/docs")
+        .run(context -> {
+          GrantsResolver resolver = context.getBean(GrantsResolver.class);
+          assertThat(resolver.resolve("u_7").namespaces()).containsExactly("app/user/u_7");
+          org.assertj.core.api.Assertions.assertThatThrownBy(() -> resolver.resolve("u_7/../u_8"))
+              .isInstanceOf(InvalidInputException.class);
+          EngramVectorStore store = context.getBean(EngramVectorStore.class);
+          store.add(List.of(new Document("d1", "The garden report", Map.of("k", "v"))));
+          assertThat(context.getBean(Engram.class).list(Grants.of("app/docs"))).hasSize(1);
+        });
+  }
+
+  @Test
+  void agentBeansFollowModePreloadAndTheGrantsResolver() {
+    runner.run(context -> assertThat(context).hasSingleBean(MemoryResource.class)
+        .doesNotHaveBean(EngramToolCallbackProvider.class).doesNotHaveBean(EngramMemoryAdvisor.class));
+    runner.withPropertyValues("engram.grants-resolver=app/user/{id}", "engram.mode=read",
+        "engram.preload.core=true", "engram.preload.topics=goals", "engram.preload.max-chars=500").run(context -> {
+          assertThat(context).hasNotFailed().hasSingleBean(EngramMemoryAdvisor.class);
+          assertThat(context.getBean(EngramToolCallbackProvider.class).getToolCallbacks())
+              .extracting(t -> t.getToolDefinition().name()).containsExactlyInAnyOrder("memory_read", "memory_search");
+          Engram engram = context.getBean(Engram.class);
+          engram.write(Grants.of("app/user/u1"), "Run a marathon in spring.", WriteOptions.builder().topicsHint("goals").build());
+          String block = context.getBean(MemoryResource.class).bind(Grants.of("app/user/u1")).instructions("");
+          assertThat(block).contains("Run a marathon in spring.").contains("read-only");
+        });
+    runner.withPropertyValues("engram.mode=write-only").run(context ->
+        assertThat(context).getFailure().rootCause().hasMessageContaining("engram.mode"));
+    runner.withPropertyValues("engram.preload.limit=0").run(context ->
+        assertThat(context).getFailure().rootCause().hasMessageContaining("preload.limit"));
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class OwnBeans {
+    static final InMemoryMemoryStore STORE = new InMemoryMemoryStore();
+
+    @Bean
+    MemoryStore myStore() {
+      return STORE;
+    }
+
+    @Bean
+    GrantsResolver myResolver() {
+      return key -> Grants.of("tenant/fixed");
+    }
+  }
+
+  @Test
+  void beansBackOffForTheApplicationsOwn() {
+    runner.withUserConfiguration(OwnBeans.class).withPropertyValues("engram.grants-resolver=app/user/{id}")
+        .run(context -> {
+          assertThat(context).hasSingleBean(MemoryStore.class).hasSingleBean(GrantsResolver.class);
+          assertThat(context.getBean(MemoryStore.class)).isSameAs(OwnBeans.STORE);
+          assertThat(context.getBean(GrantsResolver.class).resolve("x").namespaces()).containsExactly("tenant/fixed");
+        });
+    Engram own = Engram.builder().store(new InMemoryMemoryStore()).reasoner(new DeterministicReasoner()).build();
+    runner.withBean(Engram.class, () -> own).run(context -> {
+      assertThat(context.getBean(Engram.class)).isSameAs(own);
+      assertThat(context).doesNotHaveBean(MemoryStore.class).doesNotHaveBean(Reasoner.class);
+    });
+  }
+
+  @Test
+  void configurationMetadataDescribesTheProperties() throws IOException {
+    String json;
+    try (var in = EngramAutoConfiguration.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+      assertThat(in).isNotNull();
+      json = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    assertThat(json).contains("\"engram.store\"", "\"engram.grants-resolver\"", "\"engram.embedder\"",
+        "\"engram.openai.api-key\"", "\"engram.vector-store.namespace\"", "sqlite:FILE",
+        "\"engram.mode\"", "\"engram.preload.topics\"", "\"engram.preload.max-chars\"");
+    assertThat(Files.exists(Path.of("target/classes/META-INF/spring-configuration-metadata.json"))).isTrue();
+  }
+}
