@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
  *     this revision
  * @param writePolicy narrows the engine's write policy for this call (it can never widen it:
  *     descendants only when both allow them, ancestor promotion no further than both allow)
+ * @param origin where the write comes from, recorded in history (null: {@link Origin#APPLICATION})
  */
 public record WriteOptions(
     List<String> topicsHint,
@@ -29,7 +30,8 @@ public record WriteOptions(
     @Nullable String source,
     List<String> evidence,
     @Nullable Long expectedRevision,
-    @Nullable WritePolicy writePolicy) {
+    @Nullable WritePolicy writePolicy,
+    @Nullable Origin origin) {
 
   private static final WriteOptions DEFAULTS = builder().build();
 
@@ -59,6 +61,7 @@ public record WriteOptions(
     private List<String> evidence = List.of();
     private @Nullable Long expectedRevision;
     private @Nullable WritePolicy writePolicy;
+    private @Nullable Origin origin;
 
     private Builder() {}
 
@@ -124,10 +127,19 @@ public record WriteOptions(
       return this;
     }
 
+    /**
+     * @param origin where the write comes from
+     * @return this builder
+     */
+    public Builder origin(Origin origin) {
+      this.origin = Objects.requireNonNull(origin, "origin");
+      return this;
+    }
+
     public WriteOptions build() {
       return new WriteOptions(
           topicsHint, type, priority, disclosure, glossary, path, source, evidence, expectedRevision,
-          writePolicy);
+          writePolicy, origin);
     }
 
     private static List<String> copyNoNulls(String field, List<String> values) {

@@ -53,6 +53,7 @@ final class Edits {
     Embeddings.PendingVectors pending = search.pendingFor(cur.content(), cur.disclosure(), cur.glossary(), path);
     return commits.run(cur.scope(), pending == null ? List.of() : List.of(pending), c -> {
       c.expect(opts.expectedRevision());
+      c.origin(opts.origin());
       MemoryEntry now = Entries.requireCurrent(c.reader(), cur.entryId());
       Entries.requireActive(now, "be moved");
       BootNodes.requireMovable(now);
@@ -113,6 +114,7 @@ final class Edits {
         Objects.requireNonNull(planned.glossary()), cur.path());
     return commits.run(cur.scope(), pending == null ? List.of() : List.of(pending), c -> {
       c.expect(opts.expectedRevision());
+      c.origin(opts.origin());
       MemoryEntry now = Entries.requireCurrent(c.reader(), cur.entryId());
       Entries.requireActive(now, "be updated");
       EntryPatch f = fields.apply(now);
@@ -138,6 +140,7 @@ final class Edits {
     String hash = Text.contentHash(content);
     return commits.run(citation.scope(), c -> {
       c.expect(opts.expectedRevision());
+      c.origin(opts.origin());
       MemoryEntry now = requireCited(c, citation);
       Entries.requireActive(now, "be corrected");
       if (now.contentHash().equals(hash)) {

@@ -120,7 +120,8 @@ public final class MemoryEngine implements Engram {
         Text.optionalShort("source", options.source(), Text.MAX_SOURCE_CHARS),
         Text.evidence("evidence", options.evidence()),
         expectedRevision(options.expectedRevision()),
-        GrantPolicy.narrow(config.writePolicy(), options.writePolicy()));
+        GrantPolicy.narrow(config.writePolicy(), options.writePolicy()),
+        options.origin());
     WriteResult result = writes.write(grants, in);
     return result.outcome() == WriteResult.Outcome.DEDUPED
         ? result : result.withWarnings(DisclosureCheck.warnings(result.entry().disclosure()));
@@ -488,7 +489,8 @@ public final class MemoryEngine implements Engram {
     return new ChangeOptions(
         expectedRevision(options.expectedRevision()),
         Text.optionalShort("source", options.source(), Text.MAX_SOURCE_CHARS),
-        Text.optionalShort("reason", options.reason(), Text.MAX_REASON_CHARS));
+        Text.optionalShort("reason", options.reason(), Text.MAX_REASON_CHARS),
+        options.origin());
   }
 
   private static void checkCitation(Citation citation) {

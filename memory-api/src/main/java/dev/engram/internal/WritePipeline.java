@@ -41,7 +41,7 @@ final class WritePipeline {
       String content, List<String> hints, @Nullable EntryType typeHint, @Nullable Integer priority,
       @Nullable String disclosure,
       List<String> glossary, @Nullable String path, @Nullable String source, List<String> evidence,
-      @Nullable Long expectedRevision, WritePolicy writePolicy) {}
+      @Nullable Long expectedRevision, WritePolicy writePolicy, dev.engram.@Nullable Origin origin) {}
 
   private record Filed(
       String scope, List<String> topics, EntryType type, String content, String hash, @Nullable String duplicateOf) {}
@@ -81,6 +81,7 @@ final class WritePipeline {
 
   private WriteResult commit(Commit c, Filed filed, Input in) {
     c.expect(in.expectedRevision());
+    c.origin(in.origin());
     String path = in.path();
     if (path == null) {
       if (filed.duplicateOf != null) {

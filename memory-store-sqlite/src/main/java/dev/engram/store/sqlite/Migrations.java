@@ -32,7 +32,8 @@ final class Migrations {
   private static final List<Migration> ALL = List.of(
       new Migration(1, "init", "V1__init.sql"),
       new Migration(2, "unique active path and content", "V2__unique_active.sql"),
-      new Migration(3, "full-text bounds", "V3__fts_bounds.sql"));
+      new Migration(3, "full-text bounds", "V3__fts_bounds.sql"),
+      new Migration(4, "event origin", "V4__event_origin.sql"));
 
   private Migrations() {}
 
