@@ -115,7 +115,7 @@ public final class MemoryEngine implements Engram {
         options.type(),
         options.priority() == null ? null : Text.priority("priority", options.priority()),
         Text.optionalShort("disclosure", options.disclosure(), Text.MAX_DISCLOSURE_CHARS),
-        Text.glossary("glossary", options.glossary()),
+        options.glossary() == null ? null : Text.glossary("glossary", options.glossary()),
         Text.path("path", options.path()),
         Text.optionalShort("source", options.source(), Text.MAX_SOURCE_CHARS),
         Text.evidence("evidence", options.evidence()),

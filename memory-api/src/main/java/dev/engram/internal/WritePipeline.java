@@ -40,7 +40,7 @@ final class WritePipeline {
   record Input(
       String content, List<String> hints, @Nullable EntryType typeHint, @Nullable Integer priority,
       @Nullable String disclosure,
-      List<String> glossary, @Nullable String path, @Nullable String source, List<String> evidence,
+      @Nullable List<String> glossary, @Nullable String path, @Nullable String source, List<String> evidence,
       @Nullable Long expectedRevision, WritePolicy writePolicy, dev.engram.@Nullable Origin origin) {}
 
   private record Filed(
@@ -75,7 +75,8 @@ final class WritePipeline {
     boolean likelyDuplicate = in.path() == null
         && (filed.duplicateOf != null || store.findActiveByHash(filed.scope, filed.hash).isPresent());
     Embeddings.PendingVectors pending = likelyDuplicate
-        ? null : search.pendingFor(filed.content, in.disclosure(), in.glossary(), in.path());
+        ? null : search.pendingFor(filed.content, in.disclosure(),
+            in.glossary() == null ? List.of() : in.glossary(), in.path());
     return commits.run(filed.scope, pending == null ? List.of() : List.of(pending), c -> commit(c, filed, in));
   }
 
@@ -100,7 +101,7 @@ final class WritePipeline {
         // Patch semantics: priority, disclosure and glossary the write leaves out keep their values.
         int priority = in.priority() != null ? in.priority() : existing.priority();
         String disclosure = in.disclosure() != null ? in.disclosure() : existing.disclosure();
-        List<String> glossary = in.glossary().isEmpty() ? existing.glossary() : in.glossary();
+        List<String> glossary = in.glossary() != null ? in.glossary() : existing.glossary();
         if (existing.contentHash().equals(filed.hash)
             && existing.topics().equals(filed.topics)
             && existing.type() == filed.type
@@ -120,7 +121,7 @@ final class WritePipeline {
     MemoryEntry entry = new MemoryEntry(
         Ids.next(), Ids.next(), 1, null, filed.scope, filed.content, filed.topics, filed.type,
         in.priority() != null ? in.priority() : DEFAULT_PRIORITY,
-        in.disclosure(), in.glossary(), path, in.source(), in.evidence(), filed.hash, EntryStatus.ACTIVE, null,
+        in.disclosure(), in.glossary() == null ? List.of() : in.glossary(), path, in.source(), in.evidence(), filed.hash, EntryStatus.ACTIVE, null,
         c.now(), c.now(), c.revision());
     c.append(entry, in.source(), null);
     return new WriteResult(WriteResult.Outcome.APPENDED, entry, c.revision());

@@ -160,6 +160,12 @@ public abstract class MetadataContract extends ContractSupport {
     assertThat(set.entry().glossary()).containsExactly("idempotency");
     assertThat(set.entry().disclosure()).isEqualTo(v1.disclosure());
 
+    WriteResult cleared = engram.write(U1, "Refund webhooks are idempotent by event.id; replay twice in tests.",
+        WriteOptions.builder().path("project://checkout_api/webhooks").topicsHint("payments").priority(3)
+            .glossary(List.of()).build());
+    assertThat(cleared.outcome()).as("an explicitly empty glossary clears it").isEqualTo(WriteResult.Outcome.UPDATED);
+    assertThat(cleared.entry().glossary()).isEmpty();
+
     MemoryEntry fresh = engram.write(U1, "A new path entry.", WriteOptions.builder().path("project://new").build())
         .entry();
     assertThat(fresh.priority()).isEqualTo(2);
