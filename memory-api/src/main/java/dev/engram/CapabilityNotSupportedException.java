@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram;
 
 /** The store (or the configured wiring) lacks a capability the request needs; the mode is never changed silently. */

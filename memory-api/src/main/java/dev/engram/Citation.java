@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram;
 
 import java.util.Objects;
@@ -14,7 +18,7 @@ public record Citation(String scope, String entryId, String versionId, long revi
     Objects.requireNonNull(entryId, "entryId");
     Objects.requireNonNull(versionId, "versionId");
     if (revision < 0) {
-      throw new IllegalArgumentException("revision must be >= 0, was " + revision);
+      throw new InvalidInputException("revision", "must be >= 0, was " + revision);
     }
   }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram;
 
 import java.util.Objects;
@@ -14,7 +18,7 @@ public record DomainSummary(String domain, int entries) {
   public DomainSummary {
     Objects.requireNonNull(domain, "domain");
     if (entries < 1) {
-      throw new IllegalArgumentException("entries must be >= 1, was " + entries);
+      throw new InvalidInputException("entries", "must be >= 1, was " + entries);
     }
   }
 }

@@ -1,5 +1,10 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram;
 
+import dev.engram.spi.MemoryStore;
 import java.util.List;
 
 /**
@@ -13,15 +18,34 @@ import java.util.List;
  *     .reasoner(new DeterministicReasoner())
  *     .build();
  * }</pre>
+ *
+ * <p>Errors, on every method: a null argument is a {@link NullPointerException}; a malformed argument
+ * an {@link InvalidInputException} (or {@link InvalidGrantException}) naming it; anything the grants
+ * cannot see a {@link NotFoundException}; a failing store a {@link StoreException}. A call that throws
+ * changes nothing that is stored.
  */
 public interface Engram extends AutoCloseable {
 
+  /**
+   * Starts configuring an engine.
+   *
+   * @return a new builder
+   */
   static EngramBuilder builder() {
     return new EngramBuilder();
   }
 
   // ---- writing -------------------------------------------------------------------------------
 
+  /**
+   * {@link #write(Grants, String, WriteOptions)} with default options.
+   *
+   * @param grants what the caller may see and write
+   * @param content the text to remember
+   * @return the outcome and the entry as stored
+   * @throws InvalidInputException if the content is empty, oversized or malformed
+   * @throws ScopeViolationException if the target scope is not writable with {@code grants}
+   */
   default WriteResult write(Grants grants, String content) {
     return write(grants, content, WriteOptions.defaults());
   }
@@ -30,9 +54,29 @@ public interface Engram extends AutoCloseable {
    * Files content through the reasoner and commits it atomically. Canonically equal content already
    * active in the target scope is a no-op ({@code DEDUPED}); a write to an active {@code path} makes a
    * new version of that entry ({@code UPDATED}).
+   *
+   * @param grants what the caller may see and write
+   * @param content the text to remember
+   * @param options scope, topics, type, priority, path and the other optional fields
+   * @return the outcome ({@code APPENDED}, {@code UPDATED} or {@code DEDUPED}) and the entry as stored
+   * @throws InvalidInputException if the content or an option is malformed
+   * @throws ScopeViolationException if the target scope is not writable with {@code grants}
+   * @throws PriorityCapExceededException if the write would pass a priority cap
+   * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
+   * @throws ReasonerException if the reasoner fails or proposes something invalid
    */
   WriteResult write(Grants grants, String content, WriteOptions options);
 
+  /**
+   * {@link #correct(Grants, String, String, ChangeOptions)} without actor or reason.
+   *
+   * @param grants what the caller may see and write
+   * @param entryId the entry to correct
+   * @param content the corrected text
+   * @return the new current version
+   * @throws NotFoundException if the entry is not visible
+   * @throws EntryStateException if the entry is not active
+   */
   default MemoryEntry correct(Grants grants, String entryId, String content) {
     return correct(grants, entryId, content, ChangeOptions.none());
   }
@@ -47,9 +91,28 @@ public interface Engram extends AutoCloseable {
    * decided from a version the caller read (an agent revising what recall showed it), correct by
    * {@linkplain #correct(Grants, Citation, String, ChangeOptions) citation} instead, so that a change
    * made in between is a conflict rather than silently overwritten.
+   *
+   * @param grants what the caller may see and write
+   * @param entryId the entry to correct
+   * @param content the corrected text
+   * @param options actor, reason and expected revision
+   * @return the new current version
+   * @throws NotFoundException if the entry is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   * @throws EntryStateException if the entry is not active
+   * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
    */
   MemoryEntry correct(Grants grants, String entryId, String content, ChangeOptions options);
 
+  /**
+   * {@link #correct(Grants, Citation, String, ChangeOptions)} without options.
+   *
+   * @param grants what the caller may see and write
+   * @param citation the version the correction was decided from
+   * @param content the corrected text
+   * @return the new current version
+   * @throws RevisionConflictException when the cited version is no longer current
+   */
   default MemoryEntry correct(Grants grants, Citation citation, String content) {
     return correct(grants, citation, content, ChangeOptions.none());
   }
@@ -69,20 +132,68 @@ public interface Engram extends AutoCloseable {
    */
   MemoryEntry correct(Grants grants, Citation citation, String content, ChangeOptions options);
 
+  /**
+   * {@link #retire(Grants, Citation, ChangeOptions)} with a reason.
+   *
+   * @param grants what the caller may see and write
+   * @param citation the current version to retire
+   * @param reason why, kept in the history
+   * @return the retired version
+   * @throws RevisionConflictException if the citation is not the current version
+   */
   default MemoryEntry retire(Grants grants, Citation citation, String reason) {
     return retire(grants, citation, ChangeOptions.reason(reason));
   }
 
-  /** Deactivates the cited current version. A stale citation is a {@link RevisionConflictException}. */
+  /**
+   * Deactivates the cited current version.
+   *
+   * @param grants what the caller may see and write
+   * @param citation the current version to retire
+   * @param options actor, reason and expected revision
+   * @return the retired version
+   * @throws NotFoundException if the cited version is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   * @throws RevisionConflictException if the citation is stale (not the current version)
+   * @throws EntryStateException if the entry is already retired
+   */
   MemoryEntry retire(Grants grants, Citation citation, ChangeOptions options);
 
+  /**
+   * {@link #reactivate(Grants, Citation, ChangeOptions)} with a reason.
+   *
+   * @param grants what the caller may see and write
+   * @param citation the retired version to reactivate
+   * @param reason why, kept in the history
+   * @return the active version
+   * @throws RevisionConflictException if the citation is not the current version
+   */
   default MemoryEntry reactivate(Grants grants, Citation citation, String reason) {
     return reactivate(grants, citation, ChangeOptions.reason(reason));
   }
 
-  /** Makes the cited retired version active again. */
+  /**
+   * Makes the cited retired version active again.
+   *
+   * @param grants what the caller may see and write
+   * @param citation the retired version to reactivate
+   * @param options actor, reason and expected revision
+   * @return the active version
+   * @throws NotFoundException if the cited version is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   * @throws RevisionConflictException if the citation is stale
+   * @throws EntryStateException if the entry is not retired
+   */
   MemoryEntry reactivate(Grants grants, Citation citation, ChangeOptions options);
 
+  /**
+   * {@link #rollback(Grants, String, ChangeOptions)} without actor or reason.
+   *
+   * @param grants what the caller may see and write
+   * @param eventId the event whose state to restore
+   * @return the new current version
+   * @throws NotFoundException if the event is not visible
+   */
   default MemoryEntry rollback(Grants grants, String eventId) {
     return rollback(grants, eventId, ChangeOptions.none());
   }
@@ -92,66 +203,194 @@ public interface Engram extends AutoCloseable {
    * version (and a new event). Nothing is edited in place: an entry merged away comes back as a new
    * version and its merged-away version stays as it was. A retired entry is refused with
    * {@link EntryStateException} (reactivate it first), and so is content another active entry holds.
+   *
+   * @param grants what the caller may see and write
+   * @param eventId the event whose state to restore
+   * @param options actor, reason and expected revision
+   * @return the new current version
+   * @throws NotFoundException if the event is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   * @throws EntryStateException if the entry is retired, another active entry holds the content, or the
+   *     event carries no state to restore
+   * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
    */
   MemoryEntry rollback(Grants grants, String eventId, ChangeOptions options);
 
-  /** Erases an entry everywhere: versions, events, indexes. Returns the number of versions removed. */
+  /**
+   * Erases an entry everywhere: versions, events, indexes.
+   *
+   * @param grants what the caller may see and write
+   * @param entryId the entry to erase
+   * @return the number of versions removed
+   * @throws NotFoundException if the entry is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   */
   int deleteEntry(Grants grants, String entryId);
 
-  /** Erases a writable scope (and, when recursive, every scope below it). Returns the entries removed. */
+  /**
+   * Erases a writable scope (and, when recursive, every scope below it).
+   *
+   * @param grants what the caller may see and write
+   * @param prefix the scope to erase
+   * @param recursive whether the scopes below it go too
+   * @return the number of entries removed
+   * @throws ScopeViolationException if a scope to erase is not writable with {@code grants}
+   */
   int deleteScope(Grants grants, String prefix, boolean recursive);
 
   // ---- reading -------------------------------------------------------------------------------
 
+  /**
+   * Active entries of one topic, with default options.
+   *
+   * @param grants what the caller may see
+   * @param topic the topic
+   * @return the entries, newest first
+   * @throws InvalidInputException if the topic is malformed
+   */
   default List<MemoryEntry> read(Grants grants, String topic) {
     return read(grants, List.of(topic), ReadOptions.defaults());
   }
 
+  /**
+   * Active entries of one topic.
+   *
+   * @param grants what the caller may see
+   * @param topic the topic
+   * @param options the limit
+   * @return the entries, newest first
+   * @throws InvalidInputException if the topic is malformed
+   */
   default List<MemoryEntry> read(Grants grants, String topic, ReadOptions options) {
     return read(grants, List.of(topic), options);
   }
 
+  /**
+   * Active entries of several topics, with default options.
+   *
+   * @param grants what the caller may see
+   * @param topics the topics
+   * @return the entries, newest first, each once
+   * @throws InvalidInputException if a topic is malformed
+   */
   default List<MemoryEntry> read(Grants grants, List<String> topics) {
     return read(grants, topics, ReadOptions.defaults());
   }
 
-  /** Active entries of the topics in visible scopes, newest first, each once, at most {@code limit} per topic. */
+  /**
+   * Active entries of the topics in visible scopes, newest first, each once, at most {@code limit} per
+   * topic.
+   *
+   * @param grants what the caller may see
+   * @param topics the topics
+   * @param options the limit per topic
+   * @return the entries, newest first, each once
+   * @throws InvalidInputException if a topic is malformed
+   */
   List<MemoryEntry> read(Grants grants, List<String> topics, ReadOptions options);
 
-  /** Topic summaries of every visible scope, ordered by scope then topic. */
+  /**
+   * Topic summaries of every visible scope, ordered by scope then topic.
+   *
+   * @param grants what the caller may see
+   * @return one summary per (scope, topic)
+   */
   List<TopicSummary> scan(Grants grants);
 
+  /**
+   * The active entries of every visible scope, in audit order.
+   *
+   * @param grants what the caller may see
+   * @return the entries, ordered by scope, creating revision, then version
+   */
   default List<MemoryEntry> list(Grants grants) {
     return list(grants, ListOptions.defaults());
   }
 
-  /** The deterministic audit read: ordered by scope, creating revision, then version. */
+  /**
+   * The deterministic audit read: ordered by scope, creating revision, then version.
+   *
+   * @param grants what the caller may see
+   * @param options which statuses, scopes and how many
+   * @return the versions, in audit order
+   */
   List<MemoryEntry> list(Grants grants, ListOptions options);
 
-  /** Any version, current or historical, by exact citation. */
+  /**
+   * Any version, current or historical, by exact citation.
+   *
+   * @param grants what the caller may see
+   * @param citation the version
+   * @return the cited version
+   * @throws NotFoundException if it does not exist or is not visible
+   */
   MemoryEntry get(Grants grants, Citation citation);
 
-  /** The current version of an entry (whatever its status). */
+  /**
+   * The current version of an entry (whatever its status).
+   *
+   * @param grants what the caller may see
+   * @param entryId the entry
+   * @return its current version
+   * @throws NotFoundException if it does not exist or is not visible
+   */
   MemoryEntry get(Grants grants, String entryId);
 
-  /** Every event of an entry, oldest first, with before/after snapshots, actor and reason. */
+  /**
+   * Every event of an entry, oldest first, with before/after snapshots, actor and reason.
+   *
+   * @param grants what the caller may see
+   * @param entryId the entry
+   * @return its events, oldest first
+   * @throws NotFoundException if it does not exist or is not visible
+   */
   List<MemoryEvent> history(Grants grants, String entryId);
 
-  /** The current revision of a visible scope (0 if nothing was committed there). */
+  /**
+   * The current revision of a visible scope.
+   *
+   * @param grants what the caller may see
+   * @param scope the scope
+   * @return its head revision, 0 if nothing was committed there
+   * @throws NotFoundException if the scope is not visible
+   */
   long revision(Grants grants, String scope);
 
-  /** Revisions of a visible scope after {@code sinceRevision}, oldest first. */
+  /**
+   * Revisions of a visible scope after {@code sinceRevision}, oldest first.
+   *
+   * @param grants what the caller may see
+   * @param scope the scope
+   * @param sinceRevision the last revision the caller has seen (0 for all)
+   * @return the later revisions with their change sets
+   * @throws NotFoundException if the scope is not visible
+   * @throws InvalidInputException if {@code sinceRevision} is negative
+   */
   List<Revision> changes(Grants grants, String scope, long sinceRevision);
 
   // ---- search and context ---------------------------------------------------------------------
 
   /**
    * Finds active entries in the visible scopes. Superseded and retired versions are never ranked.
-   * An explicit {@code VECTOR} or {@code HYBRID} request that cannot run fails with
-   * {@link CapabilityNotSupportedException} naming what is missing; only {@code AUTO} falls back.
+   * Only {@code AUTO} falls back (to full text), and says so in {@link SearchResult}.
+   *
+   * @param grants what the caller may see
+   * @param request the query, mode, filters and limit
+   * @return the hits, best first, with the mode that ran
+   * @throws CapabilityNotSupportedException if an explicit {@code VECTOR} or {@code HYBRID} search
+   *     cannot run (it names what is missing)
+   * @throws InvalidInputException if the query is malformed
    */
   SearchResult search(Grants grants, SearchRequest request);
 
+  /**
+   * An {@code AUTO} search with default settings.
+   *
+   * @param grants what the caller may see
+   * @param query what to look for
+   * @return the hits, best first, with the mode that ran
+   * @throws InvalidInputException if the query is malformed
+   */
   default SearchResult search(Grants grants, String query) {
     return search(grants, SearchRequest.of(query));
   }
@@ -159,13 +398,21 @@ public interface Engram extends AutoCloseable {
   /**
    * A bounded, cited context for a model: candidates from an {@code AUTO} search, deduplicated, each
    * capped, the whole within {@code maxBytes} UTF-8 bytes, labelled as untrusted history.
+   *
+   * @param grants what the caller may see
+   * @param request the task and the byte budget
+   * @return the rendered context with its citations
+   * @throws InvalidInputException if the request is malformed
    */
   PreparedContext prepareContext(Grants grants, ContextRequest request);
 
   /**
    * Embeds every active version in the visible scopes that has no vector for the current embedder
-   * profile (after a profile change, or after write-time embedding failed). Returns the number of
-   * versions embedded.
+   * profile (after a profile change, or after write-time embedding failed).
+   *
+   * @param grants what the caller may see and write
+   * @return the number of versions embedded
+   * @throws CapabilityNotSupportedException if no embedder is configured or the store keeps no vectors
    */
   int reindex(Grants grants);
 
@@ -175,13 +422,31 @@ public interface Engram extends AutoCloseable {
    * Writes everything in the scopes visible to {@code grants} as JSON Lines: every version of every
    * entry, every event, the revision log and the topic bookkeeping. Lossless: importing the result into
    * an empty store gives identical {@code list(includeSuperseded)}, {@code history} and {@code scan}.
+   * Each scope is read inside one store transaction on it, so it is written at one revision even while
+   * writes continue (they wait for that scope meanwhile); an export taken under traffic imports.
+   *
+   * @param grants what the caller may see
+   * @param out where the lines go; flushed, not closed
+   * @return what was exported
+   * @throws java.io.UncheckedIOException if writing fails
    */
   TransferReport export(Grants grants, java.io.Writer out);
 
   /**
-   * Reads an {@link #export} stream. Every record is validated first (well-formed, consistent, every
-   * scope writable with {@code grants}, target scopes empty, no id already in use); then each scope is
-   * written in one transaction. Nothing is written when any record fails, or in dry-run mode.
+   * Reads an {@link #export} stream. Every record is validated first (well-formed, lines of at most 4 M
+   * characters, every scope writable with {@code grants}, target scopes empty, no id used twice or
+   * already in use, and every rule the engine keeps: version chains, one active entry per content and
+   * per path in a scope, priority caps, topic stamps, actor and reason text, change sets and snapshots
+   * within their scope); then each scope is written in one transaction. Nothing is written when any
+   * record fails, or in dry-run mode.
+   *
+   * @param grants what the caller may write
+   * @param in the export; read to the end, not closed
+   * @param options dry run or not
+   * @return what was (or, in a dry run, would be) imported
+   * @throws InvalidInputException naming the line or id when the stream breaks a rule
+   * @throws ScopeViolationException when a scope of the stream is not writable with {@code grants}
+   * @throws java.io.UncheckedIOException if reading fails
    */
   TransferReport importFrom(Grants grants, java.io.Reader in, ImportOptions options);
 
@@ -191,6 +456,10 @@ public interface Engram extends AutoCloseable {
    * Runs the reasoner's curate step over the dirty topics of the granted scopes. The report's
    * {@code runId} names the run for {@link #undoCuration}; {@code topicsRemaining} says whether dirty
    * topics remain beyond the per-call cap.
+   *
+   * @param grants what the caller may see and write
+   * @return the topics curated and the operations applied and rejected
+   * @throws ReasonerException if the reasoner fails
    */
   CurateReport curate(Grants grants);
 
@@ -210,9 +479,20 @@ public interface Engram extends AutoCloseable {
    */
   List<MemoryEntry> undoCuration(Grants grants, String runId);
 
-  /** Dirty (scope, topic) pairs across the whole store: the work list of curation workers. */
+  /**
+   * Dirty (scope, topic) pairs across the whole store: the work list of curation workers.
+   *
+   * @param limit the most pairs returned
+   * @return dirty topics, at most {@code limit}
+   * @throws InvalidInputException if {@code limit} is not between 1 and 100,000
+   */
   List<DirtyTopic> listDirtyTopics(int limit);
 
+  /**
+   * Up to 1,000 dirty (scope, topic) pairs across the whole store.
+   *
+   * @return dirty topics
+   */
   default List<DirtyTopic> listDirtyTopics() {
     return listDirtyTopics(1000);
   }
@@ -356,8 +636,11 @@ public interface Engram extends AutoCloseable {
   BootBlock boot(Grants grants, ClientType clientType);
 
   /**
-   * Closes the store. Every later call fails with a {@link StoreException} whose code is
-   * {@link ErrorCode#STORE_CLOSED}; closing again does nothing.
+   * Closes the engine: every later call fails with a {@link StoreException} whose code is
+   * {@link ErrorCode#STORE_CLOSED}; closing again does nothing. The store is closed with it when it was
+   * handed over with {@link EngramBuilder#store(MemoryStore)} and left open for its owner when it was
+   * borrowed ({@link EngramBuilder#borrowedStore(MemoryStore)}). Reasoners and embedders are never
+   * closed here.
    */
   @Override
   void close();

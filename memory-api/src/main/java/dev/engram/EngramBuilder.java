@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram;
 
 import dev.engram.internal.EngineConfig;
@@ -11,13 +15,30 @@ import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
-/** Configures an {@link Engram}. Each setting may be given once; {@link #build()} freezes the result. */
+/**
+ * Configures an {@link Engram}. Each setting may be given once; {@link #build()} freezes the result.
+ * A builder is not thread-safe and builds one engine.
+ *
+ * <p><b>Ownership.</b> An {@code Engram} closes what it was handed to own and nothing else: a store
+ * given with {@link #store(MemoryStore)} is closed by {@link Engram#close()}; a store given with
+ * {@link #borrowedStore(MemoryStore)} stays open for its owner (several engines over one store, a
+ * store managed by a container). Reasoners and embedders are never closed by the engine. Stores in
+ * turn close only the pools they created themselves, never a {@code DataSource} handed to them.
+ *
+ * <p>Mistakes fail fast: a bad value with {@link InvalidInputException} naming the setting, a null
+ * with {@link NullPointerException}, a setting given twice or a builder used again with
+ * {@link IllegalStateException}.
+ */
 public final class EngramBuilder {
+  /** Default of {@link #maxContentBytes(int)}. */
   public static final int DEFAULT_MAX_CONTENT_BYTES = 8192;
+  /** Default cap on active priority-0 entries, see {@link #priorityCaps(int, int)}. */
   public static final int DEFAULT_CORE_CAP = 5;
+  /** Default cap on active priority-1 entries, see {@link #priorityCaps(int, int)}. */
   public static final int DEFAULT_KEY_CAP = 15;
 
   private @Nullable MemoryStore store;
+  private boolean ownsStore;
   private @Nullable Reasoner reasoner;
   private @Nullable Clock clock;
   private @Nullable Integer maxContentBytes;
@@ -31,30 +52,73 @@ public final class EngramBuilder {
 
   EngramBuilder() {}
 
+  /**
+   * The store, handed over: {@link Engram#close()} closes it. Set this or {@link #borrowedStore}.
+   *
+   * @param store the store; the engine becomes its owner
+   * @return this builder
+   * @throws IllegalStateException if a store was already set or the builder was used
+   */
   public EngramBuilder store(MemoryStore store) {
     requireUnset("store", this.store);
     this.store = Objects.requireNonNull(store, "store");
+    this.ownsStore = true;
     return this;
   }
 
+  /**
+   * The store, borrowed: {@link Engram#close()} leaves it open and its owner closes it. Set this or
+   * {@link #store}.
+   *
+   * @param store the store, owned by the caller
+   * @return this builder
+   * @throws IllegalStateException if a store was already set or the builder was used
+   */
+  public EngramBuilder borrowedStore(MemoryStore store) {
+    requireUnset("store", this.store);
+    this.store = Objects.requireNonNull(store, "store");
+    this.ownsStore = false;
+    return this;
+  }
+
+  /**
+   * The reasoner that files writes (and curates, when it can). Required.
+   *
+   * @param reasoner e.g. {@code new DeterministicReasoner()}
+   * @return this builder
+   * @throws IllegalStateException if a reasoner was already set or the builder was used
+   */
   public EngramBuilder reasoner(Reasoner reasoner) {
     requireUnset("reasoner", this.reasoner);
     this.reasoner = Objects.requireNonNull(reasoner, "reasoner");
     return this;
   }
 
-  /** The clock for timestamps (default: the UTC system clock). */
+  /**
+   * The clock for timestamps (default: the UTC system clock).
+   *
+   * @param clock the clock
+   * @return this builder
+   * @throws IllegalStateException if a clock was already set or the builder was used
+   */
   public EngramBuilder clock(Clock clock) {
     requireUnset("clock", this.clock);
     this.clock = Objects.requireNonNull(clock, "clock");
     return this;
   }
 
-  /** The largest content accepted, in UTF-8 bytes (default 8,192; 64..1,048,576). */
+  /**
+   * The largest content accepted, in UTF-8 bytes (default 8,192).
+   *
+   * @param bytes between 64 and 1,048,576
+   * @return this builder
+   * @throws InvalidInputException if {@code bytes} is out of range
+   * @throws IllegalStateException if the setting was already given or the builder was used
+   */
   public EngramBuilder maxContentBytes(int bytes) {
     requireUnset("maxContentBytes", this.maxContentBytes);
     if (bytes < 64 || bytes > 1 << 20) {
-      throw new IllegalArgumentException("maxContentBytes must be between 64 and 1048576, was " + bytes);
+      throw new InvalidInputException("maxContentBytes", "must be between 64 and 1048576, was " + bytes);
     }
     this.maxContentBytes = bytes;
     return this;
@@ -62,11 +126,17 @@ public final class EngramBuilder {
 
   /**
    * Caps on active entries per scope (each namespace counts only its own entries) at priority 0 (default 5) and priority 1 (default 15).
+   *
+   * @param core the cap at priority 0, at least 0
+   * @param key the cap at priority 1, at least 0
+   * @return this builder
+   * @throws InvalidInputException if a cap is negative
+   * @throws IllegalStateException if the caps were already given or the builder was used
    */
   public EngramBuilder priorityCaps(int core, int key) {
     requireUnset("priorityCaps", this.corePriorityCap);
     if (core < 0 || key < 0) {
-      throw new IllegalArgumentException("priority caps must be >= 0, were " + core + " and " + key);
+      throw new InvalidInputException("priorityCaps", "priority caps must be >= 0, were " + core + " and " + key);
     }
     this.corePriorityCap = core;
     this.keyPriorityCap = key;
@@ -76,6 +146,10 @@ public final class EngramBuilder {
   /**
    * The write policy (default: descendants allowed, no ancestor promotion). A per-call
    * {@link WriteOptions#writePolicy()} can only narrow it.
+   *
+   * @param policy the policy
+   * @return this builder
+   * @throws IllegalStateException if a policy was already set or the builder was used
    */
   public EngramBuilder writePolicy(WritePolicy policy) {
     requireUnset("writePolicy", this.writePolicy);
@@ -83,27 +157,52 @@ public final class EngramBuilder {
     return this;
   }
 
-  /** The embedder for the vector channel of search (default: none; search is full-text only). */
+  /**
+   * The embedder for the vector channel of search (default: none; search is full-text only). The
+   * engine does not close it.
+   *
+   * @param embedder the embedder
+   * @return this builder
+   * @throws IllegalStateException if an embedder was already set or the builder was used
+   */
   public EngramBuilder embedder(Embedder embedder) {
     requireUnset("embedder", this.embedder);
     this.embedder = Objects.requireNonNull(embedder, "embedder");
     return this;
   }
 
-  /** Search tuning (default {@link SearchSettings#DEFAULTS}). */
+  /**
+   * Search tuning (default {@link SearchSettings#DEFAULTS}).
+   *
+   * @param settings the settings
+   * @return this builder
+   * @throws IllegalStateException if settings were already given or the builder was used
+   */
   public EngramBuilder searchSettings(SearchSettings settings) {
     requireUnset("searchSettings", this.searchSettings);
     this.searchSettings = Objects.requireNonNull(settings, "searchSettings");
     return this;
   }
 
-  /** Adds a protected namespace; may be called several times. */
+  /**
+   * Adds a protected namespace; may be called several times.
+   *
+   * @param boundary the boundary grants must stay below
+   * @return this builder
+   * @throws IllegalStateException if the builder was used
+   */
   public EngramBuilder protectNamespace(ProtectedNamespace boundary) {
     checkNotBuilt();
     protectedNamespaces.add(Objects.requireNonNull(boundary, "boundary"));
     return this;
   }
 
+  /**
+   * Builds the engine.
+   *
+   * @return a thread-safe engine over the store
+   * @throws IllegalStateException if no store or no reasoner was set, or the builder was already used
+   */
   public Engram build() {
     checkNotBuilt();
     if (store == null) {
@@ -123,7 +222,7 @@ public final class EngramBuilder {
         protectedNamespaces,
         embedder,
         searchSettings != null ? searchSettings : SearchSettings.DEFAULTS);
-    return new MemoryEngine(store, reasoner, config);
+    return new MemoryEngine(store, reasoner, config, ownsStore);
   }
 
   private void checkNotBuilt() {

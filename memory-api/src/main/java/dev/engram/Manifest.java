@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram;
 
 import java.util.List;
@@ -17,7 +21,7 @@ public record Manifest(String scope, long revision, List<ManifestItem> items) {
     Objects.requireNonNull(scope, "scope");
     items = List.copyOf(items);
     if (revision < 0) {
-      throw new IllegalArgumentException("revision must be >= 0, was " + revision);
+      throw new InvalidInputException("revision", "must be >= 0, was " + revision);
     }
   }
 }

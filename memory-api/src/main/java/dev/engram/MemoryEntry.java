@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram;
 
 import java.time.Instant;
@@ -64,7 +68,7 @@ public record MemoryEntry(
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(updatedAt, "updatedAt");
     if (version < 1) {
-      throw new IllegalArgumentException("version must be >= 1, was " + version);
+      throw new InvalidInputException("version", "must be >= 1, was " + version);
     }
   }
 

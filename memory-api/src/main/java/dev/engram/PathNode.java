@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram;
 
 import java.util.Objects;
@@ -17,10 +21,10 @@ public record PathNode(String path, boolean prefix, @Nullable String scope, @Nul
   public PathNode {
     Objects.requireNonNull(path, "path");
     if (prefix != (entryId == null) || prefix != (scope == null)) {
-      throw new IllegalArgumentException("a sub-prefix has neither scope nor entryId; an entry node has both");
+      throw new InvalidInputException("prefix", "a sub-prefix has neither scope nor entryId; an entry node has both");
     }
     if (entries < 1) {
-      throw new IllegalArgumentException("entries must be >= 1, was " + entries);
+      throw new InvalidInputException("entries", "must be >= 1, was " + entries);
     }
   }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram;
 
 import java.util.Objects;
@@ -12,7 +16,7 @@ public record ProtectedNamespace(String boundary, int minDepthBelow) {
   public ProtectedNamespace {
     Namespaces.validate("boundary", boundary);
     if (minDepthBelow < 1) {
-      throw new IllegalArgumentException("minDepthBelow must be at least 1, was " + minDepthBelow);
+      throw new InvalidInputException("minDepthBelow", "must be at least 1, was " + minDepthBelow);
     }
   }
 

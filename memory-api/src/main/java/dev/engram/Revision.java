@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram;
 
 import java.time.Instant;
@@ -11,7 +15,7 @@ public record Revision(String scope, long revision, List<Change> changes, Instan
     changes = List.copyOf(changes);
     Objects.requireNonNull(at, "at");
     if (revision < 1) {
-      throw new IllegalArgumentException("revision must be >= 1, was " + revision);
+      throw new InvalidInputException("revision", "must be >= 1, was " + revision);
     }
   }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram;
 
 import java.time.Duration;
@@ -25,23 +29,29 @@ public record SearchSettings(
 
   public SearchSettings {
     if (!(vectorFloor >= -1 && vectorFloor <= 1)) {
-      throw new IllegalArgumentException("vectorFloor must be within [-1, 1], was " + vectorFloor);
+      throw new InvalidInputException("vectorFloor", "must be within [-1, 1], was " + vectorFloor);
     }
     if (rrfK < 1) {
-      throw new IllegalArgumentException("rrfK must be >= 1, was " + rrfK);
+      throw new InvalidInputException("rrfK", "must be >= 1, was " + rrfK);
     }
-    if (!(ftsWeight >= 0) || !(vectorWeight >= 0) || ftsWeight + vectorWeight == 0) {
-      throw new IllegalArgumentException("channel weights must be >= 0 and not both 0");
+    if (!(ftsWeight >= 0) || Double.isInfinite(ftsWeight)) {
+      throw new InvalidInputException("ftsWeight", "must be finite and >= 0, was " + ftsWeight);
+    }
+    if (!(vectorWeight >= 0) || Double.isInfinite(vectorWeight)) {
+      throw new InvalidInputException("vectorWeight", "must be finite and >= 0, was " + vectorWeight);
+    }
+    if (ftsWeight + vectorWeight == 0) {
+      throw new InvalidInputException("ftsWeight", "channel weights must not both be 0");
     }
     if (!(priorityBonus >= 0 && priorityBonus < 0.01)) {
-      throw new IllegalArgumentException("priorityBonus must be within [0, 0.01), was " + priorityBonus);
+      throw new InvalidInputException("priorityBonus", "must be within [0, 0.01), was " + priorityBonus);
     }
     Objects.requireNonNull(embedTimeout, "embedTimeout");
     if (embedTimeout.isNegative() || embedTimeout.isZero()) {
-      throw new IllegalArgumentException("embedTimeout must be positive");
+      throw new InvalidInputException("embedTimeout", "must be positive, was " + embedTimeout);
     }
     if (channelDepth < 10 || channelDepth > 1000) {
-      throw new IllegalArgumentException("channelDepth must be between 10 and 1000, was " + channelDepth);
+      throw new InvalidInputException("channelDepth", "must be between 10 and 1000, was " + channelDepth);
     }
   }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -21,8 +25,8 @@ class EngramBuilderTest {
     assertThatThrownBy(() -> Engram.builder().reasoner(reasoner).reasoner(reasoner))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("reasoner was already set");
     assertThatThrownBy(() -> Engram.builder().maxContentBytes(10))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxContentBytes");
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("maxContentBytes");
     assertThatThrownBy(() -> Engram.builder().priorityCaps(-1, 3))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("priority caps");
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("priority caps");
   }
 }

@@ -1,5 +1,10 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.agent;
 
+import dev.engram.UntrustedText;
 import dev.engram.Citation;
 import dev.engram.ContextRequest;
 import dev.engram.Grants;
@@ -207,10 +212,10 @@ final class Instructions {
   static String entryLine(MemoryEntry e) {
     StringBuilder topics = new StringBuilder();
     for (String t : e.topics()) {
-      topics.append(topics.length() == 0 ? "" : ", ").append(Untrusted.line(t));
+      topics.append(topics.length() == 0 ? "" : ", ").append(UntrustedText.inline(t));
     }
     return "- [ref " + Tools.ref(e) + "] " + e.type().wireName() + " | topics " + topics + " | "
-        + e.updatedAt().truncatedTo(ChronoUnit.SECONDS) + ": " + Untrusted.line(e.content());
+        + e.updatedAt().truncatedTo(ChronoUnit.SECONDS) + ": " + UntrustedText.inline(e.content());
   }
 
   // ---- prepared context
@@ -252,7 +257,7 @@ final class Instructions {
   static String withoutOwnMarkers(String context) {
     String out = context;
     for (String marker : List.of(OVERVIEW_BEGIN, OVERVIEW_END, PRELOAD_BEGIN, PRELOAD_END)) {
-      out = out.replace(marker, Untrusted.line(marker + " "));
+      out = out.replace(marker, UntrustedText.inline(marker + " "));
     }
     return out;
   }

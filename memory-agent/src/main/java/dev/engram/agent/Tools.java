@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.agent;
 
 import static dev.engram.agent.ArgumentSchema.array;
@@ -17,6 +21,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.UntrustedText;
 import dev.engram.ChangeOptions;
 import dev.engram.EntryStatus;
 import dev.engram.Grants;
@@ -391,7 +396,7 @@ final class Tools {
     if (s == null) {
       return "";
     }
-    String one = Untrusted.line(s);
+    String one = UntrustedText.inline(s);
     return one.length() <= max ? one : one.substring(0, max) + "…";
   }
 

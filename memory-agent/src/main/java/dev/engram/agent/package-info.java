@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Memory an agent has: the {@code memory_*} tools, autoScan, preload and the instructions block of a
  * {@link dev.engram.agent.MemoryResource}, bound per request to trusted {@link dev.engram.Grants}.

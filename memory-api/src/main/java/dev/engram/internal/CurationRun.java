@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.internal;
 
 import dev.engram.CurateReport;
@@ -22,6 +26,8 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One {@code curate} call: the dirty (scope, topic) pairs of the grants' own writable scopes, at most
@@ -31,6 +37,7 @@ import org.jspecify.annotations.Nullable;
  * as one commit (a rejected op is reported, the rest still apply) and each topic is marked curated.
  */
 final class CurationRun {
+  private static final Logger LOG = LoggerFactory.getLogger(CurationRun.class);
   private static final int CURATE_SLICE = 50;
 
   private final MemoryStore store;
@@ -127,8 +134,11 @@ final class CurationRun {
         search.reindex(Grants.of(scopes));
       } catch (MemoryException | IllegalStateException e) {
         rejected.add("reindex after curation failed (vectors stay incomplete until reindex): " + e.getMessage());
+        LOG.warn("Reindex after curation failed; vectors stay incomplete until reindex: {}", e.toString());
       }
     }
+    LOG.info("Curation: {} topics curated, {} operations applied, {} rejected, {} topics left for a later call",
+        curated.size(), applied.size(), rejected.size(), remaining);
     return new CurateReport(true, curated, applied, rejected, remaining);
   }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.internal;
 
 import dev.engram.CapabilityNotSupportedException;
@@ -19,9 +23,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Calls the embedder, validates its untrusted output, and keeps a small cache of query vectors. */
 final class Embeddings {
+  private static final Logger LOG = LoggerFactory.getLogger(Embeddings.class);
   private static final int QUERY_CACHE = 512;
 
   /**
@@ -62,6 +69,8 @@ final class Embeddings {
       List<float[]> vectors = embed(new ArrayList<>(views.values()));
       return new PendingVectors(content, disclosure, glossary, path, new ArrayList<>(views.keySet()), vectors);
     } catch (RuntimeException e) {
+      LOG.warn("Embedding a new version with {} failed; it is stored without vectors until reindex: {}",
+          profile.id(), e.toString());
       return null;
     }
   }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.internal;
 
 import dev.engram.BootBlock;
@@ -71,8 +75,15 @@ public final class MemoryEngine implements Engram {
   private final Edits edits;
   private final CurationUndo undo;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final boolean ownsStore;
 
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config) {
+    this(store, reasoner, config, true);
+  }
+
+  /** With {@code ownsStore} false, {@link #close()} leaves the store open: its owner closes it. */
+  public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config, boolean ownsStore) {
+    this.ownsStore = ownsStore;
     this.store = Objects.requireNonNull(store, "store");
     Objects.requireNonNull(reasoner, "reasoner");
     this.config = Objects.requireNonNull(config, "config");
@@ -82,7 +93,7 @@ public final class MemoryEngine implements Engram {
     this.commits = new Commits(store, config, search);
     this.writes = new WritePipeline(store, reasoner, config, policy, search, commits);
     this.versioning = new Versioning(search, commits);
-    this.erasure = new Erasure(store, commits);
+    this.erasure = new Erasure(store, commits, search);
     this.reads = new Reads(store);
     this.curation = new CurationRun(store, reasoner, policy, config, search, commits);
     this.paths = new PathIndex(store);
@@ -466,10 +477,13 @@ public final class MemoryEngine implements Engram {
     return BootNodes.block(store, grants, clientType);
   }
 
-  /** Closes the store; every later call fails with {@link ErrorCode#STORE_CLOSED}. Idempotent. */
+  /**
+   * Every later call fails with {@link ErrorCode#STORE_CLOSED}; the store is closed too when the engine
+   * owns it. Idempotent.
+   */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
+    if (closed.compareAndSet(false, true) && ownsStore) {
       store.close();
     }
   }

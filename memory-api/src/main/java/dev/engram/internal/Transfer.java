@@ -1,6 +1,12 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.Change;
 import dev.engram.EntryStatus;
@@ -14,8 +20,8 @@ import dev.engram.Revision;
 import dev.engram.TransferReport;
 import dev.engram.spi.EntryJson;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoreReader;
 import dev.engram.spi.TopicState;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -31,16 +37,23 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Lossless JSON Lines export and validated import. Line 1 is a header
  * {@code {"record":"engram-export","format":1}}; then per scope a {@code scope} record, its
  * {@code revision}s, {@code version}s, {@code event}s and {@code topic}s.
+ *
+ * <p>Export reads each scope inside one store transaction on it, so a scope is written at one revision
+ * even while writes continue. Import reads lines up to {@value #MAX_LINE_CHARS} characters, checks every
+ * record and then the whole file against the rules the engine keeps ({@link #validate}) before it writes
+ * anything, and writes each scope in one transaction.
  */
 final class Transfer {
   static final int FORMAT = 1;
   private static final int MAX_LINE_CHARS = 4 * 1024 * 1024;
   private static final int MAX_REVISIONS_PER_SCOPE = Integer.MAX_VALUE;
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final MemoryStore store;
   private final EngineConfig config;
@@ -64,42 +77,38 @@ final class Transfer {
     int topics = 0;
     List<String> scopes = new ArrayList<>();
     try {
-      ObjectNode header = EntryJson.mapper().createObjectNode();
+      ObjectNode header = MAPPER.createObjectNode();
       header.put("record", "engram-export");
       header.put("format", FORMAT);
       line(out, header);
       for (String scope : new java.util.TreeSet<>(grants.visibleScopes())) {
-        long head = store.headRevision(scope);
-        List<MemoryEntry> all = store.versionsIn(List.of(scope), EnumSet.allOf(EntryStatus.class));
-        List<TopicState> topicRows = store.topics(List.of(scope));
-        if (head == 0 && all.isEmpty() && topicRows.isEmpty()) {
+        if (store.headRevision(scope) == 0 && store.scopes(scope, false).isEmpty()) {
+          continue;
+        }
+        ScopeSnapshot snap = store.inTransaction(scope, tx -> ScopeSnapshot.read(tx, scope));
+        if (snap.isEmpty()) {
           continue;
         }
         scopes.add(scope);
-        ObjectNode s = EntryJson.mapper().createObjectNode();
+        ObjectNode s = MAPPER.createObjectNode();
         s.put("record", "scope");
         s.put("scope", scope);
-        s.put("revision", head);
+        s.put("revision", snap.head);
         line(out, s);
-        for (Revision r : store.revisions(scope, 0, MAX_REVISIONS_PER_SCOPE)) {
-          line(out, typed("revision", EntryJson.revisionNode(r)));
+        for (Revision r : snap.revisions) {
+          line(out, typed("revision", EntryJson.writeRevision(r)));
           revisions++;
         }
-        all.sort((a, b) -> a.versionId().compareTo(b.versionId()));
-        Set<String> entryIds = new java.util.LinkedHashSet<>();
-        for (MemoryEntry v : all) {
-          line(out, typed("version", EntryJson.entryNode(v)));
-          entryIds.add(v.entryId());
+        for (MemoryEntry v : snap.versions) {
+          line(out, typed("version", EntryJson.writeEntry(v)));
           versions++;
         }
-        for (String entryId : entryIds) {
-          for (MemoryEvent e : store.events(entryId)) {
-            line(out, typed("event", EntryJson.eventNode(e)));
-            events++;
-          }
+        for (MemoryEvent e : snap.events) {
+          line(out, typed("event", EntryJson.writeEvent(e)));
+          events++;
         }
-        for (TopicState t : topicRows) {
-          ObjectNode n = EntryJson.mapper().createObjectNode();
+        for (TopicState t : snap.topics) {
+          ObjectNode n = MAPPER.createObjectNode();
           n.put("record", "topic");
           n.put("scope", t.scope());
           n.put("topic", t.topic());
@@ -118,15 +127,45 @@ final class Transfer {
     return new TransferReport(scopes, versions, events, revisions, topics, false);
   }
 
-  private static ObjectNode typed(String type, ObjectNode body) {
-    ObjectNode n = EntryJson.mapper().createObjectNode();
-    n.put("record", type);
-    n.setAll(body);
-    return n;
+  /**
+   * Everything of one scope, read inside one store transaction on it: transactions on a scope are
+   * serialized, so no commit lands between the reads and the parts agree on one revision (an export
+   * taken under traffic imports).
+   */
+  private record ScopeSnapshot(
+      long head, List<Revision> revisions, List<MemoryEntry> versions, List<MemoryEvent> events, List<TopicState> topics) {
+
+    static ScopeSnapshot read(StoreReader tx, String scope) {
+      long head = tx.headRevision(scope);
+      List<MemoryEntry> all = new ArrayList<>(tx.versionsIn(List.of(scope), EnumSet.allOf(EntryStatus.class)));
+      all.sort((a, b) -> a.versionId().compareTo(b.versionId()));
+      List<TopicState> topicRows = tx.topics(List.of(scope));
+      List<Revision> revisions = head == 0 ? List.of() : tx.revisions(scope, 0, MAX_REVISIONS_PER_SCOPE);
+      Set<String> entryIds = new java.util.LinkedHashSet<>();
+      all.forEach(v -> entryIds.add(v.entryId()));
+      List<MemoryEvent> events = new ArrayList<>();
+      for (String entryId : entryIds) {
+        events.addAll(tx.events(entryId));
+      }
+      return new ScopeSnapshot(head, revisions, all, events, topicRows);
+    }
+
+    boolean isEmpty() {
+      return head == 0 && versions.isEmpty() && topics.isEmpty();
+    }
+  }
+
+  /** {@code {"record":type, …body's fields}}: body is one of EntryJson's (non-empty) JSON objects. */
+  private static String typed(String type, String body) {
+    return "{\"record\":\"" + type + "\"," + body.substring(1);
   }
 
   private static void line(Writer out, JsonNode node) throws IOException {
-    out.write(node.toString());
+    line(out, node.toString());
+  }
+
+  private static void line(Writer out, String json) throws IOException {
+    out.write(json);
     out.write('\n');
   }
 
@@ -179,24 +218,21 @@ final class Transfer {
 
   private Map<String, ScopeData> parse(Grants grants, Reader in) {
     Map<String, ScopeData> scopes = new LinkedHashMap<>();
-    BufferedReader reader = in instanceof BufferedReader b ? b : new BufferedReader(in);
+    LineReader reader = new LineReader(in, MAX_LINE_CHARS);
     int lineNo = 0;
     try {
       String line;
-      while ((line = reader.readLine()) != null) {
+      while ((line = reader.next(lineNo + 1)) != null) {
         lineNo++;
         if (line.isBlank()) {
           continue;
         }
         String where = "line " + lineNo;
-        if (line.length() > MAX_LINE_CHARS) {
-          throw new InvalidInputException(where, "is " + line.length() + " characters; the limit is " + MAX_LINE_CHARS);
-        }
         JsonNode n;
         try {
-          n = EntryJson.parse(line);
-        } catch (InvalidInputException e) {
-          throw new InvalidInputException(where, e.getMessage());
+          n = MAPPER.readTree(line);
+        } catch (JsonProcessingException e) {
+          throw new InvalidInputException(where, "not valid JSON: " + e.getOriginalMessage());
         }
         String type = n.path("record").asText("");
         if (lineNo == 1) {
@@ -218,6 +254,63 @@ final class Transfer {
       throw new InvalidInputException("in", "the export is empty");
     }
     return scopes;
+  }
+
+  /**
+   * Reads lines ({@code \n}, {@code \r\n} or {@code \r} terminated) and refuses a line as soon as it
+   * grows past the limit, without reading the rest of it.
+   */
+  static final class LineReader {
+    private final Reader in;
+    private final int maxChars;
+    private final char[] buf = new char[8192];
+    private int pos;
+    private int end;
+    private boolean skipLf;
+
+    LineReader(Reader in, int maxChars) {
+      this.in = in;
+      this.maxChars = maxChars;
+    }
+
+    /** The next line without its terminator, or null at the end of the stream. */
+    @Nullable String next(int lineNo) throws IOException {
+      StringBuilder sb = null;
+      while (true) {
+        if (pos == end) {
+          end = in.read(buf, 0, buf.length);
+          pos = 0;
+          if (end <= 0) {
+            end = 0;
+            return sb == null ? null : sb.toString();
+          }
+        }
+        if (skipLf) {
+          skipLf = false;
+          if (buf[pos] == '\n') {
+            pos++;
+            continue;
+          }
+        }
+        int start = pos;
+        while (pos < end && buf[pos] != '\n' && buf[pos] != '\r') {
+          pos++;
+        }
+        if (sb == null) {
+          sb = new StringBuilder(Math.min(maxChars, 256));
+        }
+        if ((long) sb.length() + (pos - start) > maxChars) {
+          throw new InvalidInputException("line " + lineNo, "is longer than the limit of " + maxChars
+              + " characters; reading stopped there");
+        }
+        sb.append(buf, start, pos - start);
+        if (pos < end) {
+          skipLf = buf[pos] == '\r';
+          pos++;
+          return sb.toString();
+        }
+      }
+    }
   }
 
   private void record(Grants grants, Map<String, ScopeData> scopes, String type, JsonNode n) {
@@ -245,21 +338,23 @@ final class Transfer {
     }
     switch (type) {
       case "revision" -> {
-        Revision r = EntryJson.revision(n);
+        Revision r = EntryJson.readRevision(n.toString());
         if (d.revisions.put(r.revision(), r) != null) {
           throw new InvalidInputException("revision", "revision " + r.revision() + " of " + scope + " appears twice");
         }
       }
       case "version" -> {
-        MemoryEntry v = checkVersion(EntryJson.entry(n));
+        MemoryEntry v = checkVersion(EntryJson.readEntry(n.toString()));
         if (d.versions.put(v.versionId(), v) != null) {
           throw new InvalidInputException("versionId", "version " + v.versionId() + " appears twice");
         }
       }
       case "event" -> {
-        MemoryEvent e = EntryJson.event(n);
+        MemoryEvent e = EntryJson.readEvent(n.toString());
         Text.id("eventId", e.eventId());
         Text.id("entryId", e.entryId());
+        normalized("actor", e.actor(), Text.optionalShort("actor", e.actor(), Text.MAX_SOURCE_CHARS));
+        normalized("reason", e.reason(), Text.optionalShort("reason", e.reason(), Text.MAX_REASON_CHARS));
         if (e.before() != null) {
           checkVersion(e.before());
         }
@@ -277,6 +372,9 @@ final class Transfer {
           lastUpdatedAt = at == null ? Instant.EPOCH : Instant.parse(at);
         } catch (java.time.format.DateTimeParseException ex) {
           throw new InvalidInputException("lastUpdatedAt", "not an ISO-8601 instant: " + at);
+        }
+        if (d.topics.stream().anyMatch(t -> t.topic().equals(topic))) {
+          throw new InvalidInputException("topic", "topic '" + topic + "' of " + scope + " appears twice");
         }
         d.topics.add(new TopicRecord(topic,
             blurb == null || blurb.isNull() ? null : Text.shortText("blurb", blurb.asText(), Text.MAX_DISCLOSURE_CHARS),
@@ -302,90 +400,206 @@ final class Transfer {
       throw new InvalidInputException("topics", "version " + v.versionId() + " topics are not normalized");
     }
     Text.priority("priority", v.priority());
-    Text.optionalShort("disclosure", v.disclosure(), Text.MAX_DISCLOSURE_CHARS);
-    Text.glossary("glossary", v.glossary());
+    normalized("disclosure", v.disclosure(), Text.optionalShort("disclosure", v.disclosure(), Text.MAX_DISCLOSURE_CHARS));
+    normalized("glossary", v.glossary(), Text.glossary("glossary", v.glossary()));
     Text.path("path", v.path());
-    Text.optionalShort("source", v.source(), Text.MAX_SOURCE_CHARS);
-    Text.evidence("evidence", v.evidence());
+    normalized("source", v.source(), Text.optionalShort("source", v.source(), Text.MAX_SOURCE_CHARS));
+    normalized("evidence", v.evidence(), Text.evidence("evidence", v.evidence()));
+    if (v.status() == EntryStatus.SUPERSEDED ? v.supersededBy() == null : v.supersededBy() != null) {
+      throw new InvalidInputException("supersededBy", "version " + v.versionId() + " is " + v.status()
+          + (v.supersededBy() == null ? " without" : " with") + " a supersededBy");
+    }
+    if (v.supersededBy() != null) {
+      Text.id("supersededBy", v.supersededBy());
+      if (v.supersededBy().equals(v.versionId())) {
+        throw new InvalidInputException("supersededBy", "version " + v.versionId() + " names itself as superseding it");
+      }
+    }
     return v;
   }
 
-  /** Cross-record consistency, and that nothing collides with the target store. */
-  private void validate(Map<String, ScopeData> scopes) {
-    Set<String> allEntries = new HashSet<>();
-    for (ScopeData d : scopes.values()) {
-      long expect = 1;
-      for (long r : d.revisions.keySet()) {
-        if (r != expect) {
-          throw new InvalidInputException("revision", "revisions of " + d.scope + " are not gap-free: expected " + expect + ", found " + r);
-        }
-        expect++;
-      }
-      if (d.revisions.size() != d.revision) {
-        throw new InvalidInputException("revision", "scope " + d.scope + " declares revision " + d.revision
-            + " but carries " + d.revisions.size() + " revisions");
-      }
-      Map<String, List<MemoryEntry>> byEntry = new HashMap<>();
-      for (MemoryEntry v : d.versions.values()) {
-        if (!v.scope().equals(d.scope)) {
-          throw new InvalidInputException("scope", "version " + v.versionId() + " is filed under " + d.scope + " but names " + v.scope());
-        }
-        if (v.createdInRevision() < 1 || v.createdInRevision() > d.revision) {
-          throw new InvalidInputException("createdInRevision", "version " + v.versionId() + " cites revision " + v.createdInRevision()
-              + " outside 1.." + d.revision);
-        }
-        byEntry.computeIfAbsent(v.entryId(), k -> new ArrayList<>()).add(v);
-        if (store.version(v.versionId()).isPresent()) {
-          throw new InvalidInputException("versionId", "version " + v.versionId() + " already exists in the target store");
-        }
-      }
-      for (Map.Entry<String, List<MemoryEntry>> e : byEntry.entrySet()) {
-        if (!allEntries.add(e.getKey())) {
-          throw new InvalidInputException("entryId", "entry " + e.getKey() + " appears in more than one scope");
-        }
-        if (!store.versions(e.getKey()).isEmpty()) {
-          throw new InvalidInputException("entryId", "entry " + e.getKey() + " already exists in the target store");
-        }
-        List<MemoryEntry> chain = e.getValue();
-        chain.sort((a, b) -> Integer.compare(a.version(), b.version()));
-        int active = 0;
-        for (int i = 0; i < chain.size(); i++) {
-          MemoryEntry v = chain.get(i);
-          if (v.version() != i + 1) {
-            throw new InvalidInputException("version", "entry " + e.getKey() + " versions are not 1.." + chain.size());
-          }
-          String prev = i == 0 ? null : chain.get(i - 1).versionId();
-          if (!Objects.equals(prev, v.previousVersionId())) {
-            throw new InvalidInputException("previousVersionId", "version " + v.versionId() + " breaks the chain of entry " + e.getKey());
-          }
-          if (v.status() != EntryStatus.SUPERSEDED) {
-            active++;
-          }
-        }
-        if (active > 1) {
-          throw new InvalidInputException("status", "entry " + e.getKey() + " has more than one current version");
-        }
-      }
-      for (MemoryEvent ev : d.events) {
-        if (!ev.scope().equals(d.scope) || !byEntry.containsKey(ev.entryId())) {
-          throw new InvalidInputException("event", "event " + ev.eventId() + " names an entry not exported with scope " + d.scope);
-        }
-        if (ev.revision() < 1 || ev.revision() > d.revision) {
-          throw new InvalidInputException("event", "event " + ev.eventId() + " cites revision " + ev.revision() + " outside 1.." + d.revision);
-        }
-        if (store.event(ev.eventId()).isPresent()) {
-          throw new InvalidInputException("eventId", "event " + ev.eventId() + " already exists in the target store");
-        }
-      }
-      for (Revision r : d.revisions.values()) {
-        for (Change c : r.changes()) {
-          Text.id("entryId", c.entryId());
-        }
-      }
-      if (store.headRevision(d.scope) != 0 || !store.scopes(d.scope, false).isEmpty()) {
-        throw new InvalidInputException("scope", "scope '" + d.scope + "' is not empty in the target store; import only into empty scopes");
-      }
+  /** A stored value must be in the form the engine stores (the engine's own rules, applied once more, change nothing). */
+  private static void normalized(String field, @Nullable Object stored, @Nullable Object normal) {
+    if (!Objects.equals(stored, normal)) {
+      throw new InvalidInputException(field, "is not in the normalized form the engine stores");
     }
   }
 
+  /**
+   * Cross-record consistency: ids unique across the whole file, every version chain one the engine
+   * could have made, the engine's per-scope rules (one active entry per content hash and per path,
+   * priority caps), stamps within the scope's revision, change sets and snapshots naming only ids of
+   * their own scope; and that nothing collides with the target store.
+   */
+  private void validate(Map<String, ScopeData> scopes) {
+    Map<String, String> versionScope = new HashMap<>();
+    Map<String, MemoryEntry> versionsById = new HashMap<>();
+    Map<String, String> entryScope = new HashMap<>();
+    Map<String, String> eventScope = new HashMap<>();
+    for (ScopeData d : scopes.values()) {
+      for (MemoryEntry v : d.versions.values()) {
+        String other = versionScope.putIfAbsent(v.versionId(), d.scope);
+        if (other != null) {
+          throw new InvalidInputException("versionId", "version " + v.versionId() + " appears in " + other + " and in " + d.scope);
+        }
+        versionsById.put(v.versionId(), v);
+        String entryOther = entryScope.putIfAbsent(v.entryId(), d.scope);
+        if (entryOther != null && !entryOther.equals(d.scope)) {
+          throw new InvalidInputException("entryId", "entry " + v.entryId() + " appears in more than one scope ("
+              + entryOther + ", " + d.scope + ")");
+        }
+      }
+      for (MemoryEvent e : d.events) {
+        String other = eventScope.putIfAbsent(e.eventId(), d.scope);
+        if (other != null) {
+          throw new InvalidInputException("eventId", "event " + e.eventId() + " appears "
+              + (other.equals(d.scope) ? "twice in " + d.scope : "in " + other + " and in " + d.scope));
+        }
+      }
+    }
+    for (ScopeData d : scopes.values()) {
+      validateScope(d, versionScope, versionsById, entryScope);
+    }
+  }
+
+  private void validateScope(
+      ScopeData d, Map<String, String> versionScope, Map<String, MemoryEntry> versionsById, Map<String, String> entryScope) {
+    long expect = 1;
+    for (long r : d.revisions.keySet()) {
+      if (r != expect) {
+        throw new InvalidInputException("revision", "revisions of " + d.scope + " are not gap-free: expected " + expect + ", found " + r);
+      }
+      expect++;
+    }
+    if (d.revisions.size() != d.revision) {
+      throw new InvalidInputException("revision", "scope " + d.scope + " declares revision " + d.revision
+          + " but carries " + d.revisions.size() + " revisions");
+    }
+    Map<String, List<MemoryEntry>> byEntry = new HashMap<>();
+    for (MemoryEntry v : d.versions.values()) {
+      if (!v.scope().equals(d.scope)) {
+        throw new InvalidInputException("scope", "version " + v.versionId() + " is filed under " + d.scope + " but names " + v.scope());
+      }
+      if (v.createdInRevision() < 1 || v.createdInRevision() > d.revision) {
+        throw new InvalidInputException("createdInRevision", "version " + v.versionId() + " cites revision " + v.createdInRevision()
+            + " outside 1.." + d.revision);
+      }
+      byEntry.computeIfAbsent(v.entryId(), k -> new ArrayList<>()).add(v);
+      if (store.version(v.versionId()).isPresent()) {
+        throw new InvalidInputException("versionId", "version " + v.versionId() + " already exists in the target store");
+      }
+    }
+    Map<String, MemoryEntry> activeByHash = new HashMap<>();
+    Map<String, MemoryEntry> activeByPath = new HashMap<>();
+    int[] activeWithPriority = new int[2];
+    for (Map.Entry<String, List<MemoryEntry>> e : byEntry.entrySet()) {
+      if (!store.versions(e.getKey()).isEmpty()) {
+        throw new InvalidInputException("entryId", "entry " + e.getKey() + " already exists in the target store");
+      }
+      List<MemoryEntry> chain = e.getValue();
+      chain.sort((a, b) -> Integer.compare(a.version(), b.version()));
+      for (int i = 0; i < chain.size(); i++) {
+        MemoryEntry v = chain.get(i);
+        if (v.version() != i + 1) {
+          throw new InvalidInputException("version", "entry " + e.getKey() + " versions are not 1.." + chain.size());
+        }
+        String prev = i == 0 ? null : chain.get(i - 1).versionId();
+        if (!Objects.equals(prev, v.previousVersionId())) {
+          throw new InvalidInputException("previousVersionId", "version " + v.versionId() + " breaks the chain of entry " + e.getKey());
+        }
+        boolean head = i == chain.size() - 1;
+        if (!head && v.status() != EntryStatus.SUPERSEDED) {
+          throw new InvalidInputException("status", "version " + v.versionId() + " of entry " + e.getKey() + " is " + v.status()
+              + " but a later version exists; only the newest version of an entry may be current");
+        }
+        if (v.supersededBy() != null) {
+          MemoryEntry by = versionsById.get(v.supersededBy());
+          if (by == null || !d.scope.equals(versionScope.get(v.supersededBy()))) {
+            throw new InvalidInputException("supersededBy", "version " + v.versionId() + " is superseded by " + v.supersededBy()
+                + ", which is not a version of " + d.scope + " in this export");
+          }
+          if (head && by.entryId().equals(v.entryId())) {
+            throw new InvalidInputException("supersededBy", "version " + v.versionId() + " is the newest of entry " + e.getKey()
+                + " but names its own entry's version " + v.supersededBy() + " as superseding it");
+          }
+        }
+        if (v.status() == EntryStatus.ACTIVE) {
+          MemoryEntry twin = activeByHash.putIfAbsent(v.contentHash(), v);
+          if (twin != null) {
+            throw new InvalidInputException("contentHash", "entries " + twin.entryId() + " and " + v.entryId() + " of " + d.scope
+                + " are both active with one content; the engine keeps one active entry per content");
+          }
+          if (v.path() != null) {
+            MemoryEntry holder = activeByPath.putIfAbsent(v.path(), v);
+            if (holder != null) {
+              throw new InvalidInputException("path", "entries " + holder.entryId() + " and " + v.entryId() + " of " + d.scope
+                  + " are both active at path " + v.path());
+            }
+          }
+          if (v.priority() <= 1) {
+            activeWithPriority[v.priority()]++;
+          }
+        }
+      }
+    }
+    int[] caps = {config.corePriorityCap(), config.keyPriorityCap()};
+    for (int p = 0; p < caps.length; p++) {
+      if (activeWithPriority[p] > caps[p]) {
+        throw new InvalidInputException("priority", "scope " + d.scope + " holds " + activeWithPriority[p]
+            + " active entries of priority " + p + "; the cap is " + caps[p]);
+      }
+    }
+    for (MemoryEvent ev : d.events) {
+      if (!ev.scope().equals(d.scope) || !byEntry.containsKey(ev.entryId())) {
+        throw new InvalidInputException("event", "event " + ev.eventId() + " names an entry not exported with scope " + d.scope);
+      }
+      if (ev.revision() < 1 || ev.revision() > d.revision) {
+        throw new InvalidInputException("event", "event " + ev.eventId() + " cites revision " + ev.revision() + " outside 1.." + d.revision);
+      }
+      for (MemoryEntry snap : java.util.Arrays.asList(ev.before(), ev.after())) {
+        if (snap == null) {
+          continue;
+        }
+        MemoryEntry stored = versionsById.get(snap.versionId());
+        if (!snap.scope().equals(d.scope) || !snap.entryId().equals(ev.entryId()) || stored == null
+            || !stored.entryId().equals(ev.entryId()) || !d.scope.equals(versionScope.get(snap.versionId()))) {
+          throw new InvalidInputException("event", "event " + ev.eventId() + " holds a snapshot of version " + snap.versionId()
+              + " that is not a version of entry " + ev.entryId() + " in " + d.scope);
+        }
+      }
+      if (store.event(ev.eventId()).isPresent()) {
+        throw new InvalidInputException("eventId", "event " + ev.eventId() + " already exists in the target store");
+      }
+    }
+    for (Revision r : d.revisions.values()) {
+      for (Change c : r.changes()) {
+        Text.id("entryId", c.entryId());
+        String owner = entryScope.get(c.entryId());
+        boolean foreign = owner != null ? !owner.equals(d.scope) : !store.versions(c.entryId()).isEmpty();
+        if (c.versionId() != null) {
+          Text.id("versionId", c.versionId());
+          MemoryEntry v = versionsById.get(c.versionId());
+          foreign |= v != null ? !v.entryId().equals(c.entryId()) || !d.scope.equals(versionScope.get(c.versionId()))
+              : store.version(c.versionId()).isPresent();
+        }
+        if (foreign) {
+          throw new InvalidInputException("changes", "revision " + r.revision() + " of " + d.scope + " names entry " + c.entryId()
+              + (c.versionId() == null ? "" : " version " + c.versionId()) + ", which belongs to another scope");
+        }
+      }
+    }
+    for (TopicRecord t : d.topics) {
+      if (t.lastWrite < 0 || t.lastWrite > d.revision) {
+        throw new InvalidInputException("lastWriteRevision", "topic " + t.topic + " of " + d.scope + " was written at revision "
+            + t.lastWrite + ", outside 0.." + d.revision);
+      }
+      if (t.lastCurated < 0 || t.lastCurated > d.revision) {
+        throw new InvalidInputException("lastCuratedRevision", "topic " + t.topic + " of " + d.scope + " was curated at revision "
+            + t.lastCurated + ", outside 0.." + d.revision);
+      }
+    }
+    if (store.headRevision(d.scope) != 0 || !store.scopes(d.scope, false).isEmpty()) {
+      throw new InvalidInputException("scope", "scope '" + d.scope + "' is not empty in the target store; import only into empty scopes");
+    }
+  }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.internal;
 
 import dev.engram.EntryType;
@@ -26,6 +30,7 @@ import java.util.concurrent.ForkJoinPool;
 final class VectorIndex {
   private final MemoryStore store;
   private final Map<String, Block> blocks = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong invalidations = new java.util.concurrent.atomic.AtomicLong();
 
   VectorIndex(MemoryStore store) {
     this.store = store;
@@ -61,12 +66,22 @@ final class VectorIndex {
     if (b != null && b.revision == head && b.profileId.equals(profileId)) {
       return b;
     }
+    long seen = invalidations.get();
     b = load(scope, head, profileId, dim);
     blocks.put(scope, b);
+    if (invalidations.get() != seen) {
+      blocks.remove(scope, b);
+    }
     return b;
   }
 
+  /**
+   * Drops the cached block of {@code scope} (its versions with their content, and their vectors) now,
+   * e.g. when the scope's entries are erased. A block a concurrent search loaded before the change is
+   * not kept either.
+   */
   void invalidate(String scope) {
+    invalidations.incrementAndGet();
     blocks.remove(scope);
   }
 

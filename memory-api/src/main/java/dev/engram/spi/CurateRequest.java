@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.spi;
 
 import dev.engram.MemoryEntry;
@@ -10,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * Operations may name only the entries shown here.
  */
 public record CurateRequest(String scope, String topic, @Nullable String blurb, List<MemoryEntry> entries) {
+  /** Validates and copies the components. */
   public CurateRequest {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(topic, "topic");

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.spi;
 
 import java.util.List;
@@ -9,13 +13,19 @@ import java.util.List;
  */
 public interface Embedder {
 
-  /** The model and dimension of every vector this embedder returns. */
+  /**
+   * The model and dimension of every vector this embedder returns.
+   *
+   * @return the profile
+   */
   EmbeddingProfile profile();
 
   /**
    * One vector per text, in order, each of {@code profile().dimension()} values. Vectors should be
    * unit length; the engine normalizes them anyway.
    *
+   * @param texts non-empty texts
+   * @return one vector per text, in order
    * @throws RuntimeException when the model cannot be reached or fails; the engine reports it
    */
   List<float[]> embed(List<String> texts);

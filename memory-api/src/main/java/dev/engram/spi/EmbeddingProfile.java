@@ -1,5 +1,10 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.spi;
 
+import dev.engram.InvalidInputException;
 import java.util.Objects;
 
 /**
@@ -7,13 +12,14 @@ import java.util.Objects;
  * {@link #id()}; a store holding vectors of another profile counts as incomplete for this one.
  */
 public record EmbeddingProfile(String modelId, int dimension) {
+  /** Validates and copies the components. */
   public EmbeddingProfile {
     Objects.requireNonNull(modelId, "modelId");
     if (modelId.isBlank() || modelId.length() > 200) {
-      throw new IllegalArgumentException("modelId must be 1..200 non-blank characters");
+      throw new InvalidInputException("modelId", "must be 1..200 non-blank characters");
     }
     if (dimension < 1 || dimension > 8192) {
-      throw new IllegalArgumentException("dimension must be between 1 and 8192, was " + dimension);
+      throw new InvalidInputException("dimension", "must be between 1 and 8192, was " + dimension);
     }
   }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.spi;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -23,33 +27,44 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The one JSON form of entries, events, revisions and string lists, shared by the SQL stores (event
- * snapshots, list columns) and by export / import. Field names are stable; instants are ISO-8601 UTC.
- * Readers reject malformed documents with {@link InvalidInputException}.
+ * snapshots, list columns) and by export / import. Field names are stable; instants are ISO-8601 UTC;
+ * every written document is one compact JSON object or array on one line. Readers ignore unknown fields
+ * and reject malformed documents with {@link InvalidInputException}. Only strings cross this surface, so
+ * a store needs no JSON library of its own.
  */
 public final class EntryJson {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private EntryJson() {}
 
-  public static ObjectMapper mapper() {
-    return MAPPER;
-  }
-
   // ---- string lists
 
+  /**
+   * Writes a list of strings as a JSON array.
+   *
+   * @param values the strings, in order
+   * @return a JSON array of strings
+   */
   public static String writeStrings(List<String> values) {
     ArrayNode a = MAPPER.createArrayNode();
     values.forEach(a::add);
     return a.toString();
   }
 
+  /**
+   * Reads what {@link #writeStrings} wrote.
+   *
+   * @param json a JSON array of strings
+   * @return the strings, in order
+   * @throws InvalidInputException if {@code json} is not a JSON array of strings
+   */
   public static List<String> readStrings(String json) {
     return strings(parse(json), "list");
   }
 
   // ---- entries
 
-  public static ObjectNode entryNode(MemoryEntry e) {
+  private static ObjectNode entryNode(MemoryEntry e) {
     ObjectNode n = MAPPER.createObjectNode();
     n.put("entryId", e.entryId());
     n.put("versionId", e.versionId());
@@ -74,15 +89,28 @@ public final class EntryJson {
     return n;
   }
 
+  /**
+   * Writes one version of an entry.
+   *
+   * @param e the version
+   * @return a JSON object with every field of {@code e}
+   */
   public static String writeEntry(MemoryEntry e) {
     return entryNode(e).toString();
   }
 
+  /**
+   * Reads what {@link #writeEntry} wrote.
+   *
+   * @param json a JSON object
+   * @return the version it describes
+   * @throws InvalidInputException if {@code json} is not valid JSON or not a well-formed entry
+   */
   public static MemoryEntry readEntry(String json) {
     return entry(parse(json));
   }
 
-  public static MemoryEntry entry(JsonNode n) {
+  private static MemoryEntry entry(JsonNode n) {
     try {
       return new MemoryEntry(
           text(n, "entryId"), text(n, "versionId"), integer(n, "version"), optText(n, "previousVersionId"),
@@ -99,7 +127,7 @@ public final class EntryJson {
 
   // ---- events
 
-  public static ObjectNode eventNode(MemoryEvent e) {
+  private static ObjectNode eventNode(MemoryEvent e) {
     ObjectNode n = MAPPER.createObjectNode();
     n.put("eventId", e.eventId());
     n.put("scope", e.scope());
@@ -115,15 +143,28 @@ public final class EntryJson {
     return n;
   }
 
+  /**
+   * Writes one history event, with its before / after snapshots.
+   *
+   * @param e the event
+   * @return a JSON object with every field of {@code e}
+   */
   public static String writeEvent(MemoryEvent e) {
     return eventNode(e).toString();
   }
 
+  /**
+   * Reads what {@link #writeEvent} wrote.
+   *
+   * @param json a JSON object
+   * @return the event it describes
+   * @throws InvalidInputException if {@code json} is not valid JSON or not a well-formed event
+   */
   public static MemoryEvent readEvent(String json) {
     return event(parse(json));
   }
 
-  public static MemoryEvent event(JsonNode n) {
+  private static MemoryEvent event(JsonNode n) {
     try {
       JsonNode before = n.get("before");
       JsonNode after = n.get("after");
@@ -141,11 +182,17 @@ public final class EntryJson {
 
   // ---- revisions
 
+  /**
+   * Writes the change set of a revision.
+   *
+   * @param changes the changes, in order
+   * @return a JSON array of objects
+   */
   public static String writeChanges(List<Change> changes) {
     return changesNode(changes).toString();
   }
 
-  public static ArrayNode changesNode(List<Change> changes) {
+  private static ArrayNode changesNode(List<Change> changes) {
     ArrayNode a = MAPPER.createArrayNode();
     for (Change c : changes) {
       ObjectNode o = a.addObject();
@@ -156,11 +203,18 @@ public final class EntryJson {
     return a;
   }
 
+  /**
+   * Reads what {@link #writeChanges} wrote.
+   *
+   * @param json a JSON array
+   * @return the changes, in order
+   * @throws InvalidInputException if {@code json} is not valid JSON or not a well-formed change set
+   */
   public static List<Change> readChanges(String json) {
     return changes(parse(json));
   }
 
-  public static List<Change> changes(JsonNode node) {
+  private static List<Change> changes(@Nullable JsonNode node) {
     if (node == null || !node.isArray()) {
       throw new InvalidInputException("changes", "expected a JSON array");
     }
@@ -175,7 +229,28 @@ public final class EntryJson {
     return out;
   }
 
-  public static ObjectNode revisionNode(Revision r) {
+  /**
+   * Writes one revision with its change set.
+   *
+   * @param r the revision
+   * @return a JSON object with every field of {@code r}
+   */
+  public static String writeRevision(Revision r) {
+    return revisionNode(r).toString();
+  }
+
+  /**
+   * Reads what {@link #writeRevision} wrote.
+   *
+   * @param json a JSON object
+   * @return the revision it describes
+   * @throws InvalidInputException if {@code json} is not valid JSON or not a well-formed revision
+   */
+  public static Revision readRevision(String json) {
+    return revision(parse(json));
+  }
+
+  private static ObjectNode revisionNode(Revision r) {
     ObjectNode n = MAPPER.createObjectNode();
     n.put("scope", r.scope());
     n.put("revision", r.revision());
@@ -184,7 +259,7 @@ public final class EntryJson {
     return n;
   }
 
-  public static Revision revision(JsonNode n) {
+  private static Revision revision(JsonNode n) {
     try {
       return new Revision(text(n, "scope"), longValue(n, "revision"), changes(n.get("changes")), instant(n, "at"));
     } catch (IllegalArgumentException | NullPointerException e) {
@@ -194,7 +269,7 @@ public final class EntryJson {
 
   // ---- helpers
 
-  public static JsonNode parse(String json) {
+  private static JsonNode parse(String json) {
     try {
       return MAPPER.readTree(json);
     } catch (JsonProcessingException e) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.spi;
 
 import java.util.List;
@@ -8,6 +12,7 @@ import java.util.Objects;
  * embedded alongside the content, so a query can match an entry by meaning even without its words.
  */
 public record EntryViews(String gist, List<String> questions) {
+  /** Validates and copies the components. */
   public EntryViews {
     Objects.requireNonNull(gist, "gist");
     questions = List.copyOf(questions);

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.spi;
 
 import java.util.List;
@@ -10,23 +14,41 @@ import org.jspecify.annotations.Nullable;
  */
 public interface Reasoner {
 
+  /**
+   * Files one write: where it goes, which topics and type it gets, and the optional fields.
+   *
+   * @param request the content, the caller's hints and (when {@link #usesContext()}) the context
+   * @return the proposal, validated by the engine before anything is stored
+   * @throws RuntimeException when the reasoner fails; the engine reports it as a {@code ReasonerException}
+   */
   TagProposal tag(TagRequest request);
 
   /**
    * Whether {@link #tag} looks at {@link TagRequest#visibleTopics()} and {@link TagRequest#candidates()}.
    * When false the engine skips the reads that gather them and passes empty lists, which saves two
    * queries per write. The default is true.
+   *
+   * @return whether the tag step reads its context
    */
   default boolean usesContext() {
     return true;
   }
 
-  /** Whether {@link #curate} does anything; when false, {@code Engram.curate} is a no-op. */
+  /**
+   * Whether {@link #curate} does anything; when false, {@code Engram.curate} is a no-op.
+   *
+   * @return whether this reasoner curates
+   */
   default boolean curates() {
     return false;
   }
 
-  /** Proposes operations for one slice. The default proposes none. */
+  /**
+   * Proposes operations for one slice of a dirty topic. The default proposes none.
+   *
+   * @param request the scope, topic, blurb and active entries of the slice
+   * @return the proposed operations, each validated by the engine (invalid ones are rejected, not applied)
+   */
   default List<CurateOp> curate(CurateRequest request) {
     return List.of();
   }
@@ -35,6 +57,12 @@ public interface Reasoner {
    * Writes the views (gist and questions) of a version about to be stored. Return null to let the
    * engine build rule-based views from the content, disclosure, glossary and path. The answer is
    * untrusted: invalid views are replaced by the rule-based ones.
+   *
+   * @param content the content
+   * @param disclosure the disclosure, or null
+   * @param glossary the glossary terms
+   * @param path the path, or null
+   * @return the views, or null for the rule-based ones
    */
   default @Nullable EntryViews views(
       String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {

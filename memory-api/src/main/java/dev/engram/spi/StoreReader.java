@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.spi;
 
 import dev.engram.EntryStatus;
@@ -17,51 +21,127 @@ import dev.engram.CapabilityNotSupportedException;
  */
 public interface StoreReader {
 
-  /** The scope's current revision, 0 when nothing was ever committed there. */
+  /**
+   * The scope's current revision.
+   *
+   * @param scope the scope
+   * @return its head revision, 0 when nothing was ever committed there
+   */
   long headRevision(String scope);
 
-  /** One version by id, whatever its status. */
+  /**
+   * One version by id, whatever its status.
+   *
+   * @param versionId the version
+   * @return the version, or empty when unknown
+   */
   Optional<MemoryEntry> version(String versionId);
 
-  /** Every version of an entry, ordered by version number ascending; empty when unknown. */
+  /**
+   * Every version of an entry.
+   *
+   * @param entryId the entry
+   * @return its versions ordered by version number ascending; empty when unknown
+   */
   List<MemoryEntry> versions(String entryId);
 
-  /** The active version in {@code scope} whose content hash matches, if any. */
+  /**
+   * The active version in {@code scope} whose content hash matches.
+   *
+   * @param scope the scope
+   * @param contentHash the canonical content hash
+   * @return the version, or empty when none matches
+   */
   Optional<MemoryEntry> findActiveByHash(String scope, String contentHash);
 
-  /** The active version in {@code scope} with this path, if any. */
+  /**
+   * The active version in {@code scope} with this path.
+   *
+   * @param scope the scope
+   * @param path the path
+   * @return the version, or empty when none has the path
+   */
   Optional<MemoryEntry> findActiveByPath(String scope, String path);
 
   /**
    * Active versions in any of {@code scopes} carrying {@code topic}, newest first (by versionId
    * descending; ids are time-ordered), at most {@code limit}.
+   *
+   * @param scopes the scopes
+   * @param topic the topic
+   * @param limit the most versions returned
+   * @return the versions, newest first
    */
   List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit);
 
-  /** Versions in any of {@code scopes} whose status is in {@code statuses}, in any order. */
+  /**
+   * Versions in any of {@code scopes} whose status is in {@code statuses}.
+   *
+   * @param scopes the scopes
+   * @param statuses the statuses wanted
+   * @return the versions, in any order
+   */
   List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses);
 
-  /** Events of an entry ordered by revision, then event id. */
+  /**
+   * The history of an entry.
+   *
+   * @param entryId the entry
+   * @return its events ordered by revision, then event id; empty when unknown
+   */
   List<MemoryEvent> events(String entryId);
 
+  /**
+   * One event by id.
+   *
+   * @param eventId the event
+   * @return the event, or empty when unknown
+   */
   Optional<MemoryEvent> event(String eventId);
 
-  /** Revisions of a scope with number greater than {@code sinceExclusive}, ascending, at most {@code limit}. */
+  /**
+   * Revisions of a scope after a given one.
+   *
+   * @param scope the scope
+   * @param sinceExclusive revisions with a greater number are returned
+   * @param limit the most revisions returned
+   * @return the revisions, ascending
+   */
   List<Revision> revisions(String scope, long sinceExclusive, int limit);
 
-  /** Topic bookkeeping of every (scope, topic) pair in {@code scopes}, ordered by scope then topic. */
+  /**
+   * Topic bookkeeping of every (scope, topic) pair in {@code scopes}.
+   *
+   * @param scopes the scopes
+   * @return the topic rows, ordered by scope then topic
+   */
   List<TopicState> topics(Collection<String> scopes);
 
-  /** Dirty (scope, topic) pairs across the whole store, ordered by scope then topic, at most {@code limit}. */
+  /**
+   * Dirty (scope, topic) pairs across the whole store.
+   *
+   * @param limit the most rows returned
+   * @return the dirty topic rows, ordered by scope then topic
+   */
   List<TopicState> dirtyTopics(int limit);
 
   /**
-   * Active entries with this priority in exactly {@code scope} (not the scopes below it): priority
+   * Counts active entries with a priority in exactly {@code scope} (not the scopes below it): priority
    * caps are per scope, so one tenant's entries never count against another's.
+   *
+   * @param scope the scope
+   * @param priority the priority
+   * @return the number of active entries with this priority in {@code scope}
    */
   int countActiveWithPriority(String scope, int priority);
 
-  /** Scopes that hold any version or topic row and equal {@code prefix} or (when recursive) lie below it. */
+  /**
+   * Scopes that hold any version or topic row and equal {@code prefix} or (when recursive) lie below it.
+   *
+   * @param prefix the scope
+   * @param recursive whether scopes below {@code prefix} count
+   * @return the scopes
+   */
   List<String> scopes(String prefix, boolean recursive);
 
   // ---- search (optional capabilities)
@@ -69,6 +149,12 @@ public interface StoreReader {
   /**
    * Active versions in {@code scopes} matching at least one query term, best first, at most
    * {@code limit}. Stores declaring {@link StoreCapability#FULL_TEXT_SEARCH} implement it.
+   *
+   * @param scopes the scopes
+   * @param query the analysed query
+   * @param limit the most hits returned
+   * @return the hits, best first
+   * @throws CapabilityNotSupportedException if the store has no full-text search
    */
   default List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " has no full-text search");
@@ -77,12 +163,24 @@ public interface StoreReader {
   /**
    * Vectors stored under {@code profileId} for the active versions of {@code scope}. Stores declaring
    * {@link StoreCapability#VECTOR_STORAGE} implement it.
+   *
+   * @param scope the scope
+   * @param profileId the embedding profile id
+   * @return the vectors of its active versions
+   * @throws CapabilityNotSupportedException if the store keeps no vectors
    */
   default List<StoredVector> activeVectors(String scope, String profileId) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
   }
 
-  /** Active versions of {@code scope} without any vector under {@code profileId}. */
+  /**
+   * Counts the active versions of {@code scope} without any vector under {@code profileId}.
+   *
+   * @param scope the scope
+   * @param profileId the embedding profile id
+   * @return the number of active versions lacking vectors
+   * @throws CapabilityNotSupportedException if the store keeps no vectors
+   */
   default int countActiveWithoutVectors(String scope, String profileId) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
   }

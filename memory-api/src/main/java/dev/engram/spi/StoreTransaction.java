@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.spi;
 
 import dev.engram.EntryStatus;
@@ -16,44 +20,90 @@ import org.jspecify.annotations.Nullable;
  */
 public interface StoreTransaction extends StoreReader {
 
-  /** The scope this transaction holds the head of. */
+  /**
+   * The scope this transaction holds the head of.
+   *
+   * @return the scope
+   */
   String scope();
 
-  /** Stores a new version. Its {@code versionId} is new. */
+  /**
+   * Stores a new version. Its {@code versionId} is new.
+   *
+   * @param version the version
+   */
   void insertVersion(MemoryEntry version);
 
-  /** Changes the status of an existing version (the only in-place change a version ever gets). */
+  /**
+   * Changes the status of an existing version (the only in-place change a version ever gets).
+   *
+   * @param versionId the version
+   * @param status its new status
+   * @param supersededBy the version that replaces it, or null
+   * @param updatedAt when
+   */
   void updateStatus(String versionId, EntryStatus status, @Nullable String supersededBy, Instant updatedAt);
 
+  /**
+   * Stores an event. Its {@code eventId} is new; a store refuses one it already holds (history is never
+   * overwritten).
+   *
+   * @param event the event
+   */
   void appendEvent(MemoryEvent event);
 
   /**
    * Records a revision of the transaction's scope and makes it the head. Its number must be the
    * current head + 1; a store throws {@link IllegalStateException} otherwise.
+   *
+   * @param revision the revision
    */
   void appendRevision(Revision revision);
 
-  /** Marks the topics as written at {@code revision} (they become dirty). Creates missing topic rows. */
+  /**
+   * Marks the topics as written at {@code revision} (they become dirty). Creates missing topic rows.
+   *
+   * @param scope the scope
+   * @param topics the topics written
+   * @param revision the revision that wrote them
+   * @param at when
+   */
   void markTopicsWritten(String scope, Collection<String> topics, long revision, Instant at);
 
-  /** Records a curation pass: the topic is clean as of {@code revision}; a non-null blurb replaces the old one. */
+  /**
+   * Records a curation pass: the topic is clean as of {@code revision}; a non-null blurb replaces the old one.
+   *
+   * @param scope the scope
+   * @param topic the topic
+   * @param revision the revision the topic is clean as of
+   * @param blurb the new blurb, or null to keep the old one
+   */
   void markTopicCurated(String scope, String topic, long revision, @Nullable String blurb);
 
   /**
    * Erases an entry: every version, every event, its full-text and vector rows, and the topic rows of
-   * its scope that no remaining version carries. Returns the number of versions removed.
+   * its scope that no remaining version carries.
+   *
+   * @param entryId the entry
+   * @return the number of versions removed
    */
   int eraseEntry(String entryId);
 
   /**
    * Erases everything stored for the transaction's scope but its revision head and revision log (ids
-   * only): versions, events, indexes and topic rows. Returns the number of entries removed.
+   * only): versions, events, indexes and topic rows.
+   *
+   * @return the number of entries removed
    */
   int eraseScopeContent();
 
   /**
    * Replaces the vectors stored under {@code profileId} for the versions named in {@code vectors}.
    * Stores declaring {@link StoreCapability#VECTOR_STORAGE} implement it; erasure removes vectors too.
+   *
+   * @param profileId the embedding profile id
+   * @param vectors the vectors, one or more per version
+   * @throws CapabilityNotSupportedException if the store keeps no vectors
    */
   default void putVectors(String profileId, List<StoredVector> vectors) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");

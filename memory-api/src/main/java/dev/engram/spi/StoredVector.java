@@ -1,5 +1,10 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.spi;
 
+import dev.engram.InvalidInputException;
 import java.util.Objects;
 
 /**
@@ -9,6 +14,7 @@ import java.util.Objects;
  * @param vector unit length, of the profile's dimension
  */
 public record StoredVector(String versionId, String view, float[] vector) {
+  /** Validates and copies the components. */
   public StoredVector {
     Objects.requireNonNull(versionId, "versionId");
     Objects.requireNonNull(view, "view");
@@ -24,7 +30,7 @@ public record StoredVector(String versionId, String view, float[] vector) {
 
   public static float[] fromBytes(byte[] bytes) {
     if (bytes.length % 4 != 0) {
-      throw new IllegalArgumentException("vector bytes must be a multiple of 4, were " + bytes.length);
+      throw new InvalidInputException("bytes", "vector bytes must be a multiple of 4, were " + bytes.length);
     }
     float[] v = new float[bytes.length / 4];
     java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);

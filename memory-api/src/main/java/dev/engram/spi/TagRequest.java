@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.spi;
 
 import dev.engram.EntryType;
@@ -23,6 +27,7 @@ public record TagRequest(
     List<String> topicsHint,
     @Nullable EntryType typeHint,
     List<MemoryEntry> candidates) {
+  /** Validates and copies the components. */
   public TagRequest {
     grants = List.copyOf(grants);
     visibleTopics = List.copyOf(visibleTopics);

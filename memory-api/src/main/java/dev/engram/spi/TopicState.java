@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.spi;
 
 import java.time.Instant;
@@ -20,6 +24,11 @@ public record TopicState(
     long lastCuratedRevision,
     @Nullable Instant lastUpdatedAt) {
 
+  /**
+   * Whether the topic was written after its last curation.
+   *
+   * @return true when {@code lastWriteRevision > lastCuratedRevision}
+   */
   public boolean dirty() {
     return lastWriteRevision > lastCuratedRevision;
   }

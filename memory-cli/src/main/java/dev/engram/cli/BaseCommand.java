@@ -1,9 +1,12 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.engram.spi.EntryJson;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -59,7 +62,7 @@ abstract class BaseCommand implements Callable<Integer> {
 
   void printJson(JsonNode node) {
     try {
-      out().println(EntryJson.mapper().writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(node));
+      out().println(Json.MAPPER.writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(node));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot render JSON", e);
     }

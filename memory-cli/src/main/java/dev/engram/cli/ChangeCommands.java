@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -6,7 +10,6 @@ import dev.engram.EntryType;
 import dev.engram.MemoryEntry;
 import dev.engram.WriteOptions;
 import dev.engram.WriteResult;
-import dev.engram.spi.EntryJson;
 import java.util.List;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
@@ -33,9 +36,9 @@ final class ChangeCommands {
 
     int printVersion(String verb, MemoryEntry e) {
       if (json()) {
-        ObjectNode n = EntryJson.mapper().createObjectNode();
+        ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("outcome", verb);
-        n.set("entry", EntryJson.entryNode(e));
+        n.set("entry", Json.entryNode(e));
         printJson(n);
       } else {
         out().println(verb + " " + e.entryId() + " v" + e.version() + " (" + e.versionId() + ") in " + e.scope()
@@ -86,11 +89,11 @@ final class ChangeCommands {
       WriteResult r = s.engram().write(s.grants(), text, b.build());
       String outcome = r.outcome().name().toLowerCase(Locale.ROOT);
       if (json()) {
-        ObjectNode n = EntryJson.mapper().createObjectNode();
+        ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("outcome", outcome);
         n.put("revision", r.revision());
         n.put("citation", r.citation().render());
-        n.set("entry", EntryJson.entryNode(r.entry()));
+        n.set("entry", Json.entryNode(r.entry()));
         printJson(n);
       } else {
         MemoryEntry e = r.entry();
@@ -175,7 +178,7 @@ final class ChangeCommands {
     int run(Session s) {
       int removed = s.engram().deleteScope(s.grants(), scope, recursive);
       if (json()) {
-        ObjectNode n = EntryJson.mapper().createObjectNode();
+        ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("scope", scope);
         n.put("recursive", recursive);
         n.put("removed", removed);

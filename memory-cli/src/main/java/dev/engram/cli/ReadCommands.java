@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -12,7 +16,6 @@ import dev.engram.SearchHit;
 import dev.engram.SearchMode;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
-import dev.engram.spi.EntryJson;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -27,8 +30,8 @@ final class ReadCommands {
   private ReadCommands() {}
 
   static ArrayNode entries(List<MemoryEntry> entries) {
-    ArrayNode a = EntryJson.mapper().createArrayNode();
-    entries.forEach(e -> a.add(EntryJson.entryNode(e)));
+    ArrayNode a = Json.MAPPER.createArrayNode();
+    entries.forEach(e -> a.add(Json.entryNode(e)));
     return a;
   }
 
@@ -82,7 +85,7 @@ final class ReadCommands {
     int run(Session s) {
       List<Overview.ScopeRow> rows = Overview.rows(s.store(), Overview.visibleScopes(s));
       if (json()) {
-        ArrayNode a = EntryJson.mapper().createArrayNode();
+        ArrayNode a = Json.MAPPER.createArrayNode();
         for (Overview.ScopeRow r : rows) {
           ObjectNode n = a.addObject();
           n.put("scope", r.scope());
@@ -153,7 +156,7 @@ final class ReadCommands {
     int run(Session s) {
       MemoryEntry e = s.resolve(ref);
       if (json()) {
-        printJson(EntryJson.entryNode(e));
+        printJson(Json.entryNode(e));
       } else {
         details(out(), e);
       }
@@ -171,8 +174,8 @@ final class ReadCommands {
       MemoryEntry e = s.resolve(ref);
       List<MemoryEvent> events = s.engram().history(s.grants(), e.entryId());
       if (json()) {
-        ArrayNode a = EntryJson.mapper().createArrayNode();
-        events.forEach(ev -> a.add(EntryJson.eventNode(ev)));
+        ArrayNode a = Json.MAPPER.createArrayNode();
+        events.forEach(ev -> a.add(Json.eventNode(ev)));
         printJson(a);
         return EngramCli.OK;
       }
@@ -206,7 +209,7 @@ final class ReadCommands {
       SearchResult r = s.engram().search(s.grants(),
           SearchRequest.builder(query).mode(mode).limit(limit).topics(topics.toArray(String[]::new)).build());
       if (json()) {
-        ObjectNode n = EntryJson.mapper().createObjectNode();
+        ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("requested", r.requested().name().toLowerCase(Locale.ROOT));
         n.put("used", r.used().name().toLowerCase(Locale.ROOT));
         n.put("fallbackReason", r.fallbackReason());
@@ -217,7 +220,7 @@ final class ReadCommands {
           ArrayNode by = hn.putArray("matchedBy");
           h.matchedBy().forEach(c -> by.add(c.name().toLowerCase(Locale.ROOT)));
           hn.put("citation", h.citation().render());
-          hn.set("entry", EntryJson.entryNode(h.entry()));
+          hn.set("entry", Json.entryNode(h.entry()));
         }
         printJson(n);
         return EngramCli.OK;
@@ -257,7 +260,7 @@ final class ReadCommands {
     int run(Session s) {
       PreparedContext c = s.engram().prepareContext(s.grants(), ContextRequest.of(query, bytes));
       if (json()) {
-        ObjectNode n = EntryJson.mapper().createObjectNode();
+        ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("status", c.status().name().toLowerCase(Locale.ROOT));
         n.put("contentBytes", c.contentBytes());
         n.put("maxBytes", bytes);

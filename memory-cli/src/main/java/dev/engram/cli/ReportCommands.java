@@ -1,9 +1,12 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.EntryStatus;
-import dev.engram.spi.EntryJson;
 import dev.engram.spi.StoreCapability;
 import java.util.List;
 import java.util.Locale;
@@ -40,7 +43,7 @@ final class ReportCommands {
         dirty += r.dirtyTopics();
       }
       if (json()) {
-        ObjectNode n = EntryJson.mapper().createObjectNode();
+        ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("store", s.describe());
         n.put("scopes", rows.size());
         n.put("active", active);
@@ -106,7 +109,7 @@ final class ReportCommands {
       List<Doctor.Finding> findings = Doctor.run(s);
       boolean failed = findings.stream().anyMatch(f -> f.level() == Doctor.Level.FAIL);
       if (json()) {
-        ObjectNode n = EntryJson.mapper().createObjectNode();
+        ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("store", s.describe());
         n.put("healthy", !failed);
         ArrayNode a = n.putArray("checks");

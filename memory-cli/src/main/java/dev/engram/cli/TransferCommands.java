@@ -1,9 +1,12 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.ImportOptions;
 import dev.engram.TransferReport;
-import dev.engram.spi.EntryJson;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -25,9 +28,9 @@ final class TransferCommands {
 
   static void report(BaseCommand c, PrintWriter to, String verb, TransferReport r) {
     if (c.json()) {
-      ObjectNode n = EntryJson.mapper().createObjectNode();
+      ObjectNode n = Json.MAPPER.createObjectNode();
       n.put("dryRun", r.dryRun());
-      n.set("scopes", EntryJson.mapper().valueToTree(r.scopes()));
+      n.set("scopes", Json.MAPPER.valueToTree(r.scopes()));
       n.put("versions", r.versions());
       n.put("events", r.events());
       n.put("revisions", r.revisions());

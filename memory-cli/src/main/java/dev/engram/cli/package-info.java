@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The {@code engram} command line and its local web console: an operator's view of the memory an
  * Engram-backed application keeps in a SQLite file or a PostgreSQL server, through the public

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Engram for LangChain4j: {@link dev.engram.langchain4j.EngramContentRetriever} (prepared context or
  * search hits as cited {@code Content}) and {@link dev.engram.langchain4j.EngramToolProvider} (the

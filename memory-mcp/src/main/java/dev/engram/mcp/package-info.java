@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * An MCP server over {@code memory-agent}: the {@code memory_*} tools, the resources
  * {@code memory://scan} and {@code memory://topic/{name}}, and the prompt {@code memory_context}, over

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -365,7 +369,7 @@ public abstract class BadInputContract extends ContractSupport {
     for (int badLimit : new int[] {0, 63, (1 << 20) + 1}) {
       EngramBuilder builder = Engram.builder();
       assertThatThrownBy(() -> builder.maxContentBytes(badLimit))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxContentBytes");
+          .isInstanceOf(InvalidInputException.class).hasMessageContaining("maxContentBytes");
     }
   }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -310,5 +314,46 @@ public abstract class ErasureContract extends ContractSupport {
     assertThat(VisibleState.of(engram, all)).isEqualTo(before);
     assertThat(engram.deleteScope(Grants.of("gw/u1"), "gw/u1", false)).isEqualTo(1);
     assertThat(engram.list(Grants.of("gw/u1/notes"))).extracting(MemoryEntry::content).containsExactly("note fact");
+  }
+
+  @Test
+  void erasureDropsTheEngineCachedVectorsAndContentOfTheEntryAtOnce() throws InterruptedException {
+    MemoryStore store = createStore();
+    org.junit.jupiter.api.Assumptions.assumeTrue(store.capabilities().contains(StoreCapability.VECTOR_STORAGE),
+        "the store keeps no vectors");
+    Engram engram = newEngram(store, new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder()));
+    Grants u1 = Grants.of("er/u1");
+    Grants u2 = Grants.of("er/u2");
+    write(engram, u1, "The lighthouse keeper logs the tide.", "coast");
+    write(engram, u2, "The lighthouse lamp is serviced monthly.", "coast");
+    String erasedEntry = write(engram, u1, "The lighthouse vault code is kept by Mira.", "coast").entry().entryId();
+    write(engram, u2, "The lighthouse ferry leaves at dawn.", "coast");
+    java.lang.ref.WeakReference<MemoryEntry> entryHit = cachedHit(engram, u1, "lighthouse vault code Mira");
+    java.lang.ref.WeakReference<MemoryEntry> scopeHit = cachedHit(engram, u2, "lighthouse ferry dawn");
+
+    engram.deleteEntry(u1, erasedEntry);
+    engram.deleteScope(u2, "er/u2", false);
+
+    assertThat(collected(entryHit)).as("deleteEntry released the cached version").isTrue();
+    assertThat(collected(scopeHit)).as("deleteScope released the cached versions").isTrue();
+  }
+
+  /** Runs a vector search (which fills the engine's vector cache) and weakly refers to its top hit. */
+  private static java.lang.ref.WeakReference<MemoryEntry> cachedHit(Engram engram, Grants grants, String query) {
+    List<dev.engram.SearchHit> hits = engram.search(grants, SearchRequest.builder(query).mode(SearchMode.VECTOR).build()).hits();
+    assertThat(hits).isNotEmpty();
+    return new java.lang.ref.WeakReference<>(hits.get(0).entry());
+  }
+
+  private static boolean collected(java.lang.ref.WeakReference<?> ref) throws InterruptedException {
+    for (int i = 0; i < 50 && ref.get() != null; i++) {
+      System.gc();
+      byte[][] pressure = new byte[16][];
+      for (int k = 0; k < pressure.length; k++) {
+        pressure[k] = new byte[1 << 16];
+      }
+      Thread.sleep(10);
+    }
+    return ref.get() == null;
   }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,6 +16,9 @@ import dev.engram.MemoryEntry;
 import dev.engram.ScopeViolationException;
 import dev.engram.TransferReport;
 import dev.engram.WriteOptions;
+import dev.engram.reasoner.DeterministicReasoner;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.util.LinkedHashSet;
@@ -21,6 +28,8 @@ import org.junit.jupiter.api.Test;
 
 /** Export / import: lossless between stores, validated before anything is written. */
 public abstract class TransferContract extends ContractSupport {
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
   private static final Grants GRANTS = Grants.of("app/user/u1", "app/user/u2");
 
   private String populatedExport(Engram source) {
@@ -134,5 +143,345 @@ public abstract class TransferContract extends ContractSupport {
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("not empty");
     assertThat(everything(target, GRANTS)).isEqualTo(before);
+  }
+
+  // ---- crafted files: each is refused whole, typed, naming what is wrong, and nothing is written
+
+  /** An export as editable JSON records, one per line. */
+  private static final class Records {
+    final List<ObjectNode> lines = new ArrayList<>();
+
+    Records(String json) {
+      for (String line : json.split("\n")) {
+        if (!line.isBlank()) {
+          try {
+            lines.add((ObjectNode) JSON.readTree(line));
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }
+      }
+    }
+
+    List<ObjectNode> of(String record, String scope) {
+      return lines.stream().filter(n -> n.path("record").asText().equals(record) && n.path("scope").asText().equals(scope)).toList();
+    }
+
+    /** Replaces {@code from} by {@code to} in every record of {@code scope}. */
+    Records replaceIn(String scope, String from, String to) {
+      for (int i = 0; i < lines.size(); i++) {
+        if (lines.get(i).path("scope").asText().equals(scope)) {
+          String edited = lines.get(i).toString().replace(from, to);
+          try {
+            lines.set(i, (ObjectNode) JSON.readTree(edited));
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }
+      }
+      return this;
+    }
+
+    String json() {
+      StringBuilder sb = new StringBuilder();
+      lines.forEach(n -> sb.append(n).append('\n'));
+      return sb.toString();
+    }
+  }
+
+  private void assertRefusedWhole(Engram target, String json, String... messageParts) {
+    assertThatThrownBy(() -> target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContainingAll(messageParts);
+    assertThat(everything(target, GRANTS)).isEmpty();
+    for (String scope : List.of("app/user/u1", "app/user/u2")) {
+      assertThat(target.revision(GRANTS, scope)).isZero();
+    }
+    assertThat(target.scan(GRANTS)).isEmpty();
+  }
+
+  @Test
+  void aVersionIdReusedAcrossScopesIsRefusedBeforeAnythingIsWritten() {
+    Records r = new Records(populatedExport(newEngram()));
+    String u1Version = r.of("version", "app/user/u1").get(0).path("versionId").asText();
+    String u2Version = r.of("version", "app/user/u2").get(0).path("versionId").asText();
+    String json = r.replaceIn("app/user/u2", u2Version, u1Version).json();
+    assertRefusedWhole(newEngram(), json, "versionId", u1Version);
+  }
+
+  @Test
+  void anEventIdReusedAcrossScopesOrWithinOneIsRefusedBeforeAnythingIsWritten() {
+    Records r = new Records(populatedExport(newEngram()));
+    List<ObjectNode> u1Events = r.of("event", "app/user/u1");
+    String first = u1Events.get(0).path("eventId").asText();
+    String u2Event = r.of("event", "app/user/u2").get(0).path("eventId").asText();
+    assertRefusedWhole(newEngram(), r.replaceIn("app/user/u2", u2Event, first).json(), "eventId", first);
+
+    Records within = new Records(populatedExport(newEngram()));
+    List<ObjectNode> events = within.of("event", "app/user/u1");
+    String a = events.get(0).path("eventId").asText();
+    events.get(1).put("eventId", a);
+    assertRefusedWhole(newEngram(), within.json(), "eventId", a);
+  }
+
+  @Test
+  void aVersionChainTheEngineCouldNotProduceIsRefused() {
+    Records r = new Records(populatedExport(newEngram()));
+    ObjectNode v1 = r.of("version", "app/user/u1").stream()
+        .filter(n -> n.path("content").asText().equals("Prefers metric units.")).findFirst().orElseThrow();
+    ObjectNode v2 = r.of("version", "app/user/u1").stream()
+        .filter(n -> n.path("content").asText().equals("Prefers imperial units.")).findFirst().orElseThrow();
+    v1.put("status", "ACTIVE");
+    v1.putNull("supersededBy");
+    v2.put("status", "SUPERSEDED");
+    v2.put("supersededBy", v1.path("versionId").asText());
+    assertRefusedWhole(newEngram(), r.json(), v1.path("versionId").asText());
+
+    Records dangling = new Records(populatedExport(newEngram()));
+    ObjectNode old = dangling.of("version", "app/user/u1").stream()
+        .filter(n -> n.path("content").asText().equals("Prefers metric units.")).findFirst().orElseThrow();
+    old.put("supersededBy", "nosuchversion");
+    assertRefusedWhole(newEngram(), dangling.json(), "supersededBy", "nosuchversion");
+
+    Records headless = new Records(populatedExport(newEngram()));
+    ObjectNode lone = headless.of("version", "app/user/u2").get(0);
+    lone.put("supersededBy", lone.path("versionId").asText());
+    assertRefusedWhole(newEngram(), headless.json(), "supersededBy");
+  }
+
+  private String exportWithSwim(Engram source) {
+    populatedExport(source);
+    write(source, Grants.of("app/user/u1"), "Swims on Fridays.", "schedule");
+    StringWriter out = new StringWriter();
+    source.export(GRANTS, out);
+    return out.toString();
+  }
+
+  private static ObjectNode versionWith(Records r, String content) {
+    return r.of("version", "app/user/u1").stream()
+        .filter(n -> n.path("content").asText().equals(content)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void twoActiveEntriesWithOnePathOrOneContentInAScopeAreRefused() {
+    Records path = new Records(exportWithSwim(newEngram()));
+    versionWith(path, "Swims on Fridays.").put("path", "profile/schedule");
+    assertRefusedWhole(newEngram(), path.json(), "path", "profile/schedule");
+
+    Records content = new Records(exportWithSwim(newEngram()));
+    ObjectNode runs = versionWith(content, "Runs on Tuesdays.");
+    ObjectNode swims = versionWith(content, "Swims on Fridays.");
+    swims.put("content", runs.path("content").asText());
+    swims.put("contentHash", runs.path("contentHash").asText());
+    assertRefusedWhole(newEngram(), content.json(), "contentHash");
+  }
+
+  @Test
+  void moreActiveEntriesThanThePriorityCapAreRefused() {
+    Engram source = newEngram();
+    Grants u1 = Grants.of("app/user/u1");
+    for (int i = 0; i < 3; i++) {
+      source.write(u1, "Core fact number " + i + ".", WriteOptions.builder().topicsHint("core").priority(0).build());
+    }
+    StringWriter out = new StringWriter();
+    source.export(GRANTS, out);
+    Engram strict = newEngram(new DeterministicReasoner(), b -> b.priorityCaps(2, 10));
+    assertRefusedWhole(strict, out.toString(), "priority", "app/user/u1");
+    Engram roomy = newEngram(new DeterministicReasoner(), b -> b.priorityCaps(3, 10));
+    assertThat(roomy.importFrom(GRANTS, new StringReader(out.toString()), ImportOptions.defaults()).versions()).isEqualTo(3);
+  }
+
+  @Test
+  void topicStampsBeyondTheScopeRevisionAreRefused() {
+    Records r = new Records(populatedExport(newEngram()));
+    r.of("topic", "app/user/u1").get(0).put("lastWriteRevision", Long.MAX_VALUE);
+    assertRefusedWhole(newEngram(), r.json(), "lastWriteRevision");
+
+    Records curated = new Records(populatedExport(newEngram()));
+    curated.of("topic", "app/user/u2").get(0).put("lastCuratedRevision", 99);
+    assertRefusedWhole(newEngram(), curated.json(), "lastCuratedRevision");
+  }
+
+  @Test
+  void eventActorsAndReasonsFollowTheEngineRules() {
+    Records esc = new Records(populatedExport(newEngram()));
+    esc.of("event", "app/user/u1").get(0).put("actor", "agent\u001b[31m");
+    assertRefusedWhole(newEngram(), esc.json(), "actor", "U+001B");
+
+    Records nul = new Records(populatedExport(newEngram()));
+    nul.of("event", "app/user/u1").get(0).put("reason", "why\u0000not");
+    assertRefusedWhole(newEngram(), nul.json(), "reason", "NUL");
+
+    Records huge = new Records(populatedExport(newEngram()));
+    huge.of("event", "app/user/u1").get(0).put("reason", "x".repeat(3_000_000));
+    assertRefusedWhole(newEngram(), huge.json(), "reason", "limit");
+  }
+
+  @Test
+  void changeSetsAndSnapshotsNamingAnotherScopesIdsAreRefused() {
+    Records change = new Records(populatedExport(newEngram()));
+    String u1Entry = change.of("version", "app/user/u1").get(0).path("entryId").asText();
+    String u1Version = change.of("version", "app/user/u1").get(0).path("versionId").asText();
+    ObjectNode u2Revision = change.of("revision", "app/user/u2").get(0);
+    ObjectNode c = (ObjectNode) u2Revision.get("changes").get(0);
+    c.put("entryId", u1Entry);
+    c.put("versionId", u1Version);
+    assertRefusedWhole(newEngram(), change.json(), "changes", u1Entry);
+
+    Records snapshot = new Records(populatedExport(newEngram()));
+    ObjectNode u2Event = snapshot.of("event", "app/user/u2").get(0);
+    ObjectNode after = (ObjectNode) u2Event.get("after");
+    after.put("versionId", u1Version);
+    assertRefusedWhole(newEngram(), snapshot.json(), "event", u1Version);
+  }
+
+  @Test
+  void aLineIsReadOnlyUpToItsLimit() {
+    Engram target = newEngram();
+    long endless = 64L * 1024 * 1024;
+    java.util.concurrent.atomic.AtomicLong served = new java.util.concurrent.atomic.AtomicLong();
+    java.io.Reader in = new java.io.Reader() {
+      private final char[] header = "{\"record\":\"engram-export\",\"format\":1}\n".toCharArray();
+
+      @Override
+      public int read(char[] buf, int off, int len) {
+        long at = served.get();
+        if (at >= header.length + endless) {
+          return -1;
+        }
+        int n = (int) Math.min(len, header.length + endless - at);
+        for (int k = 0; k < n; k++) {
+          long p = at + k;
+          buf[off + k] = p < header.length ? header[(int) p] : 'a';
+        }
+        served.addAndGet(n);
+        return n;
+      }
+
+      @Override
+      public void close() {}
+    };
+    assertThatThrownBy(() -> target.importFrom(GRANTS, in, ImportOptions.defaults()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContainingAll("line 2", "limit");
+    assertThat(served.get()).as("characters read before refusing").isLessThan(5L * 1024 * 1024);
+    assertThat(everything(target, GRANTS)).isEmpty();
+  }
+
+  @Test
+  void aStoreRefusesAnEventIdItAlreadyHolds() {
+    dev.engram.spi.MemoryStore store = createStore();
+    newEngram(store, new DeterministicReasoner(), b -> b);
+    java.time.Instant at = java.time.Instant.parse("2026-01-01T00:00:00Z");
+    dev.engram.MemoryEvent first = new dev.engram.MemoryEvent("evdup1", "app/user/u1", "entrydup1", dev.engram.EventKind.CREATE,
+        null, null, "agent:a", "first", 1, at);
+    dev.engram.MemoryEvent again = new dev.engram.MemoryEvent("evdup1", "app/user/u1", "entrydup2", dev.engram.EventKind.CREATE,
+        null, null, "agent:b", "second", 1, at);
+    store.inTransaction("app/user/u1", tx -> {
+      tx.appendEvent(first);
+      return null;
+    });
+    assertThatThrownBy(() -> store.inTransaction("app/user/u1", tx -> {
+      tx.appendEvent(again);
+      return null;
+    })).isInstanceOf(RuntimeException.class);
+    assertThat(store.event("evdup1")).contains(first);
+    assertThat(store.events("entrydup2")).isEmpty();
+  }
+
+  // ---- export under traffic
+
+  @Test
+  void exportsTakenWhileWritesContinueAlwaysImport() throws Exception {
+    Engram source = newEngram();
+    List<Grants> writers = List.of(Grants.of("app/user/u1"), Grants.of("app/user/u2"));
+    for (Grants g : writers) {
+      for (int i = 0; i < 20; i++) {
+        write(source, g, "Seed note " + i + " for " + g.namespaces().get(0) + ".", "notes", "t" + (i % 4));
+      }
+    }
+    // Writers run only while an export runs (a few per round, so the store stays small); the export's
+    // first lines go to a slow writer, so each export takes long enough for writes to land during it.
+    java.util.concurrent.atomic.AtomicInteger budget = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicBoolean exporting = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (Grants g : writers) {
+      Thread t = new Thread(() -> {
+        int i = 0;
+        try {
+          while (!stop.get()) {
+            if (!exporting.get() || budget.getAndDecrement() <= 0) {
+              Thread.sleep(1);
+              continue;
+            }
+            MemoryEntry e = write(source, g, "Traffic note " + i + " in " + g.namespaces().get(0) + ".", "traffic", "t" + (i % 3)).entry();
+            if (i % 3 == 1) {
+              source.correct(g, e.entryId(), "Traffic note " + i + " corrected.", ChangeOptions.reason("fix"));
+            } else if (i % 3 == 2) {
+              source.retire(g, source.get(g, e.entryId()).citation(), "done");
+            }
+            writes.incrementAndGet();
+            i++;
+            Thread.sleep(2);
+          }
+        } catch (Throwable ex) {
+          failures.add(ex);
+        }
+      });
+      t.setDaemon(true);
+      threads.add(t);
+      t.start();
+    }
+    int exportsWithWritesDuring = 0;
+    try {
+      for (int round = 0; round < 10; round++) {
+        int before = writes.get();
+        budget.set(40);
+        exporting.set(true);
+        while (writes.get() < before + 2 && failures.isEmpty()) {
+          Thread.sleep(1);
+        }
+        int atStart = writes.get();
+        StringWriter out = new StringWriter() {
+          private int calls;
+
+          @Override
+          public void write(String str) {
+            if (calls++ < 24) {
+              try {
+                Thread.sleep(4);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            super.write(str);
+          }
+        };
+        source.export(GRANTS, out);
+        if (writes.get() > atStart) {
+          exportsWithWritesDuring++;
+        }
+        exporting.set(false);
+        Engram target = newEngram();
+        TransferReport report = target.importFrom(GRANTS, new StringReader(out.toString()), ImportOptions.defaults());
+        assertThat(report.scopes()).as("round %d", round).containsExactly("app/user/u1", "app/user/u2");
+        assertThat(everything(target, GRANTS)).as("round %d", round).hasSize(report.versions());
+        for (String scope : List.of("app/user/u1", "app/user/u2")) {
+          long rev = target.revision(GRANTS, scope);
+          assertThat(rev).as("round %d", round).isGreaterThanOrEqualTo(20);
+          assertThat(target.changes(GRANTS, scope, rev - 1)).as("round %d", round).hasSize(1);
+        }
+      }
+    } finally {
+      stop.set(true);
+      for (Thread t : threads) {
+        t.join(30_000);
+      }
+    }
+    assertThat(failures).isEmpty();
+    assertThat(exportsWithWritesDuring).as("exports that overlapped writes").isPositive();
   }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.benchmarks.retrieval;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -5,7 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -58,8 +61,7 @@ public final class LocomoFile {
       throw new IOException(file + ": every sample needs a sample_id and a conversation object");
     }
     Map<Integer, JsonNode> sessions = new TreeMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = conv.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> f = it.next();
+    for (Map.Entry<String, JsonNode> f : conv.properties()) {
       Matcher m = SESSION.matcher(f.getKey());
       if (m.matches() && f.getValue().isArray()) {
         sessions.put(Integer.parseInt(m.group(1)), f.getValue());

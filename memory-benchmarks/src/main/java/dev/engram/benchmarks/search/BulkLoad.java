@@ -1,5 +1,10 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.benchmarks.search;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.Change;
 import dev.engram.ChangeKind;
@@ -36,6 +41,7 @@ import java.util.List;
  * in vectors after a profile change.
  */
 final class BulkLoad {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Instant BASE = Instant.parse("2025-01-01T00:00:00Z");
 
   private BulkLoad() {}
@@ -59,11 +65,11 @@ final class BulkLoad {
   }
 
   private static void write(Writer out, String scope, List<String> texts) throws IOException {
-    ObjectNode header = EntryJson.mapper().createObjectNode();
+    ObjectNode header = MAPPER.createObjectNode();
     header.put("record", "engram-export");
     header.put("format", 1);
     line(out, header);
-    ObjectNode s = EntryJson.mapper().createObjectNode();
+    ObjectNode s = MAPPER.createObjectNode();
     s.put("record", "scope");
     s.put("scope", scope);
     s.put("revision", texts.size());
@@ -83,18 +89,18 @@ final class BulkLoad {
       entries[i] = new MemoryEntry(
           id("e", i), id("v", i), 1, null, scope, content, List.of("general"), EntryType.FACT, 2, null,
           List.of(), null, null, List.of(), hash, EntryStatus.ACTIVE, null, at, at, rev);
-      line(out, typed("revision", EntryJson.revisionNode(new Revision(scope, rev,
+      line(out, typed("revision", EntryJson.writeRevision(new Revision(scope, rev,
           List.of(new Change(ChangeKind.APPEND, entries[i].entryId(), entries[i].versionId())), at))));
     }
     for (MemoryEntry e : entries) {
-      line(out, typed("version", EntryJson.entryNode(e)));
+      line(out, typed("version", EntryJson.writeEntry(e)));
     }
     for (int i = 0; i < entries.length; i++) {
       MemoryEntry e = entries[i];
-      line(out, typed("event", EntryJson.eventNode(new MemoryEvent(
+      line(out, typed("event", EntryJson.writeEvent(new MemoryEvent(
           id("c", i), scope, e.entryId(), EventKind.CREATE, null, e, null, null, e.createdInRevision(), e.createdAt()))));
     }
-    ObjectNode topic = EntryJson.mapper().createObjectNode();
+    ObjectNode topic = MAPPER.createObjectNode();
     topic.put("record", "topic");
     topic.put("scope", scope);
     topic.put("topic", "general");
@@ -110,15 +116,16 @@ final class BulkLoad {
     return String.format("bench-%s-%09d", prefix, i);
   }
 
-  private static ObjectNode typed(String type, ObjectNode body) {
-    ObjectNode n = EntryJson.mapper().createObjectNode();
-    n.put("record", type);
-    n.setAll(body);
-    return n;
+  private static String typed(String type, String body) {
+    return "{\"record\":\"" + type + "\"," + body.substring(1);
   }
 
   private static void line(Writer out, ObjectNode node) throws IOException {
-    out.write(node.toString());
+    line(out, node.toString());
+  }
+
+  private static void line(Writer out, String json) throws IOException {
+    out.write(json);
     out.write('\n');
   }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.embeddings.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -5,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.InvalidInputException;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.EmbeddingProfile;
 import java.io.IOException;
@@ -30,6 +35,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Embeds texts with any server that speaks the OpenAI {@code POST /v1/embeddings} wire format:
@@ -60,6 +67,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Instances are immutable and thread-safe.
  */
 public final class OpenAiCompatibleEmbedder implements Embedder {
+  private static final Logger LOG = LoggerFactory.getLogger(OpenAiCompatibleEmbedder.class);
 
   /** The base URL of OpenAI's API. */
   public static final String OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -122,7 +130,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
    * as the server sent them, not normalized.
    *
    * @throws NullPointerException if {@code texts} or one of its elements is null
-   * @throws IllegalArgumentException if a text is empty
+   * @throws InvalidInputException if a text is empty
    * @throws EmbeddingException if the server cannot be reached, answers with an error, or answers
    *     with something other than one valid vector per text
    */
@@ -135,7 +143,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
         throw new NullPointerException("texts[" + i + "]");
       }
       if (text.isEmpty()) {
-        throw new IllegalArgumentException("texts[" + i + "] is empty; only non-empty texts can be embedded");
+        throw new InvalidInputException("texts", "[" + i + "] is empty; only non-empty texts can be embedded");
       }
     }
     if (texts.isEmpty()) {
@@ -182,7 +190,9 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       if (attempt > maxRetries) {
         throw failure;
       }
-      pause(backoff(attempt, retryAfter), failure);
+      Duration delay = backoff(attempt, retryAfter);
+      LOG.warn("{}; retry {} of {} in {} ms", failure.getMessage(), attempt, maxRetries, delay.toMillis());
+      pause(delay, failure);
     }
   }
 
@@ -524,10 +534,10 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     public Builder apiKey(@Nullable String apiKey) {
       if (apiKey != null) {
         if (apiKey.isBlank()) {
-          throw new IllegalArgumentException("apiKey must not be blank; leave it unset when the server needs none");
+          throw new InvalidInputException("apiKey", "must not be blank; leave it unset when the server needs none");
         }
         if (apiKey.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-          throw new IllegalArgumentException("apiKey contains control characters");
+          throw new InvalidInputException("apiKey", "contains control characters");
         }
       }
       this.apiKey = apiKey;
@@ -538,7 +548,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     public Builder model(String model) {
       Objects.requireNonNull(model, "model");
       if (model.isBlank() || model.length() > 200) {
-        throw new IllegalArgumentException("model must be 1..200 non-blank characters");
+        throw new InvalidInputException("model", "must be 1..200 non-blank characters");
       }
       this.model = model;
       return this;
@@ -547,7 +557,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     /** The length of every vector the model returns; every answer is checked against it. Required. */
     public Builder dimension(int dimension) {
       if (dimension < 1 || dimension > 8192) {
-        throw new IllegalArgumentException("dimension must be between 1 and 8192, was " + dimension);
+        throw new InvalidInputException("dimension", "must be between 1 and 8192, was " + dimension);
       }
       this.dimension = dimension;
       return this;
@@ -569,7 +579,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     public Builder timeout(Duration timeout) {
       Objects.requireNonNull(timeout, "timeout");
       if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+        throw new InvalidInputException("timeout", "must be positive, was " + timeout);
       }
       this.timeout = timeout;
       return this;
@@ -578,7 +588,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     /** The most texts sent in one request, 1..2048. Default 64. */
     public Builder batchSize(int batchSize) {
       if (batchSize < 1 || batchSize > 2048) {
-        throw new IllegalArgumentException("batchSize must be between 1 and 2048, was " + batchSize);
+        throw new InvalidInputException("batchSize", "must be between 1 and 2048, was " + batchSize);
       }
       this.batchSize = batchSize;
       return this;
@@ -587,7 +597,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     /** How often a request is retried after a retryable failure, 0..10. Default 2. */
     public Builder maxRetries(int maxRetries) {
       if (maxRetries < 0 || maxRetries > 10) {
-        throw new IllegalArgumentException("maxRetries must be between 0 and 10, was " + maxRetries);
+        throw new InvalidInputException("maxRetries", "must be between 0 and 10, was " + maxRetries);
       }
       this.maxRetries = maxRetries;
       return this;
@@ -597,7 +607,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     public Builder retryBackoff(Duration retryBackoff) {
       Objects.requireNonNull(retryBackoff, "retryBackoff");
       if (retryBackoff.isNegative() || retryBackoff.compareTo(MAX_RETRY_DELAY) > 0) {
-        throw new IllegalArgumentException("retryBackoff must be between 0 and 30 s, was " + retryBackoff);
+        throw new InvalidInputException("retryBackoff", "must be between 0 and 30 s, was " + retryBackoff);
       }
       this.retryBackoff = retryBackoff;
       return this;
@@ -606,7 +616,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     /** The largest successful answer accepted, in bytes (at least 1024). Default 64 MiB. */
     public Builder maxResponseBytes(long maxResponseBytes) {
       if (maxResponseBytes < 1024) {
-        throw new IllegalArgumentException("maxResponseBytes must be at least 1024, was " + maxResponseBytes);
+        throw new InvalidInputException("maxResponseBytes", "must be at least 1024, was " + maxResponseBytes);
       }
       this.maxResponseBytes = maxResponseBytes;
       return this;
@@ -620,14 +630,14 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       Objects.requireNonNull(name, "header name");
       Objects.requireNonNull(value, "header value");
       if (name.equalsIgnoreCase("Authorization") || name.equalsIgnoreCase("Content-Type")) {
-        throw new IllegalArgumentException("header " + name + " is set by the embedder; use apiKey for Authorization");
+        throw new InvalidInputException("header", name + " is set by the embedder; use apiKey for Authorization");
       }
       try {
         HttpRequest.newBuilder().header(name, value);
       } catch (IllegalArgumentException e) {
         String reason = String.valueOf(e.getMessage());
-        throw new IllegalArgumentException(
-            "header " + name + " cannot be sent: " + (value.isEmpty() ? reason : reason.replace(value, "[value]")));
+        throw new InvalidInputException(
+            "header", name + " cannot be sent: " + (value.isEmpty() ? reason : reason.replace(value, "[value]")));
       }
       headers.put(name, value);
       return this;
@@ -667,18 +677,18 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       try {
         base = new URI(trimmed);
       } catch (URISyntaxException e) {
-        throw new IllegalArgumentException(
-            "baseUrl is not a valid URL: " + e.getReason() + " at index " + e.getIndex(), null);
+        throw new InvalidInputException(
+            "baseUrl", "is not a valid URL: " + e.getReason() + " at index " + e.getIndex());
       }
       String scheme = base.getScheme();
       if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))) {
-        throw new IllegalArgumentException("baseUrl must be an http:// or https:// URL");
+        throw new InvalidInputException("baseUrl", "must be an http:// or https:// URL");
       }
       if (base.getHost() == null) {
-        throw new IllegalArgumentException("baseUrl has no host");
+        throw new InvalidInputException("baseUrl", "has no host");
       }
       if (base.getRawUserInfo() != null || base.getRawQuery() != null || base.getRawFragment() != null) {
-        throw new IllegalArgumentException("baseUrl must not carry user info, a query or a fragment");
+        throw new InvalidInputException("baseUrl", "must not carry user info, a query or a fragment");
       }
       return URI.create(trimmed + "/embeddings");
     }

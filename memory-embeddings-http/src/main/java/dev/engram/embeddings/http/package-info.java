@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * An {@link dev.engram.spi.Embedder} for any server speaking the OpenAI {@code /v1/embeddings} wire
  * format: {@link dev.engram.embeddings.http.OpenAiCompatibleEmbedder}.

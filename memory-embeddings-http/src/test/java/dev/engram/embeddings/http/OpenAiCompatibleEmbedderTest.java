@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.embeddings.http;
 
 import static dev.engram.embeddings.http.FakeEmbeddingServer.correct;
@@ -14,6 +18,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.engram.ErrorCode;
+import dev.engram.InvalidInputException;
 import dev.engram.MemoryException;
 import dev.engram.embeddings.http.FakeEmbeddingServer.Received;
 import java.io.IOException;
@@ -161,8 +166,8 @@ class OpenAiCompatibleEmbedderTest {
         .isInstanceOf(NullPointerException.class)
         .hasMessage("texts[1]");
     assertThatThrownBy(() -> embedder.embed(List.of("a", "")))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("texts[1] is empty");
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("texts: [1] is empty");
     assertThat(server.requests()).isEmpty();
   }
 
@@ -437,12 +442,12 @@ class OpenAiCompatibleEmbedderTest {
     assertThatThrownBy(() -> b.maxResponseBytes(10)).hasMessageStartingWith("maxResponseBytes");
     assertThatThrownBy(() -> b.apiKey(" ")).hasMessageStartingWith("apiKey");
     assertThatThrownBy(() -> b.apiKey(KEY + "\r\nX-Evil: 1"))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("apiKey")
         .hasMessageNotContaining(KEY);
-    assertThatThrownBy(() -> b.header("Authorization", "Bearer x")).hasMessageStartingWith("header Authorization");
+    assertThatThrownBy(() -> b.header("Authorization", "Bearer x")).hasMessageStartingWith("header: Authorization");
     assertThatThrownBy(() -> b.header("X-Key", "v\nInjected: 1"))
-        .hasMessageStartingWith("header X-Key")
+        .hasMessageStartingWith("header: X-Key")
         .hasMessageNotContaining("Injected");
   }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.embeddings.local;
 
 import dev.engram.ErrorCode;
@@ -65,7 +69,7 @@ public final class MiniLmEmbedder implements Embedder {
    * One unit vector of {@value #DIMENSION} values per text, in order.
    *
    * @throws NullPointerException if {@code texts} or one of its elements is null
-   * @throws IllegalArgumentException if a text is blank
+   * @throws dev.engram.InvalidInputException if a text is blank
    * @throws MemoryException if the model fails or returns something other than a vector per text
    */
   @Override

@@ -1,9 +1,14 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.embeddings.local;
 
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.engram.ErrorCode;
+import dev.engram.InvalidInputException;
 import dev.engram.MemoryException;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
@@ -103,7 +108,7 @@ final class OnnxEncoder {
    * One unit vector per text, in order; each text is checked, then {@code prefix} is put before it.
    *
    * @throws NullPointerException if {@code texts} or one of its elements is null
-   * @throws IllegalArgumentException if a text is blank
+   * @throws dev.engram.InvalidInputException if a text is blank
    * @throws MemoryException if the model fails or returns something other than a vector per text
    */
   List<float[]> embed(List<String> texts, String prefix) {
@@ -118,7 +123,7 @@ final class OnnxEncoder {
         throw new NullPointerException("texts[" + i + "]");
       }
       if (text.isBlank()) {
-        throw new IllegalArgumentException("texts[" + i + "] is blank; only non-blank texts can be embedded");
+        throw new InvalidInputException("texts", "[" + i + "] is blank; only non-blank texts can be embedded");
       }
       segments.add(TextSegment.from(prefix + text));
     }

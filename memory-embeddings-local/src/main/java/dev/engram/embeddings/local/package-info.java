@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * An offline {@link dev.engram.spi.Embedder}: {@link dev.engram.embeddings.local.MiniLmEmbedder} runs
  * all-MiniLM-L6-v2 (quantized) in process, with no network and no API key.

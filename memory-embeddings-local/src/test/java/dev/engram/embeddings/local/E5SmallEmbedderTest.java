@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.embeddings.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,8 +82,8 @@ class E5SmallEmbedderTest {
   @Test
   void blankOrNullTextsAreRefusedWithTheirIndex() {
     assertThatThrownBy(() -> embedder.embed(List.of("ok", " ")))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("texts[1]");
+        .isInstanceOf(dev.engram.InvalidInputException.class)
+        .hasMessageContaining("texts: [1] is blank");
     assertThatThrownBy(() -> embedder.embedQueries(java.util.Arrays.asList("ok", null)))
         .isInstanceOf(NullPointerException.class)
         .hasMessageContaining("texts[1]");

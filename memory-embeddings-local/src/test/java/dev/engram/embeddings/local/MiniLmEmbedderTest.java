@@ -1,9 +1,14 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.embeddings.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.engram.InvalidInputException;
 import dev.engram.spi.EmbeddingProfile;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -125,8 +130,8 @@ class MiniLmEmbedderTest {
         .isInstanceOf(NullPointerException.class)
         .hasMessage("texts[1]");
     assertThatThrownBy(() -> embedder.embed(List.of(CAT, " \n")))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("texts[1] is blank");
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("texts: [1] is blank");
     assertThatThrownBy(() -> new MiniLmEmbedder(null)).isInstanceOf(NullPointerException.class);
   }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /** A Spring Boot ChatClient application whose model remembers through the Engram memory tools. */
 @NullMarked
 package dev.engram.examples.springai;

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.inmemory;
 
 import dev.engram.EntryStatus;
@@ -614,6 +618,9 @@ public final class InMemoryMemoryStore implements MemoryStore {
     @Override
     public void appendEvent(MemoryEvent e) {
       Data d = d();
+      if (d.events.containsKey(e.eventId())) {
+        throw new IllegalStateException("event " + e.eventId() + " already exists");
+      }
       d.events.put(e.eventId(), e);
       d.entryEvents.computeIfAbsent(e.entryId(), k -> new ArrayList<>()).add(e.eventId());
       undo.push(() -> {

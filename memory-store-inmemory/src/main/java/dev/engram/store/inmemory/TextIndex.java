@@ -1,10 +1,12 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.inmemory;
 
 import dev.engram.spi.FullTextQuery;
 import dev.engram.MemoryEntry;
 import dev.engram.spi.ScoredEntry;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -14,20 +16,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.Function;
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.LowerCaseFilter;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.Tokenizer;
-import org.apache.lucene.analysis.en.EnglishPossessiveFilter;
-import org.apache.lucene.analysis.en.PorterStemFilter;
-import org.apache.lucene.analysis.standard.StandardTokenizer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
  * An inverted index over the active versions of one scope, scored with BM25 over weighted fields
  * (content 1, glossary 2, disclosure 1, topics 0.5): term frequencies and lengths are summed with the
  * field weights before the usual BM25 formula (k1 = 1.2, b = 0.75). Terms are Porter stems of
- * lowercase Unicode word tokens, the same stemming SQLite's FTS5 {@code porter} tokenizer applies.
+ * lowercase Unicode word tokens ({@link Analysis}), the same stemming SQLite's FTS5 {@code porter}
+ * tokenizer applies.
  *
  * <p>Each indexed version holds a slot (slots of removed versions are reused); a term's postings are
  * parallel arrays of slots and weighted frequencies. A search accumulates scores term by term into a
@@ -44,17 +39,6 @@ final class TextIndex {
   static final float TOPICS = 0.5f;
   static final double K1 = 1.2;
   static final double B = 0.75;
-
-  private static final Analyzer ANALYZER = new Analyzer() {
-    @Override
-    protected TokenStreamComponents createComponents(String fieldName) {
-      Tokenizer source = new StandardTokenizer();
-      TokenStream ts = new EnglishPossessiveFilter(source);
-      ts = new LowerCaseFilter(ts);
-      ts = new PorterStemFilter(ts);
-      return new TokenStreamComponents(source, ts);
-    }
-  };
 
   /** The postings of one term: slots and weighted term frequencies, unordered. */
   private static final class Postings {
@@ -113,19 +97,9 @@ final class TextIndex {
   private int slotCount;
   private double totalLength;
 
+  /** The index terms of {@code text}: see {@link Analysis}. */
   static List<String> analyze(String text) {
-    List<String> out = new ArrayList<>();
-    try (TokenStream ts = ANALYZER.tokenStream("f", text)) {
-      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-      ts.reset();
-      while (ts.incrementToken()) {
-        out.add(term.toString());
-      }
-      ts.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out;
+    return Analysis.terms(text);
   }
 
   void add(MemoryEntry e) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.postgres;
 
 import dev.engram.StoreException;
@@ -12,6 +16,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The versioned schema: SQL resources {@code V<n>__<description>.sql} applied in order inside one
@@ -20,6 +26,7 @@ import java.util.List;
  * {@code <prefix>schema_history}.
  */
 final class Migrations {
+  private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
   /** Advisory lock class id of Engram migrations ("Engr"). */
   private static final int LOCK_CLASS = 0x456E6772;
   private static final List<String> SCRIPTS = List.of("V1__init.sql", "V2__unique_active.sql");
@@ -80,6 +87,10 @@ final class Migrations {
         }
       }
       c.commit();
+      if (current < LATEST) {
+        LOG.info("Applied Engram schema migrations {} to {} ({}tables prefixed '{}')", current + 1, LATEST,
+            schema.isEmpty() ? "" : "schema " + schema + ", ", prefix);
+      }
     } catch (SQLException | RuntimeException e) {
       try {
         c.rollback();

@@ -1,9 +1,14 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.engram.EntryStatus;
 import dev.engram.ErrorCode;
+import dev.engram.InvalidInputException;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.Revision;
@@ -17,6 +22,7 @@ import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredVector;
 import dev.engram.spi.TopicState;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -227,7 +233,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   public List<TopicClaim> claimDirtyTopics(String workerId, int limit, Duration lease) {
     String worker = checkWorker(workerId);
     if (limit < 1 || limit > MAX_CLAIMS) {
-      throw new IllegalArgumentException("limit must be between 1 and " + MAX_CLAIMS + ", was " + limit);
+      throw new InvalidInputException("limit", "must be between 1 and " + MAX_CLAIMS + ", was " + limit);
     }
     double seconds = leaseSeconds(lease);
     String token = UUID.randomUUID().toString();
@@ -294,7 +300,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   private static String checkWorker(String workerId) {
     Objects.requireNonNull(workerId, "workerId");
     if (workerId.isBlank() || workerId.length() > MAX_WORKER_ID_CHARS) {
-      throw new IllegalArgumentException("workerId must be 1.." + MAX_WORKER_ID_CHARS + " non-blank characters");
+      throw new InvalidInputException("workerId", "must be 1.." + MAX_WORKER_ID_CHARS + " non-blank characters");
     }
     return workerId;
   }
@@ -302,10 +308,10 @@ public final class PostgresMemoryStore implements MemoryStore {
   private static double leaseSeconds(Duration lease) {
     Objects.requireNonNull(lease, "lease");
     if (lease.isNegative() || lease.isZero()) {
-      throw new IllegalArgumentException("lease must be positive, was " + lease);
+      throw new InvalidInputException("lease", "must be positive, was " + lease);
     }
     if (lease.compareTo(Duration.ofDays(365)) > 0) {
-      throw new IllegalArgumentException("lease must be at most 365 days, was " + lease);
+      throw new InvalidInputException("lease", "must be at most 365 days, was " + lease);
     }
     return lease.toNanos() / 1e9;
   }
@@ -466,6 +472,12 @@ public final class PostgresMemoryStore implements MemoryStore {
   }
 
   private static HikariDataSource pool(String jdbcUrl, int maximumPoolSize) {
+    try {
+      DriverManager.getDriver(jdbcUrl);
+    } catch (SQLException e) {
+      throw StoreException.unavailable("no PostgreSQL JDBC driver on the class path: the application adds "
+          + "org.postgresql:postgresql (42.x) next to memory-store-postgres", e);
+    }
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(jdbcUrl);
     config.setPoolName("engram-postgres");
@@ -485,7 +497,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   private static String checkPrefix(String prefix) {
     Objects.requireNonNull(prefix, "tablePrefix");
     if (!prefix.isEmpty() && (prefix.length() > MAX_PREFIX_CHARS || !IDENTIFIER.matcher(prefix).matches())) {
-      throw new IllegalArgumentException("tablePrefix '" + prefix + "' must be empty or 1.." + MAX_PREFIX_CHARS
+      throw new InvalidInputException("tablePrefix", "'" + prefix + "' must be empty or 1.." + MAX_PREFIX_CHARS
           + " characters of a-z, 0-9 and _, not starting with a digit");
     }
     return prefix;
@@ -494,7 +506,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   private static String checkSchema(String schema) {
     Objects.requireNonNull(schema, "schema");
     if (schema.length() > MAX_SCHEMA_CHARS || !IDENTIFIER.matcher(schema).matches()) {
-      throw new IllegalArgumentException("schema '" + schema + "' must be 1.." + MAX_SCHEMA_CHARS
+      throw new InvalidInputException("schema", "'" + schema + "' must be 1.." + MAX_SCHEMA_CHARS
           + " characters of a-z, 0-9 and _, not starting with a digit");
     }
     return schema;
@@ -952,7 +964,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     public Builder jdbcUrl(String url) {
       Objects.requireNonNull(url, "jdbcUrl");
       if (!url.startsWith("jdbc:postgresql:")) {
-        throw new IllegalArgumentException("jdbcUrl must start with jdbc:postgresql:, was " + redact(url));
+        throw new InvalidInputException("jdbcUrl", "must start with jdbc:postgresql:, was " + redact(url));
       }
       if (dataSource != null) {
         throw new IllegalStateException("dataSource was already set; set either jdbcUrl or dataSource");
@@ -1002,7 +1014,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     /** Size of the pool the store creates from a {@link #jdbcUrl} (default 10). */
     public Builder maximumPoolSize(int size) {
       if (size < 1 || size > 1000) {
-        throw new IllegalArgumentException("maximumPoolSize must be between 1 and 1000, was " + size);
+        throw new InvalidInputException("maximumPoolSize", "must be between 1 and 1000, was " + size);
       }
       this.maximumPoolSize = size;
       return this;

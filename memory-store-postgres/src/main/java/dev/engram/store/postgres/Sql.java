@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.postgres;
 
 /** The store's runtime statements, one per purpose, with table names resolved for one schema and prefix. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -7,6 +11,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.engram.Engram;
 import dev.engram.ErrorCode;
 import dev.engram.Grants;
+import dev.engram.InvalidInputException;
 import dev.engram.StoreException;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.StoreCapability;
@@ -71,19 +76,19 @@ class PostgresMemoryStoreTest {
   @Test
   void builderRejectsBadSettingsWithTheirNames() {
     assertThatThrownBy(() -> PostgresMemoryStore.builder().tablePrefix("Bad-Prefix"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tablePrefix");
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("tablePrefix");
     assertThatThrownBy(() -> PostgresMemoryStore.builder().tablePrefix("x".repeat(31)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tablePrefix");
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("tablePrefix");
     assertThatThrownBy(() -> PostgresMemoryStore.builder().schema("public; drop table x"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("schema");
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("schema");
     assertThatThrownBy(() -> PostgresMemoryStore.builder().jdbcUrl("jdbc:mysql://x/y"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("jdbc:postgresql:");
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("jdbc:postgresql:");
     assertThatThrownBy(() -> PostgresMemoryStore.builder().jdbcUrl(pg.jdbcUrl()).dataSource(pg.pool()))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("jdbcUrl was already set");
     assertThatThrownBy(() -> PostgresMemoryStore.builder().build())
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("jdbcUrl or dataSource");
     assertThatThrownBy(() -> PostgresMemoryStore.builder().maximumPoolSize(0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maximumPoolSize");
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("maximumPoolSize");
   }
 
   @Test
@@ -229,11 +234,11 @@ class PostgresMemoryStoreTest {
   void claimArgumentsAreChecked() {
     try (PostgresMemoryStore store = pg.freshStore()) {
       assertThatThrownBy(() -> store.claimDirtyTopics(" ", 1, Duration.ofSeconds(1)))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("workerId");
+          .isInstanceOf(InvalidInputException.class).hasMessageContaining("workerId");
       assertThatThrownBy(() -> store.claimDirtyTopics("w", 0, Duration.ofSeconds(1)))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+          .isInstanceOf(InvalidInputException.class).hasMessageContaining("limit");
       assertThatThrownBy(() -> store.claimDirtyTopics("w", 1, Duration.ZERO))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+          .isInstanceOf(InvalidInputException.class).hasMessageContaining("lease");
     }
   }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.sqlite;
 
 import dev.engram.ErrorCode;
@@ -14,6 +18,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The schema: versioned SQL scripts ({@code V1__init.sql}, …) next to this class, applied in order and
@@ -23,6 +29,7 @@ import java.util.Locale;
  * two processes opening a new file at once apply each script exactly once.
  */
 final class Migrations {
+  private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
   static final String VERSION_TABLE = "engram_schema_version";
   /** {@code PRAGMA application_id} of an Engram database: "Engr". */
   static final int APPLICATION_ID = 0x456E6772;
@@ -33,7 +40,8 @@ final class Migrations {
       new Migration(1, "init", "V1__init.sql"),
       new Migration(2, "unique active path and content", "V2__unique_active.sql"),
       new Migration(3, "full-text bounds", "V3__fts_bounds.sql"),
-      new Migration(4, "event origin", "V4__event_origin.sql"));
+      new Migration(4, "erasure", "V4__erasure.sql"),
+      new Migration(5, "event origin", "V5__event_origin.sql"));
 
   private Migrations() {}
 
@@ -137,6 +145,9 @@ final class Migrations {
       s.execute("PRAGMA application_id = " + APPLICATION_ID);
       WriteLock.commit(s, database, lockTimeout);
       committed = true;
+      if (current < latest()) {
+        LOG.info("Applied Engram schema migrations {} to {} on {}", current + 1, latest(), database);
+      }
     } finally {
       if (!committed) {
         WriteLock.rollbackQuietly(s, null);
@@ -144,7 +155,7 @@ final class Migrations {
     }
   }
 
-  /** The oldest SQLite whose features the schema and queries use (FTS5 contentless delete, concat_ws). */
+  /** The oldest SQLite whose features the schema and queries use (FTS5 secure-delete, concat_ws). */
   static final int[] MIN_SQLITE = {3, 44, 0};
 
   private static void requireSqliteVersion(Session s, String database) throws SQLException {

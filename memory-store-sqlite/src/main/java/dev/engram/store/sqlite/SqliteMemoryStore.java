@@ -1,9 +1,14 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.sqlite;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.engram.EntryStatus;
 import dev.engram.ErrorCode;
+import dev.engram.InvalidInputException;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.Revision;
@@ -38,6 +43,8 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A durable {@link MemoryStore} in one SQLite file.
@@ -68,6 +75,7 @@ import org.sqlite.SQLiteDataSource;
  * <p>Thread-safe. Several processes may open the same file at once.
  */
 public final class SqliteMemoryStore implements MemoryStore {
+  private static final Logger LOG = LoggerFactory.getLogger(SqliteMemoryStore.class);
   private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
   private static final AtomicInteger POOLS = new AtomicInteger();
 
@@ -91,6 +99,10 @@ public final class SqliteMemoryStore implements MemoryStore {
   private final ReentrantLock writeLock = new ReentrantLock(true);
   private final ThreadLocal<SqliteTransaction> current = new ThreadLocal<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** An erasure committed but its rows could not be wiped from the files yet; written under {@link #writeLock}. */
+  private volatile boolean wipePending;
+  /** The rebuild of such a wipe has not run yet (the log truncation may still be pending alone). */
+  private volatile boolean vacuumPending;
   private final Set<StoreCapability> capabilities = Collections.unmodifiableSet(
       EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
           StoreCapability.VECTOR_STORAGE));
@@ -278,6 +290,9 @@ public final class SqliteMemoryStore implements MemoryStore {
         WriteLock.rollbackQuietly(session, e);
         throw e;
       }
+      if (tx.erased() || wipePending) {
+        wipeErased(session, tx.erased());
+      }
       return result;
     } catch (SQLException e) {
       throw failure("run a transaction on " + scope, e);
@@ -299,6 +314,9 @@ public final class SqliteMemoryStore implements MemoryStore {
     try {
       T result = work.run(tx);
       session.execute("RELEASE " + savepoint);
+      if (tx.erased()) {
+        outer.markErased();
+      }
       return result;
     } catch (RuntimeException | Error e) {
       try {
@@ -313,6 +331,42 @@ public final class SqliteMemoryStore implements MemoryStore {
     } finally {
       tx.close();
       current.set(outer);
+    }
+  }
+
+  /**
+   * After a commit that erased rows, removes every copy of them from the files. Deleted rows leave
+   * their bytes behind in SQLite: in freed pages, and in the unused space of pages whose cells a split
+   * or merge once moved (which {@code secure_delete} does not clear). So the database is rebuilt
+   * ({@code VACUUM}: only live rows are copied, into fresh pages), and then the write-ahead log, whose
+   * frames of earlier commits still hold the erased text, is copied into the file and truncated to
+   * zero bytes ({@code PRAGMA wal_checkpoint(TRUNCATE)}). Both wait (busy timeout) for other
+   * connections; when one outlasts the wait, the wipe is retried after each following commit and on
+   * {@link #close()}, and the delay is logged.
+   */
+  private void wipeErased(Session session, boolean erased) {
+    try {
+      if (erased || vacuumPending) {
+        vacuumPending = true;
+        session.execute("VACUUM");
+        vacuumPending = false;
+      }
+      boolean busy;
+      try (java.sql.Statement st = session.connection().createStatement();
+          java.sql.ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+        busy = rs.next() && rs.getInt(1) != 0;
+      }
+      if (busy && !wipePending) {
+        LOG.warn("{}: erased rows may remain in the write-ahead log until a reader of an older snapshot finishes;"
+            + " the log is wiped after the next commit or on close", database);
+      }
+      wipePending = busy;
+    } catch (SQLException e) {
+      if (!wipePending) {
+        LOG.warn("{}: could not remove erased rows from the files yet ({}); retried after the next commit or on close",
+            database, e.getMessage());
+      }
+      wipePending = true;
     }
   }
 
@@ -337,6 +391,17 @@ public final class SqliteMemoryStore implements MemoryStore {
   }
 
   private void closeResources() {
+    if (wipePending && writePool != null && writeLock.tryLock()) {
+      try (Connections.Lease lease = writers.borrow()) {
+        readers.closeSessions();
+        closeQuietly(readPool);
+        wipeErased(lease.session(), false);
+      } catch (SQLException | RuntimeException e) {
+        LOG.warn("{}: could not remove erased rows from the files on close: {}", database, e.getMessage());
+      } finally {
+        writeLock.unlock();
+      }
+    }
     readers.closeSessions();
     writers.closeSessions();
     closeQuietly(readPool);
@@ -535,7 +600,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     public Builder readPoolSize(int size) {
       once("readPoolSize");
       if (size < 1 || size > 64) {
-        throw new IllegalArgumentException("readPoolSize must be between 1 and 64, was " + size);
+        throw new InvalidInputException("readPoolSize", "must be between 1 and 64, was " + size);
       }
       this.readPoolSize = size;
       return this;
@@ -562,7 +627,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     private static Duration check(String setting, Duration value, Duration min) {
       Objects.requireNonNull(value, setting);
       if (value.compareTo(min) < 0 || value.compareTo(Duration.ofMinutes(10)) > 0) {
-        throw new IllegalArgumentException(setting + " must be between " + min.toMillis() + " ms and 10 min, was "
+        throw new InvalidInputException(setting, "must be between " + min.toMillis() + " ms and 10 min, was "
             + value.toMillis() + " ms");
       }
       return value;

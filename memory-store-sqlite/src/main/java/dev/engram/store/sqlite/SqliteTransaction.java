@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.sqlite;
 
 import dev.engram.EntryStatus;
@@ -29,6 +33,9 @@ import org.jspecify.annotations.Nullable;
  * active counts and full-text index follow the version rows through triggers in the same transaction.
  */
 final class SqliteTransaction implements StoreTransaction {
+  /** Whether this transaction erased rows; the store then wipes the write-ahead log after the commit. */
+  private boolean erased;
+
   private static final String INSERT_VERSION = "INSERT INTO versions (version_id, entry_id, version,"
       + " previous_version_id, scope, content, topics, type, priority, disclosure, glossary, path, source,"
       + " evidence, content_hash, status, superseded_by, created_at, updated_at, created_in_revision)"
@@ -245,6 +252,14 @@ final class SqliteTransaction implements StoreTransaction {
     });
   }
 
+  boolean erased() {
+    return erased;
+  }
+
+  void markErased() {
+    erased = true;
+  }
+
   @Override
   public int eraseEntry(String entryId) {
     return run("erase entry " + entryId, s -> {
@@ -270,6 +285,7 @@ final class SqliteTransaction implements StoreTransaction {
       PreparedStatement versions = s.prepare(DELETE_ENTRY_VERSIONS);
       versions.setString(1, entryId);
       int removed = versions.executeUpdate();
+      erased = true;
       PreparedStatement uncarried = s.prepare(DELETE_UNCARRIED_TOPICS);
       uncarried.setString(1, entryScope);
       uncarried.setString(2, topics);
@@ -293,6 +309,7 @@ final class SqliteTransaction implements StoreTransaction {
         ps.setString(1, scope);
         ps.executeUpdate();
       }
+      erased = true;
       return entries;
     });
   }

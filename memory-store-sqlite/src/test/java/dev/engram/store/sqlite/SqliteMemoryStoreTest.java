@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.store.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,6 +12,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.engram.Engram;
 import dev.engram.ErrorCode;
 import dev.engram.Grants;
+import dev.engram.InvalidInputException;
 import dev.engram.MemoryEntry;
 import dev.engram.Revision;
 import dev.engram.StoreException;
@@ -246,9 +251,9 @@ class SqliteMemoryStoreTest {
     b.readPoolSize(2);
     assertThatThrownBy(() -> b.readPoolSize(3)).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("readPoolSize");
-    assertThatThrownBy(() -> b.busyTimeout(Duration.ofHours(1))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> b.busyTimeout(Duration.ofHours(1))).isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("busyTimeout");
-    assertThatThrownBy(() -> b.writeLockTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> b.writeLockTimeout(Duration.ZERO)).isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("writeLockTimeout");
     assertThatThrownBy(() -> SqliteMemoryStore.builder((Path) null)).isInstanceOf(NullPointerException.class);
     b.build().close();

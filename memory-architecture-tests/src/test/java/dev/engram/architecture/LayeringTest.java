@@ -1,0 +1,141 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.engram.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering of Engram's artifacts, over the production classes of every shipping module on this
+ * module's test class path:
+ *
+ * <ul>
+ *   <li>the API and the engine ({@code dev.engram}, {@code .spi}, {@code .internal}) depend on no
+ *       adapter (store, reasoner, embedder, or anything built on top);
+ *   <li>the SPI never reaches into the engine, and its public surface carries no Jackson type;
+ *   <li>nothing outside memory-api touches {@code dev.engram.internal};
+ *   <li>stores, reasoners and embedders never depend on one another.
+ * </ul>
+ */
+class LayeringTest {
+  private static final String API = "dev.engram";
+  private static final String SPI = "dev.engram.spi";
+  private static final String INTERNAL = "dev.engram.internal..";
+
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importClasses() {
+    classes = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("dev.engram");
+  }
+
+  @Test
+  void everyShippingModuleIsImported() {
+    assertThat(Stream.of(
+            "dev.engram.Engram", "dev.engram.internal.MemoryEngine", "dev.engram.spi.MemoryStore",
+            "dev.engram.store.inmemory.InMemoryMemoryStore", "dev.engram.store.sqlite.SqliteMemoryStore",
+            "dev.engram.store.postgres.PostgresMemoryStore", "dev.engram.reasoner.DeterministicReasoner",
+            "dev.engram.embeddings.local.MiniLmEmbedder", "dev.engram.embeddings.http.OpenAiCompatibleEmbedder"))
+        .allMatch(classes::contain);
+  }
+
+  @Test
+  void theEngineDependsOnNoAdapter() {
+    classes().that().resideInAnyPackage(API, SPI, INTERNAL)
+        .should().onlyDependOnClassesThat().resideInAnyPackage(
+            API, SPI, INTERNAL, "java..", "javax..", "com.fasterxml.jackson..", "org.jspecify..", "org.slf4j..")
+        .because("the engine sees stores, reasoners and embedders only through the SPI")
+        .check(classes);
+  }
+
+  @Test
+  void theSpiNeverReachesIntoTheEngine() {
+    noClasses().that().resideInAPackage(SPI)
+        .should().dependOnClassesThat().resideInAPackage(INTERNAL)
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheBuilderOfTheApiCreatesTheEngine() {
+    noClasses().that().resideInAPackage(API).and().doNotHaveFullyQualifiedName("dev.engram.EngramBuilder")
+        .should().dependOnClassesThat().resideInAPackage(INTERNAL)
+        .check(classes);
+  }
+
+  @Test
+  void nothingOutsideTheApiModuleTouchesTheEngine() {
+    noClasses().that().resideOutsideOfPackages(API, SPI, INTERNAL)
+        .should().dependOnClassesThat().resideInAPackage(INTERNAL)
+        .because("dev.engram.internal is not exported; adapters use dev.engram and dev.engram.spi")
+        .check(classes);
+  }
+
+  @Test
+  void thePublicSurfaceOfTheApiAndSpiCarriesNoJacksonType() {
+    codeUnits().that().arePublic().or().areProtected()
+        .and().areDeclaredInClassesThat().resideInAnyPackage(API, SPI)
+        .and().areDeclaredInClassesThat().arePublic()
+        .should(exposeNoType("com.fasterxml.jackson"))
+        .check(classes);
+  }
+
+  @Test
+  void storesNeverDependOnEachOtherNorOnReasonersOrEmbedders() {
+    slices().matching("dev.engram.store.(*)..").should().notDependOnEachOther().check(classes);
+    noClasses().that().resideInAPackage("dev.engram.store..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.engram.reasoner..", "dev.engram.embeddings..")
+        .check(classes);
+  }
+
+  @Test
+  void reasonersAndEmbeddersNeverDependOnStoresNorOnEachOther() {
+    noClasses().that().resideInAnyPackage("dev.engram.reasoner..", "dev.engram.embeddings..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.engram.store..", "dev.engram.tck..")
+        .check(classes);
+    noClasses().that().resideInAPackage("dev.engram.reasoner..")
+        .should().dependOnClassesThat().resideInAPackage("dev.engram.embeddings..")
+        .check(classes);
+    noClasses().that().resideInAPackage("dev.engram.embeddings..")
+        .should().dependOnClassesThat().resideInAPackage("dev.engram.reasoner..")
+        .check(classes);
+    slices().matching("dev.engram.embeddings.(*)..").should().notDependOnEachOther().check(classes);
+  }
+
+  @Test
+  void shippingCodeNeverDependsOnTheContractTests() {
+    noClasses().that().resideOutsideOfPackage("dev.engram.tck..")
+        .should().dependOnClassesThat().resideInAPackage("dev.engram.tck..")
+        .check(classes);
+  }
+
+  private static ArchCondition<JavaCodeUnit> exposeNoType(String packagePrefix) {
+    return new ArchCondition<>("expose no type of " + packagePrefix) {
+      @Override
+      public void check(JavaCodeUnit unit, ConditionEvents events) {
+        Stream.concat(Stream.of(unit.getRawReturnType()), unit.getRawParameterTypes().stream())
+            .map(JavaClass::getName)
+            .filter(name -> name.startsWith(packagePrefix))
+            .forEach(name -> events.add(SimpleConditionEvent.violated(unit, unit.getFullName() + " exposes " + name)));
+      }
+    };
+  }
+}
