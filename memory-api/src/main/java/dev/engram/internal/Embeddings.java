@@ -63,8 +63,9 @@ final class Embeddings {
 
   /** Vectors for the views of a version-to-be, or null when the embedder fails (the write goes on). */
   @Nullable PendingVectors forVersion(
-      Reasoner reasoner, String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
-    Map<String, String> views = Views.texts(reasoner, content, disclosure, glossary, path);
+      Reasoner reasoner, String content, @Nullable String disclosure, List<String> glossary, @Nullable String path,
+      dev.engram.spi.@Nullable EntryViews written) {
+    Map<String, String> views = Views.texts(reasoner, content, disclosure, glossary, path, written);
     try {
       List<float[]> vectors = embed(new ArrayList<>(views.values()));
       return new PendingVectors(content, disclosure, glossary, path, new ArrayList<>(views.keySet()), vectors);

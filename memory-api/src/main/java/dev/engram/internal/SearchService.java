@@ -75,10 +75,47 @@ final class SearchService {
   /** Vectors for a version about to be written, when the wiring can store them; null otherwise or on failure. */
   Embeddings.@Nullable PendingVectors pendingFor(
       String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
+    return pendingFor(content, disclosure, glossary, path, null);
+  }
+
+  /**
+   * As {@link #pendingFor(String, String, List, String)}, with views the reasoner already wrote
+   * (with its tag answer); when they are null or invalid, the reasoner's views step or the rules
+   * make them.
+   */
+  Embeddings.@Nullable PendingVectors pendingFor(String content, @Nullable String disclosure, List<String> glossary,
+      @Nullable String path, dev.engram.spi.@Nullable EntryViews written) {
     if (!embedsOnWrite()) {
       return null;
     }
-    return embeddings.forVersion(reasoner, content, disclosure, glossary, path);
+    return embeddings.forVersion(reasoner, content, disclosure, glossary, path, written);
+  }
+
+  /**
+   * Up to {@code limit} active entries nearest to {@code text} in the visible scopes: hybrid when
+   * vectors are ready, else full text; empty when the store has neither channel. Never throws for a
+   * missing capability: it is a best effort for the reasoner's duplicate candidates.
+   */
+  List<MemoryEntry> nearest(Grants grants, String text, int limit) {
+    boolean fts = store.capabilities().contains(StoreCapability.FULL_TEXT_SEARCH);
+    String query = text.length() > MAX_QUERY_CHARS ? text.substring(0, MAX_QUERY_CHARS) : text;
+    if (Character.isHighSurrogate(query.charAt(query.length() - 1))) {
+      query = query.substring(0, query.length() - 1);
+    }
+    if (!fts && vectorUnavailableReason(grants.visibleScopes()) != null) {
+      return List.of();
+    }
+    try {
+      SearchResult r = search(grants, SearchRequest.builder(query).limit(Math.min(SearchRequest.MAX_LIMIT, limit * 2))
+          .build());
+      List<MemoryEntry> out = new ArrayList<>();
+      for (SearchHit h : r.hits()) {
+        out.add(h.entry());
+      }
+      return out;
+    } catch (CapabilityNotSupportedException | dev.engram.InvalidInputException e) {
+      return List.of();
+    }
   }
 
   @Nullable String profileId() {

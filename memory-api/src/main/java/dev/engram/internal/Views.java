@@ -28,9 +28,19 @@ final class Views {
   /** View name → text, content first, without repeats. */
   static Map<String, String> texts(
       Reasoner reasoner, String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
+    return texts(reasoner, content, disclosure, glossary, path, null);
+  }
+
+  /**
+   * As {@link #texts(Reasoner, String, String, List, String)}; {@code written} views (from the tag
+   * answer) are used when valid, without asking the reasoner again. Invalid written views fall back
+   * to the rules, not to another reasoner call.
+   */
+  static Map<String, String> texts(Reasoner reasoner, String content, @Nullable String disclosure,
+      List<String> glossary, @Nullable String path, @Nullable EntryViews written) {
     EntryViews views = null;
     try {
-      views = validate(reasoner.views(content, disclosure, glossary, path));
+      views = written != null ? validate(written) : validate(reasoner.views(content, disclosure, glossary, path));
     } catch (RuntimeException e) {
       views = null;
     }

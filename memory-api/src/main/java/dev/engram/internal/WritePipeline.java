@@ -37,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class WritePipeline {
   private static final int CANDIDATES_PER_TOPIC = 10;
-  private static final int MAX_CANDIDATES = 20;
+  private static final int MAX_CANDIDATES = 10;
   private static final int DEFAULT_PRIORITY = 2;
 
   /** A write's validated input. */
@@ -70,17 +70,23 @@ final class WritePipeline {
 
   WriteResult write(Grants grants, Input in) {
     boolean context = reasoner.usesContext();
+    if (context && in.path() == null) {
+      WriteResult known = canonicalDuplicate(grants, in);
+      if (known != null) {
+        return known;
+      }
+    }
     List<String> visibleTopics = context ? visibleTopics(grants.visibleScopes()) : List.of();
-    List<MemoryEntry> candidates = context ? candidates(grants, in.hints()) : List.of();
-    TagProposal proposal = tag(new TagRequest(
-        grants.namespaces(), visibleTopics, in.content(), in.hints(), in.typeHint(), candidates));
+    List<MemoryEntry> candidates = context ? candidates(grants, in.content(), in.hints()) : List.of();
+    TagProposal proposal = tag(new TagRequest(grants.namespaces(), visibleTopics, in.content(), in.hints(),
+        in.typeHint(), candidates, search.embedsOnWrite()));
     Filed filed = validateProposal(proposal, grants, in.writePolicy(), candidates);
     // A likely duplicate is not embedded up front; the commit asks for vectors if it turns out to store one.
     boolean likelyDuplicate = in.path() == null
         && (filed.duplicateOf != null || store.findActiveByHash(filed.scope, filed.hash).isPresent());
     Embeddings.PendingVectors pending = likelyDuplicate
         ? null : search.pendingFor(filed.content, in.disclosure(),
-            in.glossary() == null ? List.of() : in.glossary(), in.path());
+            in.glossary() == null ? List.of() : in.glossary(), in.path(), proposal.views());
     return commits.run(filed.scope, pending == null ? List.of() : List.of(pending), c -> commit(c, filed, in));
   }
 
@@ -125,7 +131,8 @@ final class WritePipeline {
     MemoryEntry entry = new MemoryEntry(
         Ids.next(), Ids.next(), 1, null, filed.scope, filed.content, filed.topics, filed.type,
         in.priority() != null ? in.priority() : DEFAULT_PRIORITY,
-        in.disclosure(), in.glossary() == null ? List.of() : in.glossary(), path, in.source(), in.evidence(), filed.hash, EntryStatus.ACTIVE, null,
+        in.disclosure(), in.glossary() == null ? List.of() : in.glossary(), path, in.source(), in.evidence(),
+        filed.hash, EntryStatus.ACTIVE, null,
         c.now(), c.now(), c.revision());
     c.append(entry, in.source(), null);
     return new WriteResult(WriteResult.Outcome.APPENDED, entry, c.revision());
@@ -185,18 +192,57 @@ final class WritePipeline {
     return new Filed(scope, topics, p.type(), content, Text.contentHash(content), dupOf);
   }
 
-  private List<String> visibleTopics(Collection<String> scopes) {
-    Set<String> topics = new TreeSet<>();
-    for (TopicState t : store.topics(scopes)) {
-      if (t.activeCount() > 0) {
-        topics.add(t.topic());
+  /**
+   * The active entry whose canonical content equals the write's in one of the granted namespaces the
+   * caller may write, as a {@code DEDUPED} result; null when there is none. It runs before the
+   * reasoner, so a repeated write never costs a model call.
+   */
+  private @Nullable WriteResult canonicalDuplicate(Grants grants, Input in) {
+    String hash = Text.contentHash(in.content());
+    for (String scope : grants.namespaces()) {
+      if (!policy.writable(grants, in.writePolicy(), scope)) {
+        continue;
+      }
+      MemoryEntry dup = store.findActiveByHash(scope, hash).orElse(null);
+      if (dup != null) {
+        long head = store.headRevision(scope);
+        Long expected = in.expectedRevision();
+        if (expected != null && expected != head) {
+          throw new dev.engram.RevisionConflictException(scope, expected, head,
+              "scope " + scope + " is at revision " + head + ", not the expected " + expected);
+        }
+        return new WriteResult(WriteResult.Outcome.DEDUPED, dup, head);
       }
     }
+    return null;
+  }
+
+  /** Topics with active entries in the scopes, most used first (ties by name). */
+  private List<String> visibleTopics(Collection<String> scopes) {
+    Map<String, Integer> counts = new java.util.HashMap<>();
+    for (TopicState t : store.topics(scopes)) {
+      if (t.activeCount() > 0) {
+        counts.merge(t.topic(), t.activeCount(), Integer::sum);
+      }
+    }
+    List<String> topics = new ArrayList<>(counts.keySet());
+    topics.sort(java.util.Comparator.<String>comparingInt(counts::get).reversed()
+        .thenComparing(java.util.Comparator.naturalOrder()));
     return List.copyOf(topics);
   }
 
-  private List<MemoryEntry> candidates(Grants grants, List<String> hints) {
+  /**
+   * Possible duplicates for the reasoner: the nearest active entries in the granted namespaces by
+   * the search channels the wiring has (hybrid, else full text), then the newest of the hinted
+   * topics, at most {@value #MAX_CANDIDATES}.
+   */
+  private List<MemoryEntry> candidates(Grants grants, String content, List<String> hints) {
     Map<String, MemoryEntry> out = new LinkedHashMap<>();
+    for (MemoryEntry e : search.nearest(grants, content, MAX_CANDIDATES)) {
+      if (grants.namespaces().contains(e.scope())) {
+        out.putIfAbsent(e.entryId(), e);
+      }
+    }
     List<String> topics = hints.isEmpty() ? List.of(Text.DEFAULT_TOPIC) : hints;
     for (String topic : topics) {
       for (MemoryEntry e : store.activeByTopic(grants.namespaces(), topic, CANDIDATES_PER_TOPIC)) {

@@ -26,7 +26,9 @@ public interface Reasoner {
   /**
    * Whether {@link #tag} looks at {@link TagRequest#visibleTopics()} and {@link TagRequest#candidates()}.
    * When false the engine skips the reads that gather them and passes empty lists, which saves two
-   * queries per write. The default is true.
+   * queries per write. When true (a model-backed reasoner, whose calls cost), the engine also answers
+   * a write whose canonical content is already active in a granted namespace as {@code DEDUPED}
+   * before calling {@link #tag} at all. The default is true.
    *
    * @return whether the tag step reads its context
    */

@@ -10,14 +10,25 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The reasoner's answer to a {@link TagRequest}. Untrusted: every field is validated before anything
- * is written. Null fields are rejected, except {@code duplicateOf}.
+ * is written. Null fields are rejected, except {@code duplicateOf} and {@code views}.
  *
  * @param namespace where to file the entry
  * @param duplicateOf the entryId of a shown candidate this content duplicates, or null
+ * @param views views of the content, written in the same answer when {@link TagRequest#viewsWanted()};
+ *     null to let the engine ask {@link Reasoner#views} or use its rules. Invalid views are replaced by
+ *     the rule-based ones.
  */
 public record TagProposal(
     @Nullable String namespace,
     @Nullable List<String> topics,
     @Nullable EntryType type,
     @Nullable String content,
-    @Nullable String duplicateOf) {}
+    @Nullable String duplicateOf,
+    @Nullable EntryViews views) {
+
+  /** A proposal without views. */
+  public TagProposal(@Nullable String namespace, @Nullable List<String> topics, @Nullable EntryType type,
+      @Nullable String content, @Nullable String duplicateOf) {
+    this(namespace, topics, type, content, duplicateOf, null);
+  }
+}

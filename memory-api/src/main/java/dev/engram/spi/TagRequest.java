@@ -14,11 +14,14 @@ import org.jspecify.annotations.Nullable;
  * What the engine shows the reasoner to file one write.
  *
  * @param grants the granted namespaces, in order; the proposal must name one the caller may write
- * @param visibleTopics topics already used in the visible scopes (reuse them)
+ * @param visibleTopics topics already used in the visible scopes, most used first (reuse them)
  * @param content the normalized content
  * @param topicsHint the caller's topic hints
  * @param typeHint the caller's type hint
- * @param candidates existing active entries that may be duplicates; {@code duplicateOf} may name only these
+ * @param candidates existing active entries that may be duplicates, nearest first (by the search
+ *     channels the wiring has, then the hinted topics); {@code duplicateOf} may name only these
+ * @param viewsWanted whether the version will be embedded: a reasoner that writes views may return
+ *     them on the proposal ({@link TagProposal#views()}) and save a separate {@link Reasoner#views} call
  */
 public record TagRequest(
     List<String> grants,
@@ -26,7 +29,8 @@ public record TagRequest(
     String content,
     List<String> topicsHint,
     @Nullable EntryType typeHint,
-    List<MemoryEntry> candidates) {
+    List<MemoryEntry> candidates,
+    boolean viewsWanted) {
   /** Validates and copies the components. */
   public TagRequest {
     grants = List.copyOf(grants);
@@ -34,5 +38,11 @@ public record TagRequest(
     Objects.requireNonNull(content, "content");
     topicsHint = List.copyOf(topicsHint);
     candidates = List.copyOf(candidates);
+  }
+
+  /** A request that asks for no views. */
+  public TagRequest(List<String> grants, List<String> visibleTopics, String content, List<String> topicsHint,
+      @Nullable EntryType typeHint, List<MemoryEntry> candidates) {
+    this(grants, visibleTopics, content, topicsHint, typeHint, candidates, false);
   }
 }

@@ -17,39 +17,70 @@ import dev.engram.TopicSummary;
 import dev.engram.WriteOptions;
 import dev.engram.WriteResult;
 import dev.engram.embeddings.local.MiniLmEmbedder;
+import dev.engram.CurateReport;
 import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.reasoner.llm.LlmReasoner;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.Reasoner;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
 import dev.engram.store.sqlite.SqliteMemoryStore;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A walk through the core calls: write, dedupe, read, scan, correct, history, retire, the audit
- * listing, a hybrid search and a PreparedContext. Runs with the deterministic reasoner and the offline
- * MiniLM embedder: no server, no API key. With a file argument the memory lives in that SQLite file
- * and survives restarts; without one it lives in memory.
+ * listing, a hybrid search, a PreparedContext and a curation pass. Runs with the deterministic
+ * reasoner and the offline MiniLM embedder by default: no server, no API key. With a file argument
+ * the memory lives in that SQLite file and survives restarts; without one it lives in memory.
+ *
+ * <p>{@code --reasoner llm} files and curates with {@link LlmReasoner#fromEnvironment()} instead: set
+ * {@code OPENAI_API_KEY}, or {@code ANTHROPIC_API_KEY}, or point {@code OPENAI_BASE_URL} at any
+ * OpenAI-compatible server (Ollama {@code http://127.0.0.1:11434/v1}, vLLM {@code
+ * http://127.0.0.1:8000/v1}, LM Studio {@code http://127.0.0.1:1234/v1}) and {@code ENGRAM_LLM_MODEL}
+ * at one of its models.
  */
 public final class QuickStart {
   private QuickStart() {}
 
   public static void main(String[] args) {
-    if (args.length > 1) {
-      System.err.println("usage: QuickStart [memory.db]");
-      System.exit(2);
+    List<String> rest = new ArrayList<>(List.of(args));
+    String reasonerName = "deterministic";
+    int at = rest.indexOf("--reasoner");
+    if (at >= 0) {
+      if (at + 1 >= rest.size()) {
+        usage();
+      }
+      reasonerName = rest.get(at + 1);
+      rest.subList(at, at + 2).clear();
     }
-    MemoryStore store = args.length == 1 ? new SqliteMemoryStore(Path.of(args[0])) : new InMemoryMemoryStore();
-    if (args.length == 1) {
-      System.out.println("== memory file " + Path.of(args[0]).toAbsolutePath());
+    if (rest.size() > 1 || !(reasonerName.equals("deterministic") || reasonerName.equals("llm"))) {
+      usage();
     }
-    run(store, new MiniLmEmbedder(), System.out);
+    Reasoner reasoner = reasonerName.equals("llm") ? LlmReasoner.fromEnvironment() : new DeterministicReasoner();
+    MemoryStore store = rest.size() == 1 ? new SqliteMemoryStore(Path.of(rest.get(0))) : new InMemoryMemoryStore();
+    if (rest.size() == 1) {
+      System.out.println("== memory file " + Path.of(rest.get(0)).toAbsolutePath());
+    }
+    System.out.println("== reasoner " + reasoner);
+    run(store, new MiniLmEmbedder(), reasoner, System.out);
   }
 
-  /** Runs the walk-through on {@code store}, printing to {@code out}. */
+  private static void usage() {
+    System.err.println("usage: QuickStart [--reasoner deterministic|llm] [memory.db]");
+    System.exit(2);
+  }
+
+  /** Runs the walk-through on {@code store} with the deterministic reasoner, printing to {@code out}. */
   public static void run(MemoryStore store, Embedder embedder, PrintStream out) {
-    try (Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner()).embedder(embedder).build()) {
+    run(store, embedder, new DeterministicReasoner(), out);
+  }
+
+  /** Runs the walk-through on {@code store} with {@code reasoner}, printing to {@code out}. */
+  public static void run(MemoryStore store, Embedder embedder, Reasoner reasoner, PrintStream out) {
+    try (Engram engram = Engram.builder().store(store).reasoner(reasoner).embedder(embedder).build()) {
       Grants grants = Grants.of("app/user/u_123");
       List<MemoryEntry> earlier = engram.list(grants);
       if (!earlier.isEmpty()) {
@@ -117,6 +148,18 @@ public final class QuickStart {
       PreparedContext ctx = engram.prepareContext(grants, ContextRequest.of("plan my next training week", 1024));
       out.println("  " + ctx.status() + ", " + ctx.contentBytes() + " of 1024 bytes, " + ctx.citations().size() + " citations");
       out.print(ctx.content() == null ? "" : ctx.content().indent(4));
+
+      out.println("== curate");
+      CurateReport report = engram.curate(grants);
+      if (!report.reasonerCurates()) {
+        out.println("  this reasoner has no curate step; topics stay dirty");
+      } else {
+        out.println("  " + report.topicsCurated().size() + " topics curated, " + report.applied().size()
+            + " ops applied, " + report.rejected().size() + " rejected");
+        for (String op : report.applied()) {
+          out.println("    " + op);
+        }
+      }
     }
   }
 

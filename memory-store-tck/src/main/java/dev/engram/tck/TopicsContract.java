@@ -854,7 +854,7 @@ public abstract class TopicsContract extends ContractSupport {
 
     for (String dupOf : List.of("no-such-entry", neighbour.entryId(), otherTopic.entryId())) {
       r.reasoner().onTag(req -> new TagProposal(S1, List.of("notes"), EntryType.FACT, req.content(), dupOf));
-      assertThatThrownBy(() -> write(e, U1, "Seed fact", "notes"))
+      assertThatThrownBy(() -> write(e, U1, "Unrelated note", "notes"))
           .isInstanceOfSatisfying(ReasonerException.class, x -> {
             assertThat(x.code()).isEqualTo(ErrorCode.INVALID_MODEL_OUTPUT);
             assertThat(x.getMessage()).contains(dupOf);

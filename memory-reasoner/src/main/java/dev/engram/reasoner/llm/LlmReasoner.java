@@ -1,0 +1,337 @@
+package dev.engram.reasoner.llm;
+
+import dev.engram.InvalidInputException;
+import dev.engram.spi.CurateOp;
+import dev.engram.spi.CurateRequest;
+import dev.engram.spi.EntryViews;
+import dev.engram.spi.Reasoner;
+import dev.engram.spi.TagProposal;
+import dev.engram.spi.TagRequest;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Reasoner} backed by a language model: it files each write (namespace among the grants,
+ * topics reusing the visible ones, {@code core} for durable profile facts, entry type, normalized
+ * wording, duplicate among the candidates shown), curates topic slices, and writes views.
+ *
+ * <pre>{@code
+ * Reasoner r = LlmReasoner.fromEnvironment();   // ENGRAM_LLM_PROVIDER, ENGRAM_LLM_MODEL, OPENAI_* / ANTHROPIC_*
+ * Reasoner r = LlmReasoner.builder()
+ *     .tagger(ModelConfig.openAiCompatible("gpt-4.1-mini").baseUrl("http://127.0.0.1:11434/v1"))
+ *     .curator(ModelConfig.anthropic("claude-haiku-4-5"))
+ *     .timeout(Duration.ofSeconds(30)).maxAttempts(3)
+ *     .build();
+ * }</pre>
+ *
+ * <p>Every answer is untrusted. It must match the job's JSON schema, name only a granted namespace
+ * and only candidates or entries it was shown, stay within the size limits, and reword without
+ * adding numbers or names the input does not contain; otherwise the call fails with an
+ * {@link LlmException} and the engine stores nothing. Failures of the model call itself (timeouts,
+ * HTTP errors after the retries, 401/403, truncation, refusals, non-JSON) are {@link LlmException}s
+ * too, with the kind and a message that never contains the key.
+ *
+ * <p>Cost: one model call per write (the views come with the tag answer when the engine asks for
+ * them), one per curated topic slice. Prompts are bounded: at most 100 visible topics, 10 duplicate
+ * candidates of at most 300 characters, 50 curation entries of at most 1,000 characters. Usage is
+ * reported to the {@link Builder#usageListener listener} and logged at debug level, without content.
+ *
+ * <p>Thread-safe; share one instance. It starts no threads of its own; the JDK {@code HttpClient} it
+ * builds (unless one is given) runs its own selector thread.
+ */
+public final class LlmReasoner implements Reasoner {
+  private static final Logger LOG = LoggerFactory.getLogger(LlmReasoner.class);
+  /** Environment variable choosing the provider: {@code openai} or {@code anthropic}. */
+  public static final String PROVIDER_VARIABLE = "ENGRAM_LLM_PROVIDER";
+  /** Environment variable naming the model. */
+  public static final String MODEL_VARIABLE = "ENGRAM_LLM_MODEL";
+  /** The model {@link #fromEnvironment()} uses for OpenAI when {@value #MODEL_VARIABLE} is unset. */
+  public static final String DEFAULT_OPENAI_MODEL = "gpt-4.1-mini";
+  /** The model {@link #fromEnvironment()} uses for Anthropic when {@value #MODEL_VARIABLE} is unset. */
+  public static final String DEFAULT_ANTHROPIC_MODEL = "claude-haiku-4-5";
+
+  private final ModelClient tagger;
+  private final ModelClient curator;
+  private final ModelClient viewer;
+  private final TagJob tagJob = new TagJob();
+  private final CurateJob curateJob = new CurateJob();
+  private final ViewsJob viewsJob = new ViewsJob();
+
+  private LlmReasoner(Builder b, Map<String, String> env) {
+    HttpClient http = b.httpClient != null ? b.httpClient : HttpClient.newBuilder()
+        .connectTimeout(b.timeout.compareTo(Duration.ofSeconds(10)) < 0 ? b.timeout : Duration.ofSeconds(10))
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .build();
+    HttpTransport transport = new HttpTransport(http, b.timeout, b.maxAttempts, b.retryBackoff);
+    ModelConfig tag = Objects.requireNonNull(b.tagger);
+    this.tagger = client(tag, env, transport, b.listener);
+    this.curator = b.curator == null ? tagger : client(b.curator, env, transport, b.listener);
+    this.viewer = b.viewer == null ? tagger : client(b.viewer, env, transport, b.listener);
+  }
+
+  private static ModelClient client(ModelConfig c, Map<String, String> env, HttpTransport transport,
+      ModelUsageListener listener) {
+    String key = c.apiKey();
+    if (key == null) {
+      String fromEnv = env.get(c.apiKeyVariable());
+      key = fromEnv == null || fromEnv.isBlank() ? null : fromEnv.strip();
+    }
+    return c.provider() == Provider.ANTHROPIC
+        ? new AnthropicClient(c, key, transport, listener)
+        : new OpenAiClient(c, key, transport, listener);
+  }
+
+  /**
+   * The documented default, configured from the process environment; see
+   * {@link #fromEnvironment(Map)}.
+   *
+   * @return the reasoner
+   * @throws InvalidInputException if a variable holds an invalid value
+   */
+  public static LlmReasoner fromEnvironment() {
+    return fromEnvironment(System.getenv());
+  }
+
+  /**
+   * A reasoner for tagging, curation and views configured from {@code env}:
+   * {@value #PROVIDER_VARIABLE} ({@code openai} or {@code anthropic}; by default whichever key is
+   * set, OpenAI first, else whichever base URL is set, else OpenAI), {@value #MODEL_VARIABLE}
+   * (default {@value #DEFAULT_OPENAI_MODEL} / {@value #DEFAULT_ANTHROPIC_MODEL}),
+   * {@code OPENAI_API_KEY} / {@code OPENAI_BASE_URL}, {@code ANTHROPIC_API_KEY} /
+   * {@code ANTHROPIC_BASE_URL}. Building succeeds without a key; the first call then fails with an
+   * {@link LlmException} naming the variable to set, unless the base URL is local.
+   *
+   * @param env the variables to read
+   * @return the reasoner
+   * @throws InvalidInputException if a variable holds an invalid value (naming it)
+   */
+  public static LlmReasoner fromEnvironment(Map<String, String> env) {
+    Objects.requireNonNull(env, "env");
+    String provider = value(env, PROVIDER_VARIABLE);
+    boolean anthropic;
+    if (provider != null) {
+      switch (provider.toLowerCase(Locale.ROOT)) {
+        case "openai" -> anthropic = false;
+        case "anthropic" -> anthropic = true;
+        default -> throw new InvalidInputException(PROVIDER_VARIABLE,
+            "is '" + provider + "'; expected openai or anthropic");
+      }
+    } else {
+      anthropic = value(env, "OPENAI_API_KEY") == null
+          && (value(env, "ANTHROPIC_API_KEY") != null
+              || value(env, "OPENAI_BASE_URL") == null && value(env, "ANTHROPIC_BASE_URL") != null);
+    }
+    String model = value(env, MODEL_VARIABLE);
+    ModelConfig config;
+    try {
+      config = anthropic
+          ? ModelConfig.anthropic(model != null ? model : DEFAULT_ANTHROPIC_MODEL)
+          : ModelConfig.openAiCompatible(model != null ? model : DEFAULT_OPENAI_MODEL);
+      String baseUrl = value(env, config.baseUrlVariable());
+      if (baseUrl != null) {
+        config = config.baseUrl(baseUrl);
+      }
+    } catch (InvalidInputException e) {
+      throw new InvalidInputException(anthropic ? "ANTHROPIC_BASE_URL / " + MODEL_VARIABLE
+          : "OPENAI_BASE_URL / " + MODEL_VARIABLE, e.getMessage());
+    }
+    return builder().tagger(config).environment(env).build();
+  }
+
+  private static @Nullable String value(Map<String, String> env, String name) {
+    String v = env.get(name);
+    return v == null || v.isBlank() ? null : v.strip();
+  }
+
+  /** @return a builder; {@link Builder#tagger} is required */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Files one write in one model call; when the engine will embed the version
+   * ({@link TagRequest#viewsWanted()}), the same answer carries the views.
+   */
+  @Override
+  public TagProposal tag(TagRequest request) {
+    TagJob.Tagged t = run(tagger, tagJob, new TagJob.Input(request, request.viewsWanted()));
+    TagProposal p = t.proposal();
+    return t.views() == null ? p
+        : new TagProposal(p.namespace(), p.topics(), p.type(), p.content(), p.duplicateOf(), t.views());
+  }
+
+  /**
+   * Tags and, when {@code views} is true, writes the views in the same model call.
+   *
+   * @param request what to file
+   * @param views whether the answer should carry views
+   * @return the validated proposal and the views (null when not asked for or invalid)
+   */
+  TagJob.Tagged tagWithViews(TagRequest request, boolean views) {
+    return run(tagger, tagJob, new TagJob.Input(request, views));
+  }
+
+  @Override
+  public boolean curates() {
+    return true;
+  }
+
+  @Override
+  public List<CurateOp> curate(CurateRequest request) {
+    if (request.entries().isEmpty()) {
+      return List.of();
+    }
+    return run(curator, curateJob, request);
+  }
+
+  /** Model-written views; on any failure it logs and returns null, so the engine uses its rule-based views. */
+  @Override
+  public @Nullable EntryViews views(
+      String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
+    try {
+      return run(viewer, viewsJob, new ViewsJob.Input(content, disclosure, glossary, path));
+    } catch (LlmException e) {
+      LOG.warn("views call to {} failed ({}), rule-based views are used instead", viewer.config().model(), e.kind());
+      return null;
+    }
+  }
+
+  private static <I, O> O run(ModelClient client, Job<I, O> job, I input) {
+    ModelClient.Answer answer = client.complete(
+        new ModelClient.Call(job.name(), Prompts.system(job.rules()), job.prompt(input), job.schema(input)));
+    return job.read(answer.value(), input);
+  }
+
+  @Override
+  public String toString() {
+    return "LlmReasoner[tagger " + tagger.config() + ", curator " + curator.config() + "]";
+  }
+
+  /** Configures an {@link LlmReasoner}; each setting may be set once. */
+  public static final class Builder {
+    private @Nullable ModelConfig tagger;
+    private @Nullable ModelConfig curator;
+    private @Nullable ModelConfig viewer;
+    private Duration timeout = Duration.ofSeconds(30);
+    private int maxAttempts = 3;
+    private Duration retryBackoff = Duration.ofMillis(500);
+    private ModelUsageListener listener = usage -> { };
+    private @Nullable HttpClient httpClient;
+    private Map<String, String> env = System.getenv();
+
+    private Builder() {}
+
+    /**
+     * @param config the model that files writes (required); also curates and writes views unless set apart
+     * @return this builder
+     */
+    public Builder tagger(ModelConfig config) {
+      this.tagger = Objects.requireNonNull(config, "tagger");
+      return this;
+    }
+
+    /**
+     * @param config the model that curates topic slices; defaults to the tagger
+     * @return this builder
+     */
+    public Builder curator(ModelConfig config) {
+      this.curator = Objects.requireNonNull(config, "curator");
+      return this;
+    }
+
+    /**
+     * @param config the model that writes views when they are asked for apart from a write; defaults to the tagger
+     * @return this builder
+     */
+    public Builder viewer(ModelConfig config) {
+      this.viewer = Objects.requireNonNull(config, "viewer");
+      return this;
+    }
+
+    /**
+     * @param timeout the limit for one HTTP exchange, body included (default 30 s); also bounds connecting
+     * @return this builder
+     * @throws InvalidInputException unless between 1 ms and 10 minutes
+     */
+    public Builder timeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new InvalidInputException("timeout", "must be between 1 ms and 10 minutes, was " + timeout);
+      }
+      this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * @param attempts HTTP requests per call at most, first one included (default 3)
+     * @return this builder
+     * @throws InvalidInputException unless between 1 and 10
+     */
+    public Builder maxAttempts(int attempts) {
+      if (attempts < 1 || attempts > 10) {
+        throw new InvalidInputException("maxAttempts", "must be between 1 and 10, was " + attempts);
+      }
+      this.maxAttempts = attempts;
+      return this;
+    }
+
+    /**
+     * @param backoff the wait before the first retry, doubled for each later one, plus jitter (default 500 ms)
+     * @return this builder
+     * @throws InvalidInputException if negative or above 30 s
+     */
+    public Builder retryBackoff(Duration backoff) {
+      Objects.requireNonNull(backoff, "retryBackoff");
+      if (backoff.isNegative() || backoff.compareTo(HttpTransport.MAX_WAIT) > 0) {
+        throw new InvalidInputException("retryBackoff", "must be between 0 and 30 s, was " + backoff);
+      }
+      this.retryBackoff = backoff;
+      return this;
+    }
+
+    /**
+     * @param listener receives the usage of every successful call
+     * @return this builder
+     */
+    public Builder usageListener(ModelUsageListener listener) {
+      this.listener = Objects.requireNonNull(listener, "usageListener");
+      return this;
+    }
+
+    /**
+     * @param client the HTTP client to send with (its own timeouts and executor); by default one is built
+     * @return this builder
+     */
+    public Builder httpClient(HttpClient client) {
+      this.httpClient = Objects.requireNonNull(client, "httpClient");
+      return this;
+    }
+
+    /**
+     * @param env where the API keys of configs without an explicit key are read (default: the process environment)
+     * @return this builder
+     */
+    public Builder environment(Map<String, String> env) {
+      this.env = Map.copyOf(Objects.requireNonNull(env, "environment"));
+      return this;
+    }
+
+    /**
+     * @return the reasoner; a missing key does not fail here, only the first call
+     * @throws InvalidInputException if no tagger is set
+     */
+    public LlmReasoner build() {
+      if (tagger == null) {
+        throw new InvalidInputException("tagger", "is required: LlmReasoner.builder().tagger(ModelConfig.openAiCompatible(...))");
+      }
+      return new LlmReasoner(this, env);
+    }
+  }
+}

@@ -1,0 +1,16 @@
+package dev.engram.reasoner.llm;
+
+/**
+ * Receives the {@link ModelUsage} of every successful model call, on the calling thread. An exception
+ * it throws is logged and ignored; it never fails the memory operation.
+ */
+@FunctionalInterface
+public interface ModelUsageListener {
+
+  /**
+   * Called once per successful model call.
+   *
+   * @param usage tokens, latency, model and attempts of the call
+   */
+  void onUsage(ModelUsage usage);
+}

@@ -1,0 +1,544 @@
+package dev.engram.reasoner.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.CurateReport;
+import dev.engram.Engram;
+import dev.engram.EntryStatus;
+import dev.engram.EntryType;
+import dev.engram.Grants;
+import dev.engram.ListOptions;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.ReasonerException;
+import dev.engram.Revision;
+import dev.engram.SearchChannel;
+import dev.engram.SearchMode;
+import dev.engram.SearchRequest;
+import dev.engram.SearchResult;
+import dev.engram.TopicSummary;
+import dev.engram.WriteOptions;
+import dev.engram.WriteResult;
+import dev.engram.spi.Embedder;
+import dev.engram.spi.EmbeddingProfile;
+import dev.engram.spi.FullTextQuery;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoreReader;
+import dev.engram.spi.TopicState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The LLM reasoner's behaviour through the engine, on a real store, against the loopback model
+ * server in both wire formats. A store's test module extends this with {@link #createStore()}: the
+ * filing, semantic dedupe, curation and views cases, and the hostile-answer table, where every bad
+ * answer must fail the call with a typed error and leave the store exactly as it was.
+ */
+public abstract class LlmReasonerContract {
+  static final String USER = "app/user/u1";
+  static final String TEAM = "app/team/t1";
+  static final Grants GRANTS = Grants.of(USER, TEAM);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A new, empty store; closed by the test. */
+  protected abstract MemoryStore createStore();
+
+  /** Answers the model gives that the engine must refuse without changing memory. */
+  public enum Hostile {
+    NAMESPACE_OUTSIDE_GRANTS,
+    UNKNOWN_DUPLICATE_ID,
+    FOREIGN_CURATE_ID,
+    TEN_THOUSAND_TOPICS,
+    WRONG_ENUM,
+    INVENTED_FACTS,
+    TRUNCATED,
+    NOT_JSON,
+    HTML_502,
+    UNAUTHORIZED,
+    HANGING
+  }
+
+  @Nested
+  class OpenAiCompatible extends Cases {
+    @Override
+    Provider provider() {
+      return Provider.OPENAI_COMPATIBLE;
+    }
+  }
+
+  @Nested
+  class Anthropic extends Cases {
+    @Override
+    Provider provider() {
+      return Provider.ANTHROPIC;
+    }
+  }
+
+  abstract class Cases {
+    ModelServer server;
+    MemoryStore store;
+    final List<Engram> opened = new ArrayList<>();
+    volatile Function<ModelServer.Recorded, ModelServer.Reply> tag = r -> ModelServer.Reply.error(500, "no tag script");
+    volatile Function<ModelServer.Recorded, ModelServer.Reply> curate = r -> ModelServer.Reply.error(500, "no curate script");
+    volatile Function<ModelServer.Recorded, ModelServer.Reply> views =
+        r -> ModelServer.Reply.answer("{\"gist\":\"An entry.\",\"questions\":[]}");
+
+    abstract Provider provider();
+
+    @BeforeEach
+    void start() {
+      server = ModelServer.start();
+      server.otherwise(r -> switch (r.job()) {
+        case "tag" -> tag.apply(r);
+        case "curate" -> curate.apply(r);
+        case "views" -> views.apply(r);
+        default -> ModelServer.Reply.error(400, "unknown job " + r.job());
+      });
+      store = createStore();
+    }
+
+    @AfterEach
+    void stop() {
+      for (Engram e : opened) {
+        e.close();
+      }
+      store.close();
+      server.close();
+    }
+
+    ModelConfig model() {
+      return provider() == Provider.ANTHROPIC
+          ? ModelConfig.anthropic("claude-test").baseUrl(server.anthropicBaseUrl())
+          : ModelConfig.openAiCompatible("gpt-test").baseUrl(server.openAiBaseUrl());
+    }
+
+    LlmReasoner reasoner(Duration timeout) {
+      return LlmReasoner.builder().tagger(model()).timeout(timeout).maxAttempts(2)
+          .retryBackoff(Duration.ofMillis(1)).environment(Map.of()).build();
+    }
+
+    Engram engram(LlmReasoner reasoner, @Nullable Embedder embedder) {
+      var b = Engram.builder().store(store).reasoner(reasoner);
+      if (embedder != null) {
+        b.embedder(embedder);
+      }
+      Engram e = b.build();
+      opened.add(e);
+      return e;
+    }
+
+    Engram engram() {
+      return engram(reasoner(Duration.ofSeconds(10)), null);
+    }
+
+    /** Files the next writes into {@code namespace} with these topics and type, content unchanged. */
+    void fileAs(String namespace, String type, String... topics) {
+      tag = r -> ModelServer.Reply.answer(tagAnswer(r, namespace, type, content(r, "CONTENT"), null, topics));
+    }
+
+    ObjectNode tagAnswer(ModelServer.Recorded r, String namespace, String type, String content,
+        @Nullable String duplicateOfContent, String... topics) {
+      ObjectNode a = JSON.createObjectNode();
+      a.put("namespace", namespace);
+      ArrayNode t = a.putArray("topics");
+      for (String topic : topics) {
+        t.add(topic);
+      }
+      a.put("type", type);
+      a.put("content", content);
+      if (duplicateOfContent == null) {
+        a.putNull("duplicate_of");
+      } else {
+        a.put("duplicate_of", reference(r, "CANDIDATE", duplicateOfContent));
+      }
+      if (r.schema().path("properties").has("views")) {
+        a.putObject("views").put("gist", content).putArray("questions");
+      }
+      return a;
+    }
+
+    // ---- filing
+
+    @Test
+    void filesIntoTheChosenGrantWithTopicsAndCore() {
+      Engram e = engram();
+      fileAs(TEAM, "fact", "equipment", "core");
+      WriteResult w = e.write(GRANTS, "Has dumbbells and a bench.", WriteOptions.builder().topicsHint("gear").build());
+
+      assertThat(w.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
+      assertThat(w.entry().scope()).isEqualTo(TEAM);
+      assertThat(w.entry().topics()).containsExactly("equipment", "core");
+      assertThat(w.entry().type()).isEqualTo(EntryType.FACT);
+      assertThat(e.read(GRANTS, "core")).extracting(MemoryEntry::entryId).containsExactly(w.entry().entryId());
+      assertThat(server.requests()).hasSize(1);
+      assertThat(server.last().user()).contains("Caller's topic hints: gear");
+    }
+
+    @Test
+    void theModelsNormalizedWordingIsStored() {
+      Engram e = engram();
+      tag = r -> ModelServer.Reply.answer(tagAnswer(r, USER, "preference", "Prefers metric units.", null, "preferences"));
+      WriteResult w = e.write(GRANTS, "prefers metric   units!!", WriteOptions.defaults());
+      assertThat(w.entry().content()).isEqualTo("Prefers metric units.");
+      assertThat(w.entry().type()).isEqualTo(EntryType.PREFERENCE);
+    }
+
+    @Test
+    void aSemanticDuplicateIsDedupedWithoutANewRevision() {
+      Engram e = engram();
+      fileAs(USER, "preference", "music");
+      WriteResult first = e.write(GRANTS, "Likes jazz.", WriteOptions.builder().topicsHint("music").build());
+      long revision = e.revision(GRANTS, USER);
+      tag = r -> ModelServer.Reply.answer(tagAnswer(r, USER, "preference", "Enjoys jazz music.", "Likes jazz.", "music"));
+
+      WriteResult second = e.write(GRANTS, "Enjoys jazz music.", WriteOptions.builder().topicsHint("music").build());
+
+      assertThat(second.outcome()).isEqualTo(WriteResult.Outcome.DEDUPED);
+      assertThat(second.entry().entryId()).isEqualTo(first.entry().entryId());
+      assertThat(e.revision(GRANTS, USER)).isEqualTo(revision);
+      assertThat(e.list(GRANTS)).hasSize(1);
+    }
+
+    @Test
+    void aSemanticDuplicateIsFoundByTheSearchChannelsWithoutSharedTopics() {
+      Engram e = engram();
+      fileAs(USER, "preference", "music");
+      WriteResult first = e.write(GRANTS, "Likes jazz.", WriteOptions.builder().topicsHint("music").build());
+      fileAs(USER, "fact", "general");
+      e.write(GRANTS, "Has a dog.", WriteOptions.defaults());
+      tag = r -> ModelServer.Reply.answer(tagAnswer(r, USER, "preference", "Enjoys jazz music.", "Likes jazz.", "music"));
+
+      WriteResult second = e.write(GRANTS, "Enjoys jazz music.", WriteOptions.defaults());
+
+      assertThat(second.outcome()).isEqualTo(WriteResult.Outcome.DEDUPED);
+      assertThat(second.entry().entryId()).isEqualTo(first.entry().entryId());
+      assertThat(content(server.last(), "CANDIDATE c1")).as("the nearest entry is shown first").isEqualTo("Likes jazz.");
+    }
+
+    @Test
+    void aCanonicalDuplicateCostsNoModelCall() {
+      Engram e = engram();
+      fileAs(TEAM, "preference", "music");
+      WriteResult first = e.write(GRANTS, "Likes jazz.", WriteOptions.defaults());
+      int calls = server.requests().size();
+
+      WriteResult again = e.write(GRANTS, "  Likes   jazz. ", WriteOptions.defaults());
+
+      assertThat(again.outcome()).isEqualTo(WriteResult.Outcome.DEDUPED);
+      assertThat(again.entry().entryId()).isEqualTo(first.entry().entryId());
+      assertThat(again.revision()).isEqualTo(first.revision());
+      assertThat(server.requests()).hasSize(calls);
+    }
+
+    @Test
+    void topicsAreShownMostUsedFirst() {
+      Engram e = engram();
+      fileAs(USER, "fact", "pets");
+      e.write(GRANTS, "Has a dog.", WriteOptions.defaults());
+      fileAs(USER, "fact", "music");
+      e.write(GRANTS, "Likes jazz.", WriteOptions.defaults());
+      e.write(GRANTS, "Plays the piano.", WriteOptions.defaults());
+      e.write(GRANTS, "Sings in a choir.", WriteOptions.defaults());
+      assertThat(server.last().user()).contains("Existing topics, most used first: music, pets");
+    }
+
+    // ---- curation
+
+    @Test
+    void curateMergesRewritesCompactsPromotesAndWritesTheBlurb() {
+      Engram e = engram();
+      fileAs(USER, "fact", "fitness");
+      e.write(GRANTS, "Likes running.", WriteOptions.defaults());
+      e.write(GRANTS, "Enjoys running.", WriteOptions.defaults());
+      e.write(GRANTS, "Runs 5 km on Mondays.", WriteOptions.defaults());
+      e.write(GRANTS, "Ran 5 km on 3 March.", WriteOptions.defaults());
+      e.write(GRANTS, "Ran 8 km on 10 March.", WriteOptions.defaults());
+      e.write(GRANTS, "Trains for a marathon in October.", WriteOptions.defaults());
+      e.write(GRANTS, "Now runs on Tuesdays, not Mondays.", WriteOptions.defaults());
+      curate = r -> ModelServer.Reply.answer(curateAnswer(r,
+          op("merge", "Likes running.", List.of("Enjoys running."), null, null),
+          op("rewrite", "Runs 5 km on Mondays.", null, "Runs 5 km on Tuesdays.", null),
+          op("compact", null, List.of("Ran 5 km on 3 March.", "Ran 8 km on 10 March."),
+              "Ran 5 km on 3 March and 8 km on 10 March.", null),
+          op("set_core", "Trains for a marathon in October.", null, null, true))
+          .put("blurb", "Running habits and the marathon plan."));
+
+      CurateReport report = e.curate(GRANTS);
+
+      assertThat(report.rejected()).isEmpty();
+      assertThat(report.applied()).hasSize(5);
+      List<String> active = e.read(GRANTS, "fitness").stream().map(MemoryEntry::content).toList();
+      assertThat(active).containsExactlyInAnyOrder("Likes running.", "Runs 5 km on Tuesdays.",
+          "Ran 5 km on 3 March and 8 km on 10 March.", "Trains for a marathon in October.",
+          "Now runs on Tuesdays, not Mondays.");
+      assertThat(e.read(GRANTS, "core")).extracting(MemoryEntry::content)
+          .containsExactly("Trains for a marathon in October.");
+      MemoryEntry summary = e.read(GRANTS, "fitness").stream()
+          .filter(m -> m.content().startsWith("Ran 5 km on 3 March and")).findFirst().orElseThrow();
+      assertThat(summary.type()).isEqualTo(EntryType.SUMMARY);
+      assertThat(e.scan(GRANTS)).filteredOn(t -> t.topic().equals("fitness"))
+          .extracting(TopicSummary::blurb).containsExactly("Running habits and the marathon plan.");
+      assertThat(server.last().user()).doesNotContain(USER);
+    }
+
+    @Test
+    void theCoreBlurbIsTheOneLineProfile() {
+      Engram e = engram();
+      fileAs(USER, "fact", "core");
+      e.write(GRANTS, "Has dumbbells and a bench.", WriteOptions.defaults());
+      curate = r -> ModelServer.Reply.answer(curateAnswer(r).put("blurb",
+          r.user().contains("Topic: core") ? "Trains at home with dumbbells and a bench." : null));
+      e.curate(GRANTS);
+      assertThat(e.scan(GRANTS)).filteredOn(t -> t.topic().equals("core"))
+          .extracting(TopicSummary::blurb).containsExactly("Trains at home with dumbbells and a bench.");
+    }
+
+    // ---- views
+
+    @Test
+    void modelViewsFeedTheVectorChannel() {
+      Engram e = engram(reasoner(Duration.ofSeconds(10)), new WordHashEmbedder());
+      fileAs(USER, "fact", "equipment");
+      views = r -> ModelServer.Reply.answer(
+          "{\"gist\":\"Kettlebell kept in the garage.\",\"questions\":[\"Where does the kettlebell live?\"]}");
+      tag = r -> {
+        ObjectNode a = tagAnswer(r, USER, "fact", content(r, "CONTENT"), null, "equipment");
+        if (a.has("views")) {
+          a.putObject("views").put("gist", "Kettlebell kept in the garage.").putArray("questions")
+              .add("Where does the kettlebell live?");
+        }
+        return ModelServer.Reply.answer(a);
+      };
+      e.write(GRANTS, "Keeps a kettlebell in the garage.", WriteOptions.defaults());
+      assertThat(server.requests()).as("tag and views in one call").singleElement()
+          .satisfies(r -> assertThat(r.job()).isEqualTo("tag"));
+
+      SearchResult hits = e.search(GRANTS, SearchRequest.builder("Where does the kettlebell live?")
+          .mode(SearchMode.VECTOR).build());
+      assertThat(hits.hits()).isNotEmpty();
+      assertThat(hits.hits().get(0).entry().content()).isEqualTo("Keeps a kettlebell in the garage.");
+      assertThat(hits.hits().get(0).matchedBy()).contains(SearchChannel.VECTOR);
+      assertThat(hits.hits().get(0).cosine()).isGreaterThan(0.99);
+    }
+
+    // ---- hostile answers
+
+    @ParameterizedTest
+    @EnumSource(Hostile.class)
+    void aHostileAnswerFailsTypedAndChangesNothing(Hostile hostile) {
+      Engram e = engram(reasoner(hostile == Hostile.HANGING ? Duration.ofMillis(300) : Duration.ofSeconds(10)), null);
+      fileAs(USER, "preference", "music");
+      e.write(GRANTS, "Likes jazz.", WriteOptions.builder().topicsHint("music").build());
+      e.write(GRANTS, "Plays the piano.", WriteOptions.builder().topicsHint("music").build());
+      Snapshot before = Snapshot.of(store, List.of(USER, TEAM));
+      script(hostile);
+
+      if (hostile == Hostile.FOREIGN_CURATE_ID) {
+        assertThatThrownBy(() -> e.curate(GRANTS)).isInstanceOf(ReasonerException.class)
+            .hasMessageContaining("is not one of the 2 entries shown");
+      } else {
+        assertThatThrownBy(() -> e.write(GRANTS, "Enjoys jazz music.", WriteOptions.builder().topicsHint("music").build()))
+            .isInstanceOf(ReasonerException.class)
+            .satisfies(x -> assertThat(x.getMessage()).doesNotContain("SECRET"));
+      }
+      assertThat(Snapshot.of(store, List.of(USER, TEAM))).isEqualTo(before);
+    }
+
+    void script(Hostile hostile) {
+      switch (hostile) {
+        case NAMESPACE_OUTSIDE_GRANTS -> tag = r -> ModelServer.Reply.answer(
+            tagAnswer(r, "app/admin", "preference", "Enjoys jazz music.", null, "music"));
+        case UNKNOWN_DUPLICATE_ID -> tag = r -> {
+          ObjectNode a = tagAnswer(r, USER, "preference", "Enjoys jazz music.", null, "music");
+          a.put("duplicate_of", "c99");
+          return ModelServer.Reply.answer(a);
+        };
+        case FOREIGN_CURATE_ID -> curate = r -> {
+          ObjectNode a = curateAnswer(r);
+          ObjectNode o = op("retire", null, null, null, null);
+          o.put("target", "01HFOREIGNENTRYID0000000000");
+          a.withArray("ops").add(o);
+          return ModelServer.Reply.answer(a);
+        };
+        case TEN_THOUSAND_TOPICS -> tag = r -> {
+          ObjectNode a = tagAnswer(r, USER, "preference", "Enjoys jazz music.", null);
+          ArrayNode t = a.putArray("topics");
+          for (int i = 0; i < 10_000; i++) {
+            t.add("topic" + i);
+          }
+          return ModelServer.Reply.answer(a);
+        };
+        case WRONG_ENUM -> tag = r -> ModelServer.Reply.answer(
+            tagAnswer(r, USER, "opinion", "Enjoys jazz music.", null, "music"));
+        case INVENTED_FACTS -> tag = r -> ModelServer.Reply.answer(
+            tagAnswer(r, USER, "preference", "Enjoys jazz music, especially Coltrane since 1998.", null, "music"));
+        case TRUNCATED -> tag = r -> ModelServer.Reply.truncated(
+            tagAnswer(r, USER, "preference", "Enjoys jazz music.", null, "music"));
+        case NOT_JSON -> tag = r -> ModelServer.Reply.text("I have filed this under music for you.");
+        case HTML_502 -> tag = r -> ModelServer.Reply.html(502);
+        case UNAUTHORIZED -> tag = r -> ModelServer.Reply.error(401, "invalid x-api-key sk-SECRET0123456789abcdef");
+        case HANGING -> tag = r -> ModelServer.Reply.hanging();
+      }
+    }
+
+    @Test
+    void rateLimitedThenOkIsRetriedAndTheAttemptsAreCounted() {
+      List<ModelUsage> usage = new java.util.concurrent.CopyOnWriteArrayList<>();
+      LlmReasoner r = LlmReasoner.builder().tagger(model()).maxAttempts(3).retryBackoff(Duration.ofMillis(1))
+          .usageListener(usage::add).environment(Map.of()).build();
+      Engram e = engram(r, null);
+      fileAs(USER, "preference", "music");
+      server.enqueue(ModelServer.Reply.error(429, "rate limited").withHeader("Retry-After", "0"));
+      WriteResult w = e.write(GRANTS, "Likes jazz.", WriteOptions.defaults());
+      assertThat(w.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
+      assertThat(server.requests()).hasSize(2);
+      assertThat(usage).singleElement().satisfies(u -> assertThat(u.attempts()).isEqualTo(2));
+    }
+
+    @Test
+    void withoutAKeyTheFirstWriteFailsNamingTheVariableAndStoresNothing() {
+      LlmReasoner r = LlmReasoner.fromEnvironment(Map.of("ENGRAM_LLM_PROVIDER",
+          provider() == Provider.ANTHROPIC ? "anthropic" : "openai"));
+      Engram e = engram(r, null);
+      Snapshot before = Snapshot.of(store, List.of(USER, TEAM));
+      assertThatThrownBy(() -> e.write(GRANTS, "Likes jazz.", WriteOptions.defaults()))
+          .isInstanceOf(ReasonerException.class)
+          .hasMessageContaining(provider() == Provider.ANTHROPIC ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY");
+      assertThat(Snapshot.of(store, List.of(USER, TEAM))).isEqualTo(before);
+      assertThat(e.list(GRANTS)).isEmpty();
+    }
+
+    // ---- answer builders
+
+    ObjectNode curateAnswer(ModelServer.Recorded r, ObjectNode... ops) {
+      ObjectNode a = JSON.createObjectNode();
+      ArrayNode list = a.putArray("ops");
+      for (ObjectNode o : ops) {
+        ObjectNode resolved = o.deepCopy();
+        if (o.hasNonNull("target")) {
+          resolved.put("target", reference(r, "ENTRY", o.get("target").asText()));
+        }
+        if (o.hasNonNull("entries")) {
+          ArrayNode refs = resolved.putArray("entries");
+          o.get("entries").forEach(c -> refs.add(reference(r, "ENTRY", c.asText())));
+        }
+        list.add(resolved);
+      }
+      a.putNull("blurb");
+      return a;
+    }
+
+    /** An op naming entries by their content; {@link #curateAnswer} turns contents into references. */
+    ObjectNode op(String op, @Nullable String target, @Nullable List<String> entries, @Nullable String content,
+        @Nullable Boolean core) {
+      ObjectNode o = JSON.createObjectNode();
+      o.put("op", op);
+      if (target == null) {
+        o.putNull("target");
+      } else {
+        o.put("target", target);
+      }
+      if (entries == null) {
+        o.putNull("entries");
+      } else {
+        entries.forEach(o.putArray("entries")::add);
+      }
+      if (content == null) {
+        o.putNull("content");
+      } else {
+        o.put("content", content);
+      }
+      if (core == null) {
+        o.putNull("core");
+      } else {
+        o.put("core", core);
+      }
+      o.putNull("reason");
+      return o;
+    }
+  }
+
+  /** The text of a delimited block in the request. */
+  static String content(ModelServer.Recorded r, String label) {
+    Matcher m = Pattern.compile("(?s)<<<BEGIN " + label + ">>>\n(.*?)\n<<<END " + label + ">>>").matcher(r.user());
+    if (!m.find()) {
+      throw new IllegalStateException("no " + label + " block in the request");
+    }
+    return m.group(1);
+  }
+
+  /** The reference under which a block with exactly {@code text} was shown. */
+  static String reference(ModelServer.Recorded r, String kind, String text) {
+    Matcher m = Pattern.compile("(?s)<<<BEGIN " + kind + " (\\w+)>>>\n(.*?)\n<<<END " + kind + " \\1>>>")
+        .matcher(r.user());
+    while (m.find()) {
+      if (m.group(2).equals(text)) {
+        return m.group(1);
+      }
+    }
+    throw new IllegalStateException("the request shows no " + kind + " '" + text + "'");
+  }
+
+  /** Everything a store holds for some scopes, read through the SPI. */
+  record Snapshot(List<MemoryEntry> versions, Map<String, List<MemoryEvent>> events,
+      Map<String, List<Revision>> revisions, Map<String, Long> heads, List<TopicState> topics) {
+    static Snapshot of(StoreReader store, List<String> scopes) {
+      List<MemoryEntry> versions = new ArrayList<>(store.versionsIn(scopes, EnumSet.allOf(EntryStatus.class)));
+      versions.sort(Comparator.comparing(MemoryEntry::versionId));
+      Map<String, List<MemoryEvent>> events = new TreeMap<>();
+      versions.forEach(v -> events.computeIfAbsent(v.entryId(), store::events));
+      Map<String, List<Revision>> revisions = new TreeMap<>();
+      Map<String, Long> heads = new TreeMap<>();
+      for (String s : scopes) {
+        revisions.put(s, store.revisions(s, 0, 1_000_000));
+        heads.put(s, store.headRevision(s));
+      }
+      List<TopicState> topics = new ArrayList<>(store.topics(scopes));
+      topics.sort(Comparator.comparing(TopicState::scope).thenComparing(TopicState::topic));
+      return new Snapshot(versions, events, revisions, heads, topics);
+    }
+  }
+
+  /** Words hashed into buckets: texts with the same words get cosine 1. */
+  static final class WordHashEmbedder implements Embedder {
+    private final EmbeddingProfile profile = new EmbeddingProfile("word-hash", 128);
+
+    @Override
+    public EmbeddingProfile profile() {
+      return profile;
+    }
+
+    @Override
+    public List<float[]> embed(List<String> texts) {
+      List<float[]> out = new ArrayList<>();
+      for (String t : texts) {
+        float[] v = new float[profile.dimension()];
+        for (String term : FullTextQuery.terms(t)) {
+          v[Math.floorMod(term.hashCode(), v.length)] += 1;
+        }
+        v[v.length - 1] += 0.01f;
+        out.add(v);
+      }
+      return out;
+    }
+  }
+}
