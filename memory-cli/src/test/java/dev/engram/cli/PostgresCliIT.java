@@ -75,7 +75,7 @@ class PostgresCliIT {
 
     Result doctor = ok("doctor", store);
     assertThat(doctor.out()).startsWith("postgres:jdbc:postgresql://").doesNotContain("password")
-        .contains("OK    schema     schema version 1")
+        .contains("OK    schema     schema version " + dev.engram.store.postgres.PostgresMemoryStore.schemaVersion())
         .contains("OK    integrity  database check passed: orphaned vector and topic rows")
         .contains("version chains consistent in 1 scope(s)").endsWith("healthy\n");
 

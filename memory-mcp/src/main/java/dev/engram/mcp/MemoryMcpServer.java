@@ -13,6 +13,8 @@ import dev.engram.agent.MemoryMode;
 import dev.engram.agent.MemoryResource;
 import dev.engram.embeddings.local.MiniLmEmbedder;
 import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.reasoner.llm.LlmReasoner;
+import dev.engram.spi.Reasoner;
 import dev.engram.spi.MemoryStore;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
 import dev.engram.store.postgres.PostgresMemoryStore;
@@ -130,10 +132,6 @@ public final class MemoryMcpServer implements Callable<Integer> {
     if (!reasoner.equals("deterministic") && !reasoner.equals("llm")) {
       throw new StartupException("--reasoner must be deterministic or llm, was '" + reasoner + "'");
     }
-    if (reasoner.equals("llm")) {
-      throw new StartupException("--reasoner llm is unavailable in this build (no LLM reasoner is packaged); "
-          + "use --reasoner deterministic");
-    }
     if (!embedder.equals("none") && !embedder.equals("minilm")) {
       throw new StartupException("--embedder must be minilm or none, was '" + embedder + "'");
     }
@@ -164,7 +162,10 @@ public final class MemoryMcpServer implements Callable<Integer> {
       }
     }
     MemoryStore memoryStore = openStore(store);
-    EngramBuilder builder = Engram.builder().store(memoryStore).reasoner(new DeterministicReasoner());
+    // the LLM reasoner reads ENGRAM_LLM_PROVIDER, ENGRAM_LLM_MODEL, OPENAI_* / ANTHROPIC_*; a missing key
+    // fails the first write with the name of the variable to set, as the library documents
+    Reasoner chosen = reasoner.equals("llm") ? LlmReasoner.fromEnvironment() : new DeterministicReasoner();
+    EngramBuilder builder = Engram.builder().store(memoryStore).reasoner(chosen);
     if (embedder.equals("minilm")) {
       builder.embedder(new MiniLmEmbedder());
     }

@@ -190,7 +190,7 @@ class MemoryMcpServerIT {
         {"--store", "memory", "--http", "8080"},
         {"--store", "memory", "--http", "8080", "--tokens", dir.resolve("missing.txt").toString()},
         {"--store", "memory", "--grant", "a", "--mode", "write"},
-        {"--store", "memory", "--grant", "a", "--reasoner", "llm"},
+        {"--store", "memory", "--grant", "a", "--reasoner", "gpt"},
         {"--nonsense"},
     };
     for (String[] args : bad) {

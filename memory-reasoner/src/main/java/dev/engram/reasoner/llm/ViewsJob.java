@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.engram.reasoner.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;

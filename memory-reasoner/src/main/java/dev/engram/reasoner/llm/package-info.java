@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The model-backed reasoner: {@link dev.engram.reasoner.llm.LlmReasoner} files, deduplicates,
  * curates and writes views through an OpenAI-compatible chat-completions API or the Anthropic

@@ -9,6 +9,7 @@ import dev.engram.EngramBuilder;
 import dev.engram.Grants;
 import dev.engram.InvalidInputException;
 import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.reasoner.llm.LlmReasoner;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
@@ -104,8 +105,13 @@ public class EngramAutoConfiguration {
     if (name.equals("deterministic")) {
       return new DeterministicReasoner();
     }
+    if (name.equals("llm")) {
+      // configured from ENGRAM_LLM_PROVIDER / ENGRAM_LLM_MODEL / OPENAI_* / ANTHROPIC_*; a missing key
+      // fails the first write naming the variable
+      return LlmReasoner.fromEnvironment();
+    }
     throw new InvalidInputException("engram.reasoner", "'" + name
-        + "' is not a reasoner of this build: use deterministic, or define a dev.engram.spi.Reasoner bean");
+        + "' is not a reasoner of this build: use deterministic or llm, or define a dev.engram.spi.Reasoner bean");
   }
 
   /**

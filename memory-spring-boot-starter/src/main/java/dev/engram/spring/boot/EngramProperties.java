@@ -23,7 +23,7 @@ public class EngramProperties {
    */
   private @Nullable String grantsResolver;
 
-  /** The reasoner that files writes: "deterministic" (no model). */
+  /** The reasoner that files writes: "deterministic" (no model) or "llm" (LlmReasoner.fromEnvironment()). */
   private String reasoner = "deterministic";
 
   /**

@@ -11,6 +11,7 @@ import dev.engram.Grants;
 import dev.engram.InvalidInputException;
 import dev.engram.WriteOptions;
 import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.reasoner.llm.LlmReasoner;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
@@ -98,13 +99,19 @@ class EngramAutoConfigurationTest {
   }
 
   @Test
+  void theLlmReasonerIsConfiguredFromTheEnvironment() {
+    runner.withPropertyValues("engram.reasoner=llm").run(context ->
+        assertThat(context).hasNotFailed().getBean(Reasoner.class).isInstanceOf(LlmReasoner.class));
+  }
+
+  @Test
   void malformedSettingsFailNamingTheProperty() {
     runner.withPropertyValues("engram.store=redis:localhost").run(context ->
         assertThat(context).getFailure().rootCause().isInstanceOf(InvalidInputException.class)
             .hasMessageContaining("engram.store"));
     runner.withPropertyValues("engram.store=postgres:localhost").run(context ->
         assertThat(context).getFailure().rootCause().hasMessageContaining("JDBC URL"));
-    runner.withPropertyValues("engram.reasoner=llm").run(context ->
+    runner.withPropertyValues("engram.reasoner=gpt").run(context ->
         assertThat(context).getFailure().rootCause().hasMessageContaining("engram.reasoner"));
     runner.withPropertyValues("engram.embedder=bert").run(context ->
         assertThat(context).getFailure().rootCause().hasMessageContaining("engram.embedder"));

@@ -108,6 +108,15 @@ public final class SqliteMemoryStore implements MemoryStore {
           StoreCapability.VECTOR_STORAGE));
 
   /**
+   * The schema version this library writes and reads.
+   *
+   * @return the latest migration's version
+   */
+  public static int schemaVersion() {
+    return Migrations.latest();
+  }
+
+  /**
    * Opens (creating if needed) the database file with default settings; the store owns its connection
    * pools and closes them in {@link #close()}.
    *
