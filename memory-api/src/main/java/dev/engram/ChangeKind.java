@@ -13,5 +13,7 @@ public enum ChangeKind {
   REACTIVATE,
   ROLLBACK,
   METADATA,
-  DELETE
+  DELETE,
+  /** A new version of the entry at another path. */
+  MOVE
 }

@@ -5,6 +5,7 @@
 package dev.engram;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@link Engram#curate(Grants)} did.
@@ -15,10 +16,11 @@ import java.util.List;
  * @param rejected descriptions of proposed operations that failed validation, with the reason
  * @param topicsRemaining dirty (scope, topic) pairs the call left for later because it stopped at
  *     {@link #MAX_TOPICS_PER_CALL}; call {@code curate} again to work through them
+ * @param runId identifies this run for {@link Engram#undoCuration}; null when nothing was applied
  */
 public record CurateReport(
     boolean reasonerCurates, List<DirtyTopic> topicsCurated, List<String> applied, List<String> rejected,
-    int topicsRemaining) {
+    int topicsRemaining, @Nullable String runId) {
   /** The most (scope, topic) pairs one {@code curate} call sends through the reasoner. */
   public static final int MAX_TOPICS_PER_CALL = 50;
 
@@ -27,6 +29,34 @@ public record CurateReport(
    * whole with a {@link ReasonerException} before any of it is applied.
    */
   public static final int MAX_OPS_PER_TOPIC = 200;
+
+  /**
+   * A report without a run id.
+   *
+   * @param reasonerCurates whether the reasoner has a curate step
+   * @param topicsCurated the pairs curated
+   * @param applied the operations applied
+   * @param rejected the operations rejected, with the reason
+   * @param topicsRemaining dirty pairs left for a later call
+   */
+  public CurateReport(
+      boolean reasonerCurates, List<DirtyTopic> topicsCurated, List<String> applied, List<String> rejected,
+      int topicsRemaining) {
+    this(reasonerCurates, topicsCurated, applied, rejected, topicsRemaining, null);
+  }
+
+  /** @return true when dirty topics remain beyond this call's cap */
+  public boolean topicsRemainDirty() {
+    return topicsRemaining > 0;
+  }
+
+  /**
+   * @param id the run id
+   * @return this report with {@code id} as its run id
+   */
+  public CurateReport withRunId(@Nullable String id) {
+    return new CurateReport(reasonerCurates, topicsCurated, applied, rejected, topicsRemaining, id);
+  }
 
   public CurateReport {
     topicsCurated = List.copyOf(topicsCurated);

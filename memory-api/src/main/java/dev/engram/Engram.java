@@ -86,6 +86,12 @@ public interface Engram extends AutoCloseable {
    * other fields, and the old version is superseded. Equal content is a no-op that returns the current
    * version.
    *
+   * <p>By entry id the correction applies to whatever version is current when it commits: use it when
+   * the new content stands on its own (an application fixing a fact it owns). When the new content was
+   * decided from a version the caller read (an agent revising what recall showed it), correct by
+   * {@linkplain #correct(Grants, Citation, String, ChangeOptions) citation} instead, so that a change
+   * made in between is a conflict rather than silently overwritten.
+   *
    * @param grants what the caller may see and write
    * @param entryId the entry to correct
    * @param content the corrected text
@@ -97,6 +103,34 @@ public interface Engram extends AutoCloseable {
    * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
    */
   MemoryEntry correct(Grants grants, String entryId, String content, ChangeOptions options);
+
+  /**
+   * {@link #correct(Grants, Citation, String, ChangeOptions)} without options.
+   *
+   * @param grants what the caller may see and write
+   * @param citation the version the correction was decided from
+   * @param content the corrected text
+   * @return the new current version
+   * @throws RevisionConflictException when the cited version is no longer current
+   */
+  default MemoryEntry correct(Grants grants, Citation citation, String content) {
+    return correct(grants, citation, content, ChangeOptions.none());
+  }
+
+  /**
+   * Corrects exactly the cited version, like {@link #retire}: the citation must name the entry's
+   * current version. A stale citation (the entry changed since it was read) is a
+   * {@link RevisionConflictException}; read the current state and decide again.
+   *
+   * @param grants the caller's grants
+   * @param citation the version the correction was decided from
+   * @param content the new content
+   * @param options expected revision, actor and reason
+   * @return the new current version (or the cited one when the content is equal)
+   * @throws RevisionConflictException when the cited version is no longer current
+   * @throws NotFoundException when no visible version matches the citation
+   */
+  MemoryEntry correct(Grants grants, Citation citation, String content, ChangeOptions options);
 
   /**
    * {@link #retire(Grants, Citation, ChangeOptions)} with a reason.
@@ -502,13 +536,31 @@ public interface Engram extends AutoCloseable {
   // ---- curation ------------------------------------------------------------------------------
 
   /**
-   * Runs the reasoner's curate step over the dirty topics of the granted scopes.
+   * Runs the reasoner's curate step over the dirty topics of the granted scopes. The report's
+   * {@code runId} names the run for {@link #undoCuration}; {@code topicsRemaining} says whether dirty
+   * topics remain beyond the per-call cap.
    *
    * @param grants what the caller may see and write
    * @return the topics curated and the operations applied and rejected
    * @throws ReasonerException if the reasoner fails
    */
   CurateReport curate(Grants grants);
+
+  /**
+   * Reverts every change of a curation run as new versions (history keeps both the run and its
+   * undo): rewritten and merged entries get their earlier content and metadata back, retired ones are
+   * reactivated, summaries the run created are retired. Refused with a
+   * {@link CurationRunConflictException} unless the run is the most recent curation in its scopes and
+   * nothing it touched changed since (writes to other entries in between are fine; a write into the
+   * same scope while the run was committing makes it not undoable). Each scope is undone in one commit.
+   *
+   * @param grants grants that can write every scope of the run
+   * @param runId the {@link CurateReport#runId()} of the run
+   * @return the versions the undo made current
+   * @throws CurationRunConflictException when the run is not the most recent or was overtaken
+   * @throws InvalidInputException when {@code runId} is not a run id
+   */
+  List<MemoryEntry> undoCuration(Grants grants, String runId);
 
   /**
    * Dirty (scope, topic) pairs across the whole store: the work list of curation workers.
@@ -527,6 +579,144 @@ public interface Engram extends AutoCloseable {
   default List<DirtyTopic> listDirtyTopics() {
     return listDirtyTopics(1000);
   }
+
+  // ---- paths and domains ---------------------------------------------------------------------
+
+  /**
+   * The domains in use: the schemes of the paths of active entries ({@code core},
+   * {@code preferences}, {@code project}, …) with their entry counts, over the visible scopes,
+   * ordered by domain. Entries without a path, or with a path without {@code domain://}, are in none.
+   *
+   * @param grants the caller's grants
+   * @return the domains, ordered by name
+   */
+  List<DomainSummary> domains(Grants grants);
+
+  /**
+   * The direct children of a path prefix among the active entries of the visible scopes: the
+   * entries whose path is the prefix plus one segment, and the sub-prefixes (ending in {@code /})
+   * with the number of entries below them. Content is never returned.
+   *
+   * @param grants the caller's grants
+   * @param prefix a domain root ({@code project://}) or a path prefix ({@code project://checkout_api/},
+   *     the trailing slash optional)
+   * @return the children ordered by path (an entry before a sub-prefix of the same name)
+   * @throws InvalidInputException when the prefix is not a path
+   */
+  List<PathNode> browse(Grants grants, String prefix);
+
+  // ---- manifests -----------------------------------------------------------------------------
+
+  /**
+   * The manifest of a visible scope at a revision, replayed from its revision log: each entry with
+   * the exact version current at that revision, its content hash, and whether it was active. At the
+   * head it lists the same entries and versions as {@code list} with superseded versions included.
+   *
+   * @param grants the caller's grants
+   * @param scope a visible scope
+   * @param revision between 0 and the scope's head
+   * @return the manifest, items ordered by entry id
+   * @throws InvalidInputException when the revision is outside 0..head
+   */
+  Manifest manifest(Grants grants, String scope, long revision);
+
+  // ---- edits that keep the content ------------------------------------------------------------
+
+  /**
+   * Moves an active entry to another path: a new version with a MOVE event, and the old path is free
+   * afterwards. MOVE events stay in history and cannot be rolled back to (nor can an erasure be
+   * undone); a later rollback to an earlier event restores content and metadata but keeps the path.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry to move
+   * @param newPath the new path; the entry's current path is a no-op
+   * @return the entry's current version
+   * @throws PathConflictException when another active entry of the scope holds {@code newPath}
+   * @throws BootNodeException when the entry is a boot node or {@code newPath} is a boot node's address
+   */
+  default MemoryEntry move(Grants grants, String entryId, String newPath) {
+    return move(grants, entryId, newPath, ChangeOptions.none());
+  }
+
+  /**
+   * {@link #move(Grants, String, String)} with options.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry to move
+   * @param newPath the new path
+   * @param options expected revision, actor and reason
+   * @return the entry's current version
+   */
+  MemoryEntry move(Grants grants, String entryId, String newPath, ChangeOptions options);
+
+  /**
+   * Changes an active entry's metadata without rewriting its content: each field the patch sets
+   * (priority, disclosure, glossary, topics) replaces the current value, the others are kept. The
+   * result is a new version with an UPDATE event whose before/after are the exact versions; a patch
+   * that changes nothing is {@code DEDUPED}. The disclosure check reports on the result's warnings.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry
+   * @param patch the fields to change, at least one
+   * @return the outcome, the entry's current version and any warnings
+   * @throws InvalidInputException when the patch sets nothing or a field is invalid
+   */
+  default WriteResult update(Grants grants, String entryId, EntryPatch patch) {
+    return update(grants, entryId, patch, ChangeOptions.none());
+  }
+
+  /**
+   * {@link #update(Grants, String, EntryPatch)} with options.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry
+   * @param patch the fields to change
+   * @param options expected revision, actor and reason
+   * @return the outcome, the entry's current version and any warnings
+   */
+  WriteResult update(Grants grants, String entryId, EntryPatch patch, ChangeOptions options);
+
+  /**
+   * Adds glossary terms to an active entry (terms it already carries, compared case-insensitively,
+   * are skipped) as a new version with an UPDATE event; nothing new is a no-op.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry
+   * @param terms the terms to add, at least one
+   * @return the entry's current version
+   */
+  MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms);
+
+  /**
+   * Removes glossary terms (compared case-insensitively) from an active entry as a new version with
+   * an UPDATE event; terms it does not carry change nothing.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry
+   * @param terms the terms to remove, at least one
+   * @return the entry's current version
+   */
+  MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms);
+
+  // ---- boot ----------------------------------------------------------------------------------
+
+  /**
+   * The boot block for one runtime: the fixed boot nodes that exist in the visible scopes
+   * ({@code core://agent}, {@code core://soul}, {@code preferences://user}, and
+   * {@code core://agent/<client_type>} for this runtime only) with content, plus the five most
+   * recently written other active memories by path, priority and disclosure, without content.
+   *
+   * <p>Boot nodes are written like any path (a write to {@code core://agent} creates or edits it) and
+   * can be corrected, patched and rolled back, but never retired, deleted or moved (a
+   * {@link BootNodeException} names the node); curation never sees them, and search and
+   * {@code prepareContext} never return them. Erasing a whole scope ({@code deleteScope}) still
+   * erases them.
+   *
+   * @param grants the caller's grants
+   * @param clientType the runtime asking
+   * @return the boot block
+   */
+  BootBlock boot(Grants grants, ClientType clientType);
 
   /**
    * Closes the engine: every later call fails with a {@link StoreException} whose code is

@@ -15,7 +15,9 @@ public enum EventKind {
   RETIRE,
   REACTIVATE,
   /** The entry was merged into, or compacted into, another entry. */
-  MERGE;
+  MERGE,
+  /** New version at another path; the old path is free. Never rolled back to. */
+  MOVE;
 
   /** Only these events can be rolled back to. */
   public boolean restorable() {

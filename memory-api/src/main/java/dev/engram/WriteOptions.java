@@ -16,32 +16,38 @@ import org.jspecify.annotations.Nullable;
  * @param topicsHint topics the reasoner should consider (the deterministic reasoner uses them as-is)
  * @param type the entry type hint
  * @param priority 0 core, 1 key, 2+ general (default 2)
+ * @param glossary the glossary, or null when the write sets none (a path write then keeps the
+ *     entry's current glossary; an empty list clears it)
  * @param path a stable address; a write to an active path makes a new version of that entry (or is
- *     DEDUPED when every field is equal), and is deduplicated against that entry only
+ *     DEDUPED when every field is equal), and is deduplicated against that entry only. Such a write
+ *     has patch semantics: a priority, disclosure or glossary it leaves unset keeps the entry's
+ *     current value instead of resetting it (use {@code Engram.update} to change metadata alone)
  * @param expectedRevision fail with {@link RevisionConflictException} unless the target scope is at
  *     this revision
  * @param occurredAt when the remembered thing happened (stored as {@link MemoryEntry#occurredAt()})
  * @param writePolicy narrows the engine's write policy for this call (it can never widen it:
  *     descendants only when both allow them, ancestor promotion no further than both allow)
+ * @param origin where the write comes from, recorded in history (null: {@link Origin#APPLICATION})
  */
 public record WriteOptions(
     List<String> topicsHint,
     @Nullable EntryType type,
     @Nullable Integer priority,
     @Nullable String disclosure,
-    List<String> glossary,
+    @Nullable List<String> glossary,
     @Nullable String path,
     @Nullable String source,
     List<String> evidence,
     @Nullable Long expectedRevision,
     java.time.@Nullable Instant occurredAt,
-    @Nullable WritePolicy writePolicy) {
+    @Nullable WritePolicy writePolicy,
+    @Nullable Origin origin) {
 
   private static final WriteOptions DEFAULTS = builder().build();
 
   public WriteOptions {
     topicsHint = List.copyOf(topicsHint);
-    glossary = List.copyOf(glossary);
+    glossary = glossary == null ? null : List.copyOf(glossary);
     evidence = List.copyOf(evidence);
   }
 
@@ -59,13 +65,14 @@ public record WriteOptions(
     private @Nullable EntryType type;
     private @Nullable Integer priority;
     private @Nullable String disclosure;
-    private List<String> glossary = List.of();
+    private @Nullable List<String> glossary;
     private @Nullable String path;
     private @Nullable String source;
     private List<String> evidence = List.of();
     private @Nullable Long expectedRevision;
     private java.time.@Nullable Instant occurredAt;
     private @Nullable WritePolicy writePolicy;
+    private @Nullable Origin origin;
 
     private Builder() {}
 
@@ -137,10 +144,19 @@ public record WriteOptions(
       return this;
     }
 
+    /**
+     * @param origin where the write comes from
+     * @return this builder
+     */
+    public Builder origin(Origin origin) {
+      this.origin = Objects.requireNonNull(origin, "origin");
+      return this;
+    }
+
     public WriteOptions build() {
       return new WriteOptions(
           topicsHint, type, priority, disclosure, glossary, path, source, evidence, expectedRevision,
-          occurredAt, writePolicy);
+          occurredAt, writePolicy, origin);
     }
 
     private static List<String> copyNoNulls(String field, List<String> values) {

@@ -11,6 +11,7 @@ import dev.engram.EntryStatus;
 import dev.engram.EventKind;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
+import dev.engram.Origin;
 import dev.engram.PriorityCapExceededException;
 import dev.engram.Revision;
 import dev.engram.RevisionConflictException;
@@ -50,6 +51,7 @@ final class Commit {
   private final List<Change> changes = new ArrayList<>();
   private final List<MemoryEvent> events = new ArrayList<>();
   private final Set<String> topics = new LinkedHashSet<>();
+  private @Nullable Origin origin;
   private boolean restored;
   private boolean finished;
   private long cursorTo = -1;
@@ -99,6 +101,15 @@ final class Commit {
     return Entries.current(tx, entryId);
   }
 
+  /** Records {@code o} as the origin of this commit's events (null: inferred from each event's actor). */
+  void origin(@Nullable Origin o) {
+    this.origin = o;
+  }
+
+  private Origin originOf(@Nullable String actor) {
+    return origin != null ? origin : Origin.inferred(actor);
+  }
+
   // ---- mutations
 
   /** Stores {@code entry} (version 1 of a new entry, created in {@link #revision()}). */
@@ -108,7 +119,7 @@ final class Commit {
     vectors.index(tx, entry);
     changes.add(new Change(ChangeKind.APPEND, entry.entryId(), entry.versionId()));
     events.add(new MemoryEvent(Ids.next(), scope, entry.entryId(), EventKind.CREATE, null, entry, actor, reason,
-        revision(), now));
+        revision(), now, originOf(actor)));
     topics.addAll(entry.topics());
     return entry;
   }
@@ -131,7 +142,7 @@ final class Commit {
     if (cur.isActive()) {
       changes.add(new Change(ChangeKind.SUPERSEDE, cur.entryId(), cur.versionId()));
     }
-    events.add(new MemoryEvent(Ids.next(), scope, cur.entryId(), eventKind, cur, next, actor, reason, revision(), now));
+    events.add(new MemoryEvent(Ids.next(), scope, cur.entryId(), eventKind, cur, next, actor, reason, revision(), now, originOf(actor)));
     topics.addAll(cur.topics());
     topics.addAll(next.topics());
     return next;
@@ -168,7 +179,7 @@ final class Commit {
     changes.add(new Change(kind, cur.entryId(), cur.versionId()));
     events.add(new MemoryEvent(Ids.next(), scope, cur.entryId(),
         target == EntryStatus.RETIRED ? EventKind.RETIRE : EventKind.REACTIVATE, cur, after, actor, reason,
-        revision(), now));
+        revision(), now, originOf(actor)));
     topics.addAll(cur.topics());
     return after;
   }
@@ -178,7 +189,7 @@ final class Commit {
     tx.updateStatus(old.versionId(), EntryStatus.SUPERSEDED, intoVersionId, now);
     changes.add(new Change(ChangeKind.SUPERSEDE, old.entryId(), old.versionId()));
     events.add(new MemoryEvent(Ids.next(), scope, old.entryId(), EventKind.MERGE, old,
-        old.withStatus(EntryStatus.SUPERSEDED, intoVersionId, now), actor, reason, revision(), now));
+        old.withStatus(EntryStatus.SUPERSEDED, intoVersionId, now), actor, reason, revision(), now, originOf(actor)));
     topics.addAll(old.topics());
   }
 

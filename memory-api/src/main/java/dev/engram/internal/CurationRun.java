@@ -79,7 +79,9 @@ final class CurationRun {
     }
     List<Proposal> proposals = new ArrayList<>();
     for (TopicState t : dirty) {
-      List<MemoryEntry> slice = store.activeByTopic(List.of(t.scope()), t.topic(), CURATE_SLICE);
+      // Curation never changes boot nodes: they are not shown, so no op can name them.
+      List<MemoryEntry> slice = new ArrayList<>(store.activeByTopic(List.of(t.scope()), t.topic(), CURATE_SLICE));
+      slice.removeIf(BootNodes::isBootNode);
       List<CurateOp> ops = ask(new CurateRequest(t.scope(), t.topic(), t.blurb(), slice));
       if (ops != null && ops.size() > CurateReport.MAX_OPS_PER_TOPIC) {
         throw ReasonerException.invalidOutput("curate proposed " + ops.size() + " operations for " + t.scope() + "/"

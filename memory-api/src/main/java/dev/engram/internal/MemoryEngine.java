@@ -4,8 +4,10 @@
  */
 package dev.engram.internal;
 
+import dev.engram.BootBlock;
 import dev.engram.CapturedSource;
 import dev.engram.ChangeOptions;
+import dev.engram.ClientType;
 import dev.engram.FlushOptions;
 import dev.engram.FlushReport;
 import dev.engram.SourceQuery;
@@ -14,7 +16,9 @@ import dev.engram.Citation;
 import dev.engram.ContextRequest;
 import dev.engram.CurateReport;
 import dev.engram.DirtyTopic;
+import dev.engram.DomainSummary;
 import dev.engram.Engram;
+import dev.engram.EntryPatch;
 import dev.engram.EntryStateException;
 import dev.engram.EntryStatus;
 import dev.engram.ErrorCode;
@@ -22,9 +26,11 @@ import dev.engram.Grants;
 import dev.engram.ImportOptions;
 import dev.engram.InvalidInputException;
 import dev.engram.ListOptions;
+import dev.engram.Manifest;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.Namespaces;
+import dev.engram.PathNode;
 import dev.engram.PreparedContext;
 import dev.engram.ReadOptions;
 import dev.engram.Revision;
@@ -39,11 +45,14 @@ import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
 import java.io.Reader;
 import java.io.Writer;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
@@ -68,6 +77,10 @@ public final class MemoryEngine implements Engram {
   private final CurationRun curation;
   private final Sources sources;
   private final Flush flush;
+  private final PathIndex paths;
+  private final Manifests manifests;
+  private final Edits edits;
+  private final CurationUndo undo;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final boolean ownsStore;
 
@@ -92,6 +105,10 @@ public final class MemoryEngine implements Engram {
     this.curation = new CurationRun(store, reasoner, policy, config, search, commits);
     this.sources = new Sources(store, config, policy, commits);
     this.flush = new Flush(store, reasoner, config, policy, search, commits, sources);
+    this.paths = new PathIndex(store);
+    this.manifests = new Manifests(store);
+    this.edits = new Edits(search, commits);
+    this.undo = new CurationUndo(commits);
   }
 
   /** Fails with {@link ErrorCode#STORE_CLOSED} after {@link #close()}; then checks the grants. */
@@ -116,16 +133,19 @@ public final class MemoryEngine implements Engram {
         Text.content("content", content, config.maxContentBytes()),
         Text.topics("topicsHint", options.topicsHint(), false),
         options.type(),
-        options.priority() == null ? 2 : Text.priority("priority", options.priority()),
+        options.priority() == null ? null : Text.priority("priority", options.priority()),
         Text.optionalShort("disclosure", options.disclosure(), Text.MAX_DISCLOSURE_CHARS),
-        Text.glossary("glossary", options.glossary()),
+        options.glossary() == null ? null : Text.glossary("glossary", options.glossary()),
         Text.path("path", options.path()),
         Text.optionalShort("source", options.source(), Text.MAX_SOURCE_CHARS),
         Text.evidence("evidence", options.evidence()),
         expectedRevision(options.expectedRevision()),
         GrantPolicy.narrow(config.writePolicy(), options.writePolicy()),
-        options.occurredAt());
-    return writes.write(grants, in);
+        options.occurredAt(),
+        options.origin());
+    WriteResult result = writes.write(grants, in);
+    return result.outcome() == WriteResult.Outcome.DEDUPED
+        ? result : result.withWarnings(DisclosureCheck.warnings(result.entry().disclosure()));
   }
 
   // ---- changes to existing entries
@@ -139,6 +159,17 @@ public final class MemoryEngine implements Engram {
     MemoryEntry cur = reads.current(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
     return versioning.correct(cur, normalized, opts);
+  }
+
+  @Override
+  public MemoryEntry correct(Grants grants, Citation citation, String content, ChangeOptions options) {
+    open(grants);
+    checkCitation(citation);
+    String normalized = Text.content("content", content, config.maxContentBytes());
+    ChangeOptions opts = checkOptions(options);
+    policy.requireVisible(grants, citation.scope(), "entry " + citation.entryId());
+    policy.requireWritable(grants, config.writePolicy(), citation.scope());
+    return edits.correct(citation, normalized, opts);
   }
 
   @Override
@@ -157,6 +188,12 @@ public final class MemoryEngine implements Engram {
     ChangeOptions opts = checkOptions(options);
     policy.requireVisible(grants, citation.scope(), "entry " + citation.entryId());
     policy.requireWritable(grants, config.writePolicy(), citation.scope());
+    if (target == EntryStatus.RETIRED) {
+      // A boot node keeps its path for life (it cannot be moved), so this check needs no commit.
+      store.version(citation.versionId())
+          .filter(v -> v.scope().equals(citation.scope()) && v.entryId().equals(citation.entryId()))
+          .ifPresent(v -> BootNodes.refuse(v, "retired"));
+    }
     return versioning.setStatus(grants, citation, opts, target);
   }
 
@@ -182,6 +219,7 @@ public final class MemoryEngine implements Engram {
     Text.id("entryId", entryId);
     MemoryEntry cur = reads.current(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
+    BootNodes.refuse(cur, "deleted");
     return erasure.deleteEntry(grants, cur);
   }
 
@@ -354,7 +392,30 @@ public final class MemoryEngine implements Engram {
   @Override
   public CurateReport curate(Grants grants) {
     open(grants);
-    return curation.curate(grants);
+    Map<String, Long> before = new TreeMap<>();
+    for (String scope : grants.namespaces()) {
+      before.put(scope, store.headRevision(scope));
+    }
+    CurateReport report = curation.curate(grants);
+    List<CurationUndo.Span> spans = new ArrayList<>();
+    before.forEach((scope, from) -> {
+      long to = store.headRevision(scope);
+      if (to > from) {
+        spans.add(new CurationUndo.Span(scope, from, to));
+      }
+    });
+    return spans.isEmpty() ? report : report.withRunId(CurationUndo.runId(spans));
+  }
+
+  @Override
+  public List<MemoryEntry> undoCuration(Grants grants, String runId) {
+    open(grants);
+    List<CurationUndo.Span> spans = CurationUndo.parse(runId);
+    for (CurationUndo.Span span : spans) {
+      policy.requireVisible(grants, span.scope(), "scope " + span.scope());
+      policy.requireWritable(grants, config.writePolicy(), span.scope());
+    }
+    return undo.undo(store, runId, spans);
   }
 
   @Override
@@ -364,6 +425,103 @@ public final class MemoryEngine implements Engram {
       throw new InvalidInputException("limit", "must be between 1 and 100000, was " + limit);
     }
     return reads.dirtyTopics(limit);
+  }
+
+  // ---- paths and domains
+
+  @Override
+  public List<DomainSummary> domains(Grants grants) {
+    open(grants);
+    return paths.domains(grants);
+  }
+
+  @Override
+  public List<PathNode> browse(Grants grants, String prefix) {
+    open(grants);
+    return paths.browse(grants, PathIndex.prefix(prefix));
+  }
+
+  // ---- manifests
+
+  @Override
+  public Manifest manifest(Grants grants, String scope, long revision) {
+    open(grants);
+    Namespaces.validate("scope", scope);
+    policy.requireVisible(grants, scope, "scope " + scope);
+    return manifests.manifest(scope, revision);
+  }
+
+  // ---- edits that keep the content
+
+  @Override
+  public MemoryEntry move(Grants grants, String entryId, String newPath, ChangeOptions options) {
+    open(grants);
+    Text.id("entryId", entryId);
+    if (newPath == null) {
+      throw new NullPointerException("newPath");
+    }
+    String path = Text.path("newPath", newPath);
+    ChangeOptions opts = checkOptions(options);
+    MemoryEntry cur = reads.current(grants, entryId);
+    policy.requireWritable(grants, config.writePolicy(), cur.scope());
+    return edits.move(cur, path, opts);
+  }
+
+  @Override
+  public WriteResult update(Grants grants, String entryId, EntryPatch patch, ChangeOptions options) {
+    open(grants);
+    Text.id("entryId", entryId);
+    Objects.requireNonNull(patch, "patch");
+    if (patch.isEmpty()) {
+      throw new InvalidInputException("patch", "sets no field; set priority, disclosure, glossary or topics");
+    }
+    List<String> topics = patch.topics() == null ? null : Text.topics("patch.topics", patch.topics(), false);
+    if (topics != null && topics.isEmpty()) {
+      throw new InvalidInputException("patch.topics", "is empty; an entry keeps at least one topic");
+    }
+    EntryPatch valid = new EntryPatch(
+        patch.priority() == null ? null : Text.priority("patch.priority", patch.priority()),
+        Text.optionalShort("patch.disclosure", patch.disclosure(), Text.MAX_DISCLOSURE_CHARS),
+        patch.glossary() == null ? null : Text.glossary("patch.glossary", patch.glossary()),
+        topics);
+    ChangeOptions opts = checkOptions(options);
+    MemoryEntry cur = reads.current(grants, entryId);
+    policy.requireWritable(grants, config.writePolicy(), cur.scope());
+    return edits.update(cur, valid, opts);
+  }
+
+  @Override
+  public MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms) {
+    MemoryEntry cur = glossaryTarget(grants, entryId, terms);
+    return edits.glossaryAdd(cur, Text.glossary("terms", terms), ChangeOptions.none());
+  }
+
+  @Override
+  public MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms) {
+    MemoryEntry cur = glossaryTarget(grants, entryId, terms);
+    return edits.glossaryRemove(cur, Text.glossary("terms", terms), ChangeOptions.none());
+  }
+
+  private MemoryEntry glossaryTarget(Grants grants, String entryId, List<String> terms) {
+    open(grants);
+    Text.id("entryId", entryId);
+    Objects.requireNonNull(terms, "terms");
+    if (terms.isEmpty()) {
+      throw new InvalidInputException("terms", "at least one term is required");
+    }
+    Text.glossary("terms", terms);
+    MemoryEntry cur = reads.current(grants, entryId);
+    policy.requireWritable(grants, config.writePolicy(), cur.scope());
+    return cur;
+  }
+
+  // ---- boot
+
+  @Override
+  public BootBlock boot(Grants grants, ClientType clientType) {
+    open(grants);
+    Objects.requireNonNull(clientType, "clientType");
+    return BootNodes.block(store, grants, clientType);
   }
 
   /**
@@ -392,7 +550,8 @@ public final class MemoryEngine implements Engram {
     return new ChangeOptions(
         expectedRevision(options.expectedRevision()),
         Text.optionalShort("source", options.source(), Text.MAX_SOURCE_CHARS),
-        Text.optionalShort("reason", options.reason(), Text.MAX_REASON_CHARS));
+        Text.optionalShort("reason", options.reason(), Text.MAX_REASON_CHARS),
+        options.origin());
   }
 
   private static void checkCitation(Citation citation) {

@@ -277,8 +277,9 @@ final class SearchService {
     }
     List<ScoredEntry> out = new ArrayList<>();
     for (ScoredEntry s : store.searchFullText(grants.visibleScopes(), new FullTextQuery(terms, topics, request.types()), depth)) {
+      // Recall never returns boot nodes: the agent loads them with the boot block.
       if (s.entry().status() == EntryStatus.ACTIVE && grants.canSee(s.entry().scope())
-          && occurredIn(s.entry(), request)) {
+          && occurredIn(s.entry(), request) && !BootNodes.isBootNode(s.entry())) {
         out.add(s);
       }
     }
@@ -308,7 +309,7 @@ final class SearchService {
     }
     for (int i = 0; i < vec.size(); i++) {
       VectorIndex.Scored s = vec.get(i);
-      if (!grants.canSee(s.entry().scope())) {
+      if (!grants.canSee(s.entry().scope()) || BootNodes.isBootNode(s.entry())) {
         continue;
       }
       Fused f = byVersion.computeIfAbsent(s.entry().versionId(), k -> new Fused());

@@ -37,6 +37,7 @@ final class Versioning {
         ? null : search.pendingFor(content, cur.disclosure(), cur.glossary(), cur.path());
     return commits.run(cur.scope(), pending == null ? List.of() : List.of(pending), c -> {
       c.expect(opts.expectedRevision());
+      c.origin(opts.origin());
       MemoryEntry now = Entries.requireCurrent(c.reader(), cur.entryId());
       Entries.requireActive(now, "correct");
       if (now.contentHash().equals(hash)) {
@@ -51,6 +52,7 @@ final class Versioning {
   MemoryEntry setStatus(Grants grants, Citation citation, ChangeOptions opts, EntryStatus target) {
     return commits.run(citation.scope(), c -> {
       c.expect(opts.expectedRevision());
+      c.origin(opts.origin());
       MemoryEntry cur = c.current(citation.entryId());
       MemoryEntry cited = c.reader().version(citation.versionId()).orElse(null);
       if (cur == null || cited == null
@@ -83,6 +85,7 @@ final class Versioning {
     MemoryEntry snap = Objects.requireNonNull(event.after(), "event.after");
     return commits.run(event.scope(), c -> {
       c.expect(opts.expectedRevision());
+      c.origin(opts.origin());
       MemoryEntry cur = Entries.requireCurrent(c.reader(), event.entryId());
       if (cur.status() == EntryStatus.RETIRED) {
         throw new EntryStateException("entry " + cur.entryId() + " is RETIRED; reactivate it first, then roll back");

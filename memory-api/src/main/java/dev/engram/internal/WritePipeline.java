@@ -38,12 +38,15 @@ import org.jspecify.annotations.Nullable;
 final class WritePipeline {
   private static final int CANDIDATES_PER_TOPIC = 10;
   private static final int MAX_CANDIDATES = 10;
+  private static final int DEFAULT_PRIORITY = 2;
 
   /** A write's validated input. */
   record Input(
-      String content, List<String> hints, @Nullable EntryType typeHint, int priority, @Nullable String disclosure,
-      List<String> glossary, @Nullable String path, @Nullable String source, List<String> evidence,
-      @Nullable Long expectedRevision, WritePolicy writePolicy, java.time.@Nullable Instant occurredAt) {}
+      String content, List<String> hints, @Nullable EntryType typeHint, @Nullable Integer priority,
+      @Nullable String disclosure,
+      @Nullable List<String> glossary, @Nullable String path, @Nullable String source, List<String> evidence,
+      @Nullable Long expectedRevision, WritePolicy writePolicy, java.time.@Nullable Instant occurredAt,
+      dev.engram.@Nullable Origin origin) {}
 
   private record Filed(
       String scope, List<String> topics, EntryType type, String content, String hash, @Nullable String duplicateOf) {}
@@ -83,12 +86,14 @@ final class WritePipeline {
     boolean likelyDuplicate = in.path() == null
         && (filed.duplicateOf != null || store.findActiveByHash(filed.scope, filed.hash).isPresent());
     Embeddings.PendingVectors pending = likelyDuplicate
-        ? null : search.pendingFor(filed.content, in.disclosure(), in.glossary(), in.path(), proposal.views());
+        ? null : search.pendingFor(filed.content, in.disclosure(),
+            in.glossary() == null ? List.of() : in.glossary(), in.path(), proposal.views());
     return commits.run(filed.scope, pending == null ? List.of() : List.of(pending), c -> commit(c, filed, in));
   }
 
   private WriteResult commit(Commit c, Filed filed, Input in) {
     c.expect(in.expectedRevision());
+    c.origin(in.origin());
     String path = in.path();
     if (path == null) {
       if (filed.duplicateOf != null) {
@@ -104,27 +109,33 @@ final class WritePipeline {
     } else {
       MemoryEntry existing = c.reader().findActiveByPath(filed.scope, path).orElse(null);
       if (existing != null) {
+        // Patch semantics: priority, disclosure and glossary the write leaves out keep their values.
+        int priority = in.priority() != null ? in.priority() : existing.priority();
+        String disclosure = in.disclosure() != null ? in.disclosure() : existing.disclosure();
+        List<String> glossary = in.glossary() != null ? in.glossary() : existing.glossary();
         if (existing.contentHash().equals(filed.hash)
             && existing.topics().equals(filed.topics)
             && existing.type() == filed.type
-            && existing.priority() == in.priority()
-            && Objects.equals(existing.disclosure(), in.disclosure())
-            && existing.glossary().equals(in.glossary())
+            && existing.priority() == priority
+            && Objects.equals(existing.disclosure(), disclosure)
+            && existing.glossary().equals(glossary)
             && Objects.equals(existing.source(), in.source())
             && existing.evidence().equals(in.evidence())
             && (in.occurredAt() == null || in.occurredAt().equals(existing.occurredAt()))) {
           return new WriteResult(WriteResult.Outcome.DEDUPED, existing, c.head());
         }
-        MemoryEntry next = c.successor(existing, filed.content, filed.topics, filed.type, in.priority(),
-            in.disclosure(), in.glossary(), in.source(), in.evidence(),
+        MemoryEntry next = c.successor(existing, filed.content, filed.topics, filed.type, priority,
+            disclosure, glossary, in.source(), in.evidence(),
             in.occurredAt() != null ? in.occurredAt() : existing.occurredAt());
         c.replace(existing, next, EventKind.UPDATE, ChangeKind.UPDATE, in.source(), "path upsert");
         return new WriteResult(WriteResult.Outcome.UPDATED, next, c.revision());
       }
     }
     MemoryEntry entry = new MemoryEntry(
-        Ids.next(), Ids.next(), 1, null, filed.scope, filed.content, filed.topics, filed.type, in.priority(),
-        in.disclosure(), in.glossary(), path, in.source(), in.evidence(), filed.hash, EntryStatus.ACTIVE, null,
+        Ids.next(), Ids.next(), 1, null, filed.scope, filed.content, filed.topics, filed.type,
+        in.priority() != null ? in.priority() : DEFAULT_PRIORITY,
+        in.disclosure(), in.glossary() == null ? List.of() : in.glossary(), path, in.source(), in.evidence(),
+        filed.hash, EntryStatus.ACTIVE, null,
         in.occurredAt(), c.now(), c.now(), c.revision());
     c.append(entry, in.source(), null);
     return new WriteResult(WriteResult.Outcome.APPENDED, entry, c.revision());

@@ -151,6 +151,7 @@ final class IsolationProperty {
     final String entryId;
     final String scope;
     final List<String> topics;
+    final @Nullable String path;
     final List<Citation> citations = new ArrayList<>();
     String currentVersionId;
     boolean active = true;
@@ -159,6 +160,7 @@ final class IsolationProperty {
       entryId = first.entryId();
       scope = first.scope();
       topics = first.topics();
+      path = first.path();
       citations.add(first.citation());
       currentVersionId = first.versionId();
     }
@@ -298,8 +300,11 @@ final class IsolationProperty {
         }
       }
       reasoner.fileInto(null);
-      WriteResult r = engine.write(Grants.of(writer), content("seed"),
-          WriteOptions.builder().topicsHint(randomTopics()).build());
+      WriteOptions.Builder options = WriteOptions.builder().topicsHint(randomTopics());
+      if (random.nextBoolean()) {
+        options.path((random.nextBoolean() ? "project" : "core") + "://p" + k + (random.nextBoolean() ? "/x" : ""));
+      }
+      WriteResult r = engine.write(Grants.of(writer), content("seed"), options.build());
       assertThat(r.outcome()).as(ctx("seed write " + k)).isEqualTo(WriteResult.Outcome.APPENDED);
       assertThat(r.entry().scope()).as(ctx("seed write " + k)).isEqualTo(scope);
       record(r.entry());
@@ -461,12 +466,42 @@ final class IsolationProperty {
       assertThat(context.citations().isEmpty()).as(ctx(who + " prepareContext")).isEqualTo(expectActive.isEmpty());
     }
 
+    /** domains and browse against the model: active, visible entries with a path only. */
+    void checkPaths(Grants reader, String who, List<String> names) {
+      Map<String, Integer> domains = new java.util.TreeMap<>();
+      Set<String> projectChildren = new TreeSet<>();
+      for (Tracked t : ledger.values()) {
+        if (t.active && t.path != null && visible(names, t.scope)) {
+          domains.merge(t.path.substring(0, t.path.indexOf("://")), 1, Integer::sum);
+          if (t.path.startsWith("project://")) {
+            String rest = t.path.substring("project://".length());
+            projectChildren.add(rest.contains("/")
+                ? "project://" + rest.substring(0, rest.indexOf('/') + 1) : t.scope + " " + t.path);
+          }
+        }
+      }
+      Map<String, Integer> actual = new java.util.TreeMap<>();
+      engine.domains(reader).forEach(d -> actual.put(d.domain(), d.entries()));
+      assertThat(actual).as(ctx(who + " domains")).isEqualTo(domains);
+      assertThat(engine.browse(reader, "project://")).as(ctx(who + " browse"))
+          .allSatisfy(n -> assertThat(n.prefix() || vis(names, n.scope())).isTrue())
+          .extracting(n -> n.prefix() ? n.path() : n.scope() + " " + n.path())
+          .containsExactlyInAnyOrderElementsOf(projectChildren);
+    }
+
+    boolean vis(List<String> names, @Nullable String scope) {
+      return scope != null && visible(names, scope);
+    }
+
     void checkReader(List<String> names) {
       Grants reader = Grants.of(names);
       String who = "reader " + names;
       if (names.stream().anyMatch(g -> tooShallow(boundary, g))) {
         assertThatThrownBy(() -> engine.read(reader, TOPICS)).as(ctx(who)).isInstanceOf(InvalidGrantException.class);
         assertThatThrownBy(() -> engine.scan(reader)).as(ctx(who)).isInstanceOf(InvalidGrantException.class);
+        assertThatThrownBy(() -> engine.domains(reader)).as(ctx(who)).isInstanceOf(InvalidGrantException.class);
+        assertThatThrownBy(() -> engine.browse(reader, "project://")).as(ctx(who))
+            .isInstanceOf(InvalidGrantException.class);
         checks++;
         return;
       }
@@ -517,6 +552,7 @@ final class IsolationProperty {
       if (fullText) {
         checkSearch(reader, who, vis, expectActive, expectVersions);
       }
+      checkPaths(reader, who, names);
 
       if (sources) {
         Set<String> expectSources = new HashSet<>();

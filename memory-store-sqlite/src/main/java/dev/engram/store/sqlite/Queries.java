@@ -8,6 +8,7 @@ import dev.engram.EntryStatus;
 import dev.engram.EntryType;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
+import dev.engram.Origin;
 import dev.engram.Revision;
 import dev.engram.EventKind;
 import dev.engram.spi.EntryJson;
@@ -68,7 +69,7 @@ final class Queries {
       + " FROM version_topics t JOIN versions v ON v.seq = t.seq"
       + " WHERE t.scope = ? AND t.topic = ? AND t.active = 1 ORDER BY t.version_id DESC LIMIT ?";
   private static final String EVENT_COLUMNS =
-      "event_id, scope, entry_id, kind, before, after, actor, reason, revision, at";
+      "event_id, scope, entry_id, kind, before, after, actor, reason, revision, at, origin";
   private static final String EVENTS =
       "SELECT " + EVENT_COLUMNS + " FROM events WHERE entry_id = ? ORDER BY revision, event_id";
   private static final String EVENT = "SELECT " + EVENT_COLUMNS + " FROM events WHERE event_id = ?";
@@ -504,7 +505,8 @@ final class Queries {
     return new MemoryEvent(
         rs.getString(1), rs.getString(2), rs.getString(3), EventKind.valueOf(rs.getString(4)),
         snapshot(rs.getString(5)), snapshot(rs.getString(6)), rs.getString(7), rs.getString(8), rs.getLong(9),
-        Codec.instant(rs.getString(10)));
+        Codec.instant(rs.getString(10)),
+        rs.getString(11) == null ? Origin.inferred(rs.getString(7)) : Origin.valueOf(rs.getString(11)));
   }
 
   private static List<TopicState> topicStates(PreparedStatement ps) throws SQLException {

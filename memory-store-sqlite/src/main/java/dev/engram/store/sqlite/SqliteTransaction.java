@@ -43,7 +43,7 @@ final class SqliteTransaction implements StoreTransaction {
   private static final String UPDATE_STATUS =
       "UPDATE versions SET status = ?, superseded_by = ?, updated_at = ? WHERE version_id = ?";
   private static final String INSERT_EVENT = "INSERT INTO events (event_id, scope, entry_id, kind, before, after,"
-      + " actor, reason, revision, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      + " actor, reason, revision, at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String INSERT_REVISION =
       "INSERT INTO revisions (scope, revision, changes, at) VALUES (?, ?, ?, ?)";
   private static final String TOPIC_WRITTEN =
@@ -203,6 +203,7 @@ final class SqliteTransaction implements StoreTransaction {
       ps.setString(8, e.reason());
       ps.setLong(9, e.revision());
       ps.setString(10, Codec.instant(e.at()));
+      ps.setString(11, e.origin().name());
       ps.executeUpdate();
     } catch (SQLException ex) {
       if (SqliteErrors.isConstraint(ex)) {

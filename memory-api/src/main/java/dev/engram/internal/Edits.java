@@ -1,0 +1,176 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.engram.internal;
+
+import dev.engram.ChangeKind;
+import dev.engram.ChangeOptions;
+import dev.engram.Citation;
+import dev.engram.NotFoundException;
+import dev.engram.RevisionConflictException;
+import dev.engram.EntryPatch;
+import dev.engram.EntryStatus;
+import dev.engram.EventKind;
+import dev.engram.MemoryEntry;
+import dev.engram.PathConflictException;
+import dev.engram.WriteResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Edits that keep an entry's content: move to another path, and (with {@link #successor}) the
+ * metadata edits. Each is one commit making a new version with its own event; the old version stays
+ * in history. Grants, ids and options arrive validated and authorized by the facade.
+ */
+final class Edits {
+  private final SearchService search;
+  private final Commits commits;
+
+  Edits(SearchService search, Commits commits) {
+    this.search = search;
+    this.commits = commits;
+  }
+
+  /**
+   * A new version of {@code cur} made in {@code c}, with every field as given (the path too); the
+   * content is {@code cur}'s.
+   */
+  static MemoryEntry successor(Commit c, MemoryEntry cur, List<String> topics, int priority,
+      @Nullable String disclosure, List<String> glossary, @Nullable String path, @Nullable String source) {
+    return new MemoryEntry(cur.entryId(), Ids.next(), cur.version() + 1, cur.versionId(), cur.scope(), cur.content(),
+        topics, cur.type(), priority, disclosure, glossary, path, source, cur.evidence(), cur.contentHash(),
+        EntryStatus.ACTIVE, null, cur.occurredAt(), cur.createdAt(), c.now(), c.revision());
+  }
+
+  /**
+   * Moves the active entry to {@code path} as a new version with a MOVE event; its old path is free
+   * afterwards. The same path is a no-op; a path held by another active entry of the scope is a
+   * {@link PathConflictException}.
+   */
+  MemoryEntry move(MemoryEntry cur, String path, ChangeOptions opts) {
+    Embeddings.PendingVectors pending = search.pendingFor(cur.content(), cur.disclosure(), cur.glossary(), path);
+    return commits.run(cur.scope(), pending == null ? List.of() : List.of(pending), c -> {
+      c.expect(opts.expectedRevision());
+      c.origin(opts.origin());
+      MemoryEntry now = Entries.requireCurrent(c.reader(), cur.entryId());
+      Entries.requireActive(now, "be moved");
+      BootNodes.requireMovable(now);
+      if (path.equals(now.path())) {
+        return now;
+      }
+      BootNodes.requireNotBootPath(path);
+      MemoryEntry holder = c.reader().findActiveByPath(now.scope(), path).orElse(null);
+      if (holder != null) {
+        throw new PathConflictException(now.scope(), path, holder.entryId());
+      }
+      MemoryEntry next = successor(c, now, now.topics(), now.priority(), now.disclosure(), now.glossary(), path,
+          opts.source());
+      String reason = opts.reason() != null ? opts.reason()
+          : "move from " + (now.path() == null ? "no path" : now.path()) + " to " + path;
+      return c.replace(now, next, EventKind.MOVE, ChangeKind.MOVE, opts.source(), reason);
+    });
+  }
+
+  /**
+   * Applies a validated patch as a new version with an UPDATE event (a METADATA change): each field
+   * the patch sets replaces the current value, the others are kept. A patch that changes nothing is
+   * {@code DEDUPED}.
+   */
+  WriteResult update(MemoryEntry cur, EntryPatch patch, ChangeOptions opts) {
+    return metadata(cur, opts, "metadata update", now -> new EntryPatch(
+        patch.priority() != null ? patch.priority() : now.priority(),
+        patch.disclosure() != null ? patch.disclosure() : now.disclosure(),
+        patch.glossary() != null ? patch.glossary() : now.glossary(),
+        patch.topics() != null ? patch.topics() : now.topics()));
+  }
+
+  /** Adds glossary terms (case-insensitively new ones only, in order). */
+  MemoryEntry glossaryAdd(MemoryEntry cur, List<String> terms, ChangeOptions opts) {
+    return metadata(cur, opts, "glossary add", now -> {
+      List<String> next = new ArrayList<>(now.glossary());
+      next.addAll(terms);
+      return new EntryPatch(now.priority(), now.disclosure(), Text.glossary("terms", next), now.topics());
+    }).entry();
+  }
+
+  /** Removes glossary terms, compared case-insensitively; terms the entry does not carry change nothing. */
+  MemoryEntry glossaryRemove(MemoryEntry cur, List<String> terms, ChangeOptions opts) {
+    Set<String> gone = new TreeSet<>();
+    for (String t : terms) {
+      gone.add(t.toLowerCase(Locale.ROOT));
+    }
+    return metadata(cur, opts, "glossary remove", now -> new EntryPatch(now.priority(), now.disclosure(),
+        now.glossary().stream().filter(t -> !gone.contains(t.toLowerCase(Locale.ROOT))).toList(), now.topics()))
+        .entry();
+  }
+
+  /** One metadata commit: {@code fields} gives every field of the next version from the current one. */
+  private WriteResult metadata(MemoryEntry cur, ChangeOptions opts, String defaultReason,
+      java.util.function.Function<MemoryEntry, EntryPatch> fields) {
+    EntryPatch planned = fields.apply(cur);
+    Embeddings.PendingVectors pending = search.pendingFor(cur.content(), planned.disclosure(),
+        Objects.requireNonNull(planned.glossary()), cur.path());
+    return commits.run(cur.scope(), pending == null ? List.of() : List.of(pending), c -> {
+      c.expect(opts.expectedRevision());
+      c.origin(opts.origin());
+      MemoryEntry now = Entries.requireCurrent(c.reader(), cur.entryId());
+      Entries.requireActive(now, "be updated");
+      EntryPatch f = fields.apply(now);
+      int priority = Objects.requireNonNull(f.priority());
+      List<String> glossary = Objects.requireNonNull(f.glossary());
+      List<String> topics = Objects.requireNonNull(f.topics());
+      if (priority == now.priority() && Objects.equals(f.disclosure(), now.disclosure())
+          && glossary.equals(now.glossary()) && topics.equals(now.topics())) {
+        return new WriteResult(WriteResult.Outcome.DEDUPED, now, c.head());
+      }
+      MemoryEntry next = successor(c, now, topics, priority, f.disclosure(), glossary, now.path(), opts.source());
+      c.replace(now, next, EventKind.UPDATE, ChangeKind.METADATA, opts.source(),
+          opts.reason() != null ? opts.reason() : defaultReason);
+      return new WriteResult(WriteResult.Outcome.UPDATED, next, c.revision(), DisclosureCheck.warnings(next.disclosure()));
+    });
+  }
+
+  /**
+   * Corrects the cited version: it must still be its entry's current version, otherwise the caller
+   * decided on a stale read and gets a {@link RevisionConflictException}. Equal content is a no-op.
+   */
+  MemoryEntry correct(Citation citation, String content, ChangeOptions opts) {
+    String hash = Text.contentHash(content);
+    return commits.run(citation.scope(), c -> {
+      c.expect(opts.expectedRevision());
+      c.origin(opts.origin());
+      MemoryEntry now = requireCited(c, citation);
+      Entries.requireActive(now, "be corrected");
+      if (now.contentHash().equals(hash)) {
+        return now;
+      }
+      MemoryEntry next = c.successor(now, content, now.topics(), now.type(), now.priority(), now.disclosure(),
+          now.glossary(), opts.source(), now.evidence());
+      return c.replace(now, next, EventKind.UPDATE, ChangeKind.UPDATE, opts.source(), opts.reason());
+    });
+  }
+
+  /** The entry's current version, when it is exactly the cited one. */
+  private static MemoryEntry requireCited(Commit c, Citation citation) {
+    MemoryEntry cur = c.current(citation.entryId());
+    MemoryEntry cited = c.reader().version(citation.versionId()).orElse(null);
+    if (cur == null || cited == null
+        || !cited.entryId().equals(citation.entryId())
+        || !cited.scope().equals(citation.scope())
+        || cited.createdInRevision() != citation.revision()) {
+      throw new NotFoundException("no version matches citation " + citation.render());
+    }
+    if (!cur.versionId().equals(citation.versionId())) {
+      throw new RevisionConflictException(citation.scope(), null, c.head(),
+          "citation names version " + citation.versionId() + " but the current version of entry " + cur.entryId()
+              + " is " + cur.versionId() + "; read the current state and decide again");
+    }
+    return cur;
+  }
+}

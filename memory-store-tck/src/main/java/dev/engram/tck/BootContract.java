@@ -1,0 +1,151 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.engram.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.engram.BootBlock;
+import dev.engram.BootNodeException;
+import dev.engram.ClientType;
+import dev.engram.ContextRequest;
+import dev.engram.CurateReport;
+import dev.engram.Engram;
+import dev.engram.EntryPatch;
+import dev.engram.ErrorCode;
+import dev.engram.Grants;
+import dev.engram.InvalidInputException;
+import dev.engram.MemoryEntry;
+import dev.engram.RecentMemory;
+import dev.engram.SearchMode;
+import dev.engram.SearchRequest;
+import dev.engram.WriteOptions;
+import dev.engram.WriteResult;
+import dev.engram.spi.CurateOp;
+import dev.engram.spi.StoreCapability;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Boot nodes: editable, never deleted, retired, moved or curated; the boot block holds the existing
+ * nodes (this runtime's only) and the five newest other memories without content; recall never
+ * returns boot nodes.
+ */
+public abstract class BootContract extends ContractSupport {
+  private static final String S1 = Fixtures.S1;
+  private static final Grants U1 = Grants.of(S1);
+
+  private static MemoryEntry at(Engram engram, String path, String content) {
+    return engram.write(U1, content, WriteOptions.builder().path(path).topicsHint("rules").build()).entry();
+  }
+
+  @Test
+  void theBootBlockHasTheNodesOfThisRuntimeAndTheFiveNewestMemoriesWithoutContent() {
+    Engram engram = newEngram(new dev.engram.reasoner.DeterministicReasoner(), Fixtures.clocked());
+    MemoryEntry agent = at(engram, "core://agent", "Verify every change with the tests zebra.");
+    at(engram, "core://agent/claudecode", "Claude Code hooks live in settings.json zebra.");
+    MemoryEntry user = at(engram, "preferences://user", "Prefers short answers zebra.");
+    MemoryEntry codex = at(engram, "core://agent/codex", "Codex runs in a sandbox zebra.");
+    List<MemoryEntry> others = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      others.add(engram.write(U1, "Project fact number " + i + " zebra.", WriteOptions.builder()
+          .path("project://app/fact" + i).priority(2 + i % 2).disclosure("When working on part " + i).build()).entry());
+    }
+    MemoryEntry edited = engram.correct(U1, others.get(1).entryId(), "Project fact number 1, corrected zebra.");
+    at(engram, "core://agent/claudecode", "Claude Code hooks live in .claude/settings.json zebra.");
+    engram.write(Grants.of(Fixtures.S2), "Someone else's fact zebra.",
+        WriteOptions.builder().path("project://other/x").build());
+
+    BootBlock block = engram.boot(U1, ClientType.CODEX);
+    assertThat(block.clientType()).isEqualTo(ClientType.CODEX);
+    assertThat(block.nodes()).containsExactly(agent, user, codex);
+    assertThat(block.recent()).containsExactly(
+        recent(edited), recent(others.get(6)), recent(others.get(5)), recent(others.get(4)), recent(others.get(3)));
+    assertThat(RecentMemory.class.getRecordComponents()).extracting(c -> c.getName()).doesNotContain("content");
+
+    assertThat(engram.boot(U1, ClientType.CLAUDECODE).nodes()).extracting(MemoryEntry::path)
+        .containsExactly("core://agent", "preferences://user", "core://agent/claudecode");
+    assertThat(engram.boot(U1, ClientType.MCP).nodes()).extracting(MemoryEntry::path)
+        .containsExactly("core://agent", "preferences://user");
+    assertThat(engram.boot(Grants.of("app/user/nobody"), ClientType.PI).nodes()).isEmpty();
+    assertThat(ClientType.of("openclaw")).isEqualTo(ClientType.OPENCLAW);
+    assertThatThrownBy(() -> ClientType.of("vim")).isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("clientType");
+    assertThatThrownBy(() -> engram.boot(U1, null)).isInstanceOf(NullPointerException.class);
+  }
+
+  private static RecentMemory recent(MemoryEntry e) {
+    return new RecentMemory(e.scope(), e.entryId(), e.path(), e.priority(), e.disclosure(), e.updatedAt());
+  }
+
+  @Test
+  void bootNodesCanBeEditedButNeverRetiredDeletedOrMoved() {
+    Engram engram = newEngram();
+    MemoryEntry soul = at(engram, "core://soul", "Calm and precise.");
+    WriteResult edit = engram.write(U1, "Calm, precise and brief.", WriteOptions.builder().path("core://soul").build());
+    assertThat(edit.outcome()).isEqualTo(WriteResult.Outcome.UPDATED);
+    MemoryEntry v3 = engram.correct(U1, soul.entryId(), "Calm, precise, brief.");
+    MemoryEntry v4 = engram.update(U1, soul.entryId(), EntryPatch.priority(0)).entry();
+    assertThat(v4.version()).isEqualTo(4);
+    assertThat(engram.glossaryAdd(U1, soul.entryId(), List.of("persona")).version()).isEqualTo(5);
+    engram.rollback(U1, engram.history(U1, soul.entryId()).get(0).eventId());
+    MemoryEntry cur = engram.get(U1, soul.entryId());
+    long head = engram.revision(U1, S1);
+
+    BootNodeException retire = catchThrowableOfType(
+        () -> engram.retire(U1, cur.citation(), "no"), BootNodeException.class);
+    assertThat(retire.node()).isEqualTo("core://soul");
+    assertThat(retire.code()).isEqualTo(ErrorCode.ENTRY_STATE);
+    assertThat(retire).hasMessageContaining("core://soul").hasMessageContaining("retired");
+    assertThat(catchThrowableOfType(() -> engram.deleteEntry(U1, soul.entryId()), BootNodeException.class).node())
+        .isEqualTo("core://soul");
+    assertThat(catchThrowableOfType(() -> engram.move(U1, soul.entryId(), "core://persona"), BootNodeException.class)
+        .node()).isEqualTo("core://soul");
+    MemoryEntry plain = at(engram, "project://x", "A plain fact.");
+    long head2 = engram.revision(U1, S1);
+    assertThat(catchThrowableOfType(() -> engram.move(U1, plain.entryId(), "core://agent/dsh"),
+        BootNodeException.class).node()).isEqualTo("core://agent/dsh");
+    assertThat(engram.revision(U1, S1)).isEqualTo(head2).isEqualTo(head + 1);
+    assertThat(engram.get(U1, soul.entryId())).isEqualTo(cur);
+    assertThat(v3.path()).isEqualTo("core://soul");
+
+    assertThat(engram.deleteScope(U1, S1, false)).as("erasing a whole scope still erases its boot nodes").isEqualTo(2);
+  }
+
+  @Test
+  void curationNeverSeesOrChangesBootNodes() {
+    ScriptedReasoner reasoner = new ScriptedReasoner();
+    Engram engram = newEngram(reasoner, b -> b);
+    MemoryEntry agent = at(engram, "core://agent", "Run the tests before reporting.");
+    MemoryEntry fact = at(engram, "project://x", "A project fact about rules.");
+    reasoner.onCurate("rules", new CurateOp.Retire(agent.entryId(), "curator tries"),
+        new CurateOp.Rewrite(agent.entryId(), "Rewritten by the curator.", null));
+    CurateReport report = engram.curate(U1);
+    assertThat(reasoner.curateRequests()).singleElement().satisfies(r ->
+        assertThat(r.entries()).extracting(MemoryEntry::entryId).containsExactly(fact.entryId()));
+    assertThat(report.rejected()).hasSize(2).allSatisfy(r -> assertThat(r).contains("not among the entries shown"));
+    assertThat(engram.get(U1, agent.entryId())).isEqualTo(agent);
+  }
+
+  @Test
+  void recallNeverReturnsBootNodes() {
+    dev.engram.spi.MemoryStore store = createStore();
+    Assumptions.assumeTrue(store.capabilities().contains(StoreCapability.FULL_TEXT_SEARCH));
+    Engram engram = newEngram(store, new dev.engram.reasoner.DeterministicReasoner(), b -> b);
+    at(engram, "core://agent", "Quokka rule: always run the tests.");
+    at(engram, "core://agent/hermes", "Quokka rule for hermes.");
+    at(engram, "preferences://user", "Quokka preference.");
+    MemoryEntry fact = at(engram, "project://zoo/quokka", "Quokka fact for the project.");
+    assertThat(engram.search(U1, SearchRequest.builder("quokka").mode(SearchMode.FTS).build()).hits())
+        .extracting(h -> h.entry().entryId()).containsExactly(fact.entryId());
+    assertThat(engram.search(U1, "quokka rule").hits()).extracting(h -> h.entry().entryId())
+        .containsExactly(fact.entryId());
+    assertThat(engram.prepareContext(U1, ContextRequest.of("quokka")).citations())
+        .extracting(c -> c.entryId()).containsExactly(fact.entryId());
+  }
+}
