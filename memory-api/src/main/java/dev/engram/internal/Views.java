@@ -38,18 +38,11 @@ final class Views {
    */
   static Map<String, String> texts(Reasoner reasoner, String content, @Nullable String disclosure,
       List<String> glossary, @Nullable String path, @Nullable EntryViews written) {
-    EntryViews views = null;
+    EntryViews views;
     try {
-      views = written != null ? validate(written) : validate(reasoner.views(content, disclosure, glossary, path));
+      views = validate(written != null ? written : reasoner.views(content, disclosure, glossary, path));
     } catch (RuntimeException e) {
       views = null;
-    }
-    if (views == null) {
-      try {
-        views = validate(reasoner.views(content, disclosure, glossary, path));
-      } catch (RuntimeException e) {
-        views = null;
-      }
     }
     if (views == null) {
       views = ruleBased(content, disclosure, glossary, path);
