@@ -4,6 +4,7 @@
  */
 package dev.engram.agent;
 
+import dev.engram.Origin;
 import dev.engram.ContextRequest;
 import dev.engram.Engram;
 import dev.engram.Grants;
@@ -40,6 +41,7 @@ public final class MemoryResource {
   final @Nullable WritePolicy writePolicy;
   final int contextBytes;
   final String source;
+  final Origin origin;
   final Tools tools;
 
   private MemoryResource(Builder b) {
@@ -50,6 +52,7 @@ public final class MemoryResource {
     this.writePolicy = b.writePolicy;
     this.contextBytes = b.contextBytes != null ? b.contextBytes : DEFAULT_CONTEXT_BYTES;
     this.source = b.source != null ? b.source : DEFAULT_SOURCE;
+    this.origin = b.origin != null ? b.origin : Origin.AGENT;
     this.tools = new Tools(this);
   }
 
@@ -100,6 +103,7 @@ public final class MemoryResource {
     private @Nullable WritePolicy writePolicy;
     private @Nullable Integer contextBytes;
     private @Nullable String source;
+    private @Nullable Origin origin;
     private boolean built;
 
     private Builder(Engram engram) {
@@ -185,6 +189,19 @@ public final class MemoryResource {
         throw new InvalidInputException("source", "must be 1..200 characters and not blank");
       }
       this.source = actor;
+      return this;
+    }
+
+    /**
+     * Where history records the changes made through the tools come from (default {@link
+     * Origin#AGENT}; the MCP server sets {@link Origin#MCP}).
+     *
+     * @param origin the origin of tool changes
+     * @return this builder
+     */
+    public Builder origin(Origin origin) {
+      requireUnset("origin", this.origin);
+      this.origin = Objects.requireNonNull(origin, "origin");
       return this;
     }
 

@@ -242,7 +242,7 @@ final class Tools {
   }
 
   private ToolResult write(Grants grants, JsonNode args) {
-    WriteOptions.Builder options = WriteOptions.builder().source(resource.source);
+    WriteOptions.Builder options = WriteOptions.builder().source(resource.source).origin(resource.origin);
     if (resource.writePolicy != null) {
       options.writePolicy(resource.writePolicy);
     }
@@ -260,7 +260,7 @@ final class Tools {
   private ToolResult correct(Grants grants, JsonNode args) {
     MemoryEntry cur = current(grants, args.get("ref").textValue());
     MemoryEntry next = resource.engram.correct(grants, cur.entryId(), args.get("content").textValue(),
-        ChangeOptions.reason("corrected through " + CORRECT).withSource(resource.source));
+        ChangeOptions.reason("corrected through " + CORRECT).withSource(resource.source).withOrigin(resource.origin));
     ObjectNode out = F.objectNode();
     out.put("outcome", next.versionId().equals(cur.versionId()) ? "unchanged (same content)" : "corrected");
     out.set("entry", entry(next));
@@ -270,7 +270,7 @@ final class Tools {
   private ToolResult forget(Grants grants, JsonNode args) {
     MemoryEntry cur = current(grants, args.get("ref").textValue());
     resource.engram.retire(grants, cur.citation(),
-        ChangeOptions.reason(args.get("reason").textValue()).withSource(resource.source));
+        ChangeOptions.reason(args.get("reason").textValue()).withSource(resource.source).withOrigin(resource.origin));
     ObjectNode out = F.objectNode();
     out.put("outcome", "forgotten (retired; kept in history)");
     out.put("ref", args.get("ref").textValue());

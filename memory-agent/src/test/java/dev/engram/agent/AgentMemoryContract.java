@@ -210,7 +210,8 @@ abstract class AgentMemoryContract {
         .filter(e -> e.content().equals("Prefers imperial units.")).findFirst().orElseThrow();
     assertThat(engram.history(A, retired.entryId()))
         .anySatisfy(ev -> assertThat(ev.reason()).isEqualTo("the user moved"))
-        .allSatisfy(ev -> assertThat(ev.actor()).isEqualTo("agent"));
+        .allSatisfy(ev -> assertThat(ev.actor()).isEqualTo("agent"))
+        .allSatisfy(ev -> assertThat(ev.origin()).isEqualTo(dev.engram.Origin.AGENT));
   }
 
   @Test

@@ -30,7 +30,7 @@ final class ChangeCommands {
     @Nullable String reason;
 
     ChangeOptions options() {
-      ChangeOptions o = ChangeOptions.none().withSource(ACTOR);
+      ChangeOptions o = ChangeOptions.none().withSource(ACTOR).withOrigin(dev.engram.Origin.CONSOLE);
       return reason == null ? o : o.withReason(reason);
     }
 
@@ -76,7 +76,7 @@ final class ChangeCommands {
 
     @Override
     int run(Session s) {
-      WriteOptions.Builder b = WriteOptions.builder().topicsHint(topics).source(source);
+      WriteOptions.Builder b = WriteOptions.builder().topicsHint(topics).source(source).origin(dev.engram.Origin.CONSOLE);
       if (type != null) {
         b.type(EntryType.fromWireName(type));
       }

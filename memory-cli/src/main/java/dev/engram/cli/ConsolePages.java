@@ -133,7 +133,7 @@ final class ConsolePages {
   Response post(String path, Map<String, String> form) {
     try {
       String reason = form.getOrDefault("reason", "").strip();
-      dev.engram.ChangeOptions opts = dev.engram.ChangeOptions.none().withSource("engram-console");
+      dev.engram.ChangeOptions opts = dev.engram.ChangeOptions.none().withSource("engram-console").withOrigin(dev.engram.Origin.CONSOLE);
       if (!reason.isEmpty()) {
         opts = opts.withReason(reason);
       }

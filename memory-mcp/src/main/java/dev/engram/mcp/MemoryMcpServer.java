@@ -12,6 +12,7 @@ import dev.engram.InvalidGrantException;
 import dev.engram.agent.MemoryMode;
 import dev.engram.agent.MemoryResource;
 import dev.engram.embeddings.local.MiniLmEmbedder;
+import dev.engram.Origin;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.reasoner.llm.LlmReasoner;
 import dev.engram.spi.Reasoner;
@@ -170,7 +171,7 @@ public final class MemoryMcpServer implements Callable<Integer> {
       builder.embedder(new MiniLmEmbedder());
     }
     Engram engram = builder.build();
-    MemoryResource resource = MemoryResource.builder(engram).mode(memoryMode).autoScan(true).source("mcp").build();
+    MemoryResource resource = MemoryResource.builder(engram).mode(memoryMode).autoScan(true).source("mcp").origin(Origin.MCP).build();
     McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
     String version = Version.version();
     var tools = resource.tools();
