@@ -28,7 +28,7 @@ import java.util.List;
  * under the grants of the {@code @MemoryId} (the user). Two users share one assistant; neither ever
  * sees the other's memory.
  *
- * <p>Run: {@code mvn -q -pl memory-examples-langchain4j -am compile exec:java} (in memory), or with
+ * <p>Run: {@code mvn -q -pl memory-examples-langchain4j -am package -DskipTests exec:java} (in memory), or with
  * {@code -Dexec.args=memory.db} to keep the memory in a SQLite file.
  */
 public final class LangChain4jAssistant {

@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Bean;
  * the application adds its chat model and passes each user's id as the conversation id. Two users
  * talk to the same client; neither ever sees the other's memory.
  *
- * <p>Run: {@code mvn -q -pl memory-examples-spring-ai -am compile exec:java} (in memory), or with
+ * <p>Run: {@code mvn -q -pl memory-examples-spring-ai -am package -DskipTests exec:java} (in memory), or with
  * {@code -Dexec.args=--engram.store=sqlite:memory.db} to keep the memory in a file.
  */
 @SpringBootApplication
