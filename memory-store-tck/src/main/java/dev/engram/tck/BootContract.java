@@ -98,18 +98,18 @@ public abstract class BootContract extends ContractSupport {
     long head = engram.revision(U1, S1);
 
     BootNodeException retire = catchThrowableOfType(
-        () -> engram.retire(U1, cur.citation(), "no"), BootNodeException.class);
+        BootNodeException.class, () -> engram.retire(U1, cur.citation(), "no"));
     assertThat(retire.node()).isEqualTo("core://soul");
     assertThat(retire.code()).isEqualTo(ErrorCode.ENTRY_STATE);
     assertThat(retire).hasMessageContaining("core://soul").hasMessageContaining("retired");
-    assertThat(catchThrowableOfType(() -> engram.deleteEntry(U1, soul.entryId()), BootNodeException.class).node())
+    assertThat(catchThrowableOfType(BootNodeException.class, () -> engram.deleteEntry(U1, soul.entryId())).node())
         .isEqualTo("core://soul");
-    assertThat(catchThrowableOfType(() -> engram.move(U1, soul.entryId(), "core://persona"), BootNodeException.class)
+    assertThat(catchThrowableOfType(BootNodeException.class, () -> engram.move(U1, soul.entryId(), "core://persona"))
         .node()).isEqualTo("core://soul");
     MemoryEntry plain = at(engram, "project://x", "A plain fact.");
     long head2 = engram.revision(U1, S1);
-    assertThat(catchThrowableOfType(() -> engram.move(U1, plain.entryId(), "core://agent/dsh"),
-        BootNodeException.class).node()).isEqualTo("core://agent/dsh");
+    assertThat(catchThrowableOfType(BootNodeException.class,
+        () -> engram.move(U1, plain.entryId(), "core://agent/dsh")).node()).isEqualTo("core://agent/dsh");
     assertThat(engram.revision(U1, S1)).isEqualTo(head2).isEqualTo(head + 1);
     assertThat(engram.get(U1, soul.entryId())).isEqualTo(cur);
     assertThat(v3.path()).isEqualTo("core://soul");

@@ -39,7 +39,7 @@ public abstract class CitationContract extends ContractSupport {
 
     long head = engram.revision(U1, S1);
     RevisionConflictException stale = catchThrowableOfType(
-        () -> engram.correct(U1, v1.citation(), "The build needs Java 11."), RevisionConflictException.class);
+        RevisionConflictException.class, () -> engram.correct(U1, v1.citation(), "The build needs Java 11."));
     assertThat(stale.code()).isEqualTo(ErrorCode.REVISION_CONFLICT);
     assertThat(stale.expectedRevision()).isNull();
     assertThat(stale.actualRevision()).isEqualTo(head);

@@ -77,7 +77,7 @@ public abstract class MoveContract extends ContractSupport {
     MemoryEntry b = at(engram, "project://p/b", "Fact b.");
     long head = engram.revision(U1, S1);
     PathConflictException e = catchThrowableOfType(
-        () -> engram.move(U1, a.entryId(), "project://p/b"), PathConflictException.class);
+        PathConflictException.class, () -> engram.move(U1, a.entryId(), "project://p/b"));
     assertThat(e.path()).isEqualTo("project://p/b");
     assertThat(e.holderEntryId()).isEqualTo(b.entryId());
     assertThat(e.scope()).isEqualTo(S1);

@@ -86,7 +86,7 @@ public abstract class UndoCurationContract extends ContractSupport {
         .satisfies(x -> assertThat(x.content()).isEqualTo("CI: two cores, ten minutes."));
 
     RevisionConflictException twice = catchThrowableOfType(
-        () -> engram.undoCuration(U1, report.runId()), CurationRunConflictException.class);
+        CurationRunConflictException.class, () -> engram.undoCuration(U1, report.runId()));
     assertThat(twice).hasMessageContaining("changed at revision");
     assertThat(active(engram)).isEqualTo(afterUndo);
   }
@@ -104,7 +104,7 @@ public abstract class UndoCurationContract extends ContractSupport {
     long head = engram.revision(U1, S1);
 
     CurationRunConflictException older = catchThrowableOfType(
-        () -> engram.undoCuration(U1, first.runId()), CurationRunConflictException.class);
+        CurationRunConflictException.class, () -> engram.undoCuration(U1, first.runId()));
     assertThat(older.runId()).isEqualTo(first.runId());
     assertThat(older.scope()).isEqualTo(S1);
     assertThat(older).hasMessageContaining("most recent");
@@ -129,7 +129,7 @@ public abstract class UndoCurationContract extends ContractSupport {
     engram.correct(U1, b.entryId(), "Beta fact, corrected by hand.");
     long head = engram.revision(U1, S1);
 
-    assertThat(catchThrowableOfType(() -> engram.undoCuration(U1, run.runId()), CurationRunConflictException.class))
+    assertThat(catchThrowableOfType(CurationRunConflictException.class, () -> engram.undoCuration(U1, run.runId())))
         .hasMessageContaining(b.entryId()).hasMessageContaining("changed");
     assertThat(engram.revision(U1, S1)).isEqualTo(head);
     assertThat(engram.get(U1, a.entryId()).content()).isEqualTo("Alpha fact, rewritten.");
