@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The texts embedded for one version: the content itself, a gist and up to three questions. Views
@@ -19,6 +21,7 @@ import org.jspecify.annotations.Nullable;
  * path.
  */
 final class Views {
+  private static final Logger LOG = LoggerFactory.getLogger(Views.class);
   static final int MAX_GIST_CHARS = 200;
   static final int MAX_QUESTION_CHARS = 300;
   static final int MAX_QUESTIONS = 3;
@@ -40,8 +43,15 @@ final class Views {
       List<String> glossary, @Nullable String path, @Nullable EntryViews written) {
     EntryViews views;
     try {
-      views = validate(written != null ? written : reasoner.views(content, disclosure, glossary, path));
+      EntryViews proposed = written != null ? written : reasoner.views(content, disclosure, glossary, path);
+      views = validate(proposed);
+      if (proposed != null && views == null) {
+        LOG.warn("The reasoner's views of a version are invalid; the version is embedded with rule-based views");
+      }
     } catch (RuntimeException e) {
+      // the exception's class only: a model's error may quote the content, which is never logged
+      LOG.warn("The reasoner failed to write the views of a version ({}); the version is embedded with rule-based views",
+          e.getClass().getName());
       views = null;
     }
     if (views == null) {
