@@ -503,8 +503,10 @@ public interface Engram extends AutoCloseable {
 
   /**
    * Writes everything in the scopes visible to {@code grants} as JSON Lines: every version of every
-   * entry, every event, the revision log and the topic bookkeeping. Lossless: importing the result into
-   * an empty store gives identical {@code list(includeSuperseded)}, {@code history} and {@code scan}.
+   * entry, every event, the revision log, the topic bookkeeping and (on stores with sources) the captured
+   * source records with their positions and the extraction cursor. Lossless: importing the result into
+   * an empty store gives identical {@code list(includeSuperseded)}, {@code history}, {@code scan},
+   * {@code sources} and cursors, so a flush after the import extracts only what was pending before it.
    * Each scope is read inside one store transaction on it, so it is written at one revision even while
    * writes continue (they wait for that scope meanwhile); an export taken under traffic imports.
    *
@@ -520,8 +522,11 @@ public interface Engram extends AutoCloseable {
    * characters, every scope writable with {@code grants}, target scopes empty, no id used twice or
    * already in use, and every rule the engine keeps: version chains, one active entry per content and
    * per path in a scope, priority caps, topic stamps, actor and reason text, change sets and snapshots
-   * within their scope); then each scope is written in one transaction. Nothing is written when any
-   * record fails, or in dry-run mode.
+   * within their scope; captured sources as capture would have stored them: well-formed ids unique in
+   * their scope, text and metadata within their limits, positions unique and within the scope's last
+   * position, the cursor within it); then each scope is written in one transaction. Nothing is written
+   * when any record fails, or in dry-run mode. Exports of format 1 (made before sources were exported)
+   * import as they are.
    *
    * @param grants what the caller may write
    * @param in the export; read to the end, not closed

@@ -47,6 +47,7 @@ final class Sql {
   final String insertSource;
   final String sourceLastPosition;
   final String sourceCursor;
+  final String restoreSourceState;
   final String eraseSource;
   final String eraseScopeSources;
   final String eraseScopeSourceState;
@@ -151,6 +152,8 @@ final class Sql {
     sourceLastPosition = "INSERT INTO " + sourceStateT + " AS s (scope, last_position, cursor) VALUES (?, ?, 0)"
         + " ON CONFLICT (scope) DO UPDATE SET last_position = EXCLUDED.last_position";
     sourceCursor = "UPDATE " + sourceStateT + " SET cursor = ? WHERE scope = ?";
+    restoreSourceState = "INSERT INTO " + sourceStateT + " (scope, last_position, cursor) VALUES (?, ?, ?)"
+        + " ON CONFLICT (scope) DO UPDATE SET last_position = EXCLUDED.last_position, cursor = EXCLUDED.cursor";
     eraseSource = "DELETE FROM " + sourcesT + " WHERE scope = ? AND source_id = ?";
     eraseScopeSources = "DELETE FROM " + sourcesT + " WHERE scope = ?";
     eraseScopeSourceState = "DELETE FROM " + sourceStateT + " WHERE scope = ?";
