@@ -299,12 +299,15 @@ public interface Engram extends AutoCloseable {
    * the scope's cursor go to {@link dev.engram.spi.Reasoner#extract} in windows; its candidates are
    * validated as untrusted (evidence must be ids of that window), deduplicated canonically, and
    * committed in one transaction with the cursor advance. A failure leaves nothing of the window; a
-   * flush never commits a window twice, also when several run at once.
+   * flush never commits a window twice, also when several run at once. When the reasoner fails or a
+   * candidate is invalid, nothing of that window is written, its scope stops there for this call (the
+   * cursor stays before the window, so the next flush tries it again), the window is listed in
+   * {@link FlushReport#failures()} with its error code and logged, and the other scopes are flushed.
    *
    * @param grants the caller's grants
    * @param options window size and bound
-   * @return what was processed
-   * @throws ReasonerException when the reasoner fails or a candidate is invalid (nothing of that window is written)
+   * @return what was processed, and the windows that failed
+   * @throws StoreException when the store fails (the window in progress is not written)
    * @throws CapabilityNotSupportedException when the store does not declare {@code SOURCES} or the reasoner
    *     does not extract
    */
