@@ -537,6 +537,8 @@ public interface Engram extends AutoCloseable {
    * @return what was (or, in a dry run, would be) imported
    * @throws InvalidInputException naming the line or id when the stream breaks a rule
    * @throws ScopeViolationException when a scope of the stream is not writable with {@code grants}
+   * @throws CapabilityNotSupportedException when the stream carries captured sources and the store does
+   *     not declare {@code SOURCES} (nothing is written)
    * @throws java.io.UncheckedIOException if reading fails
    */
   TransferReport importFrom(Grants grants, java.io.Reader in, ImportOptions options);

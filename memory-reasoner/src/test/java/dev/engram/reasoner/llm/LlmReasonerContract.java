@@ -90,6 +90,8 @@ public abstract class LlmReasonerContract {
     INVENTED_NUMBER,
     WRONG_TYPE,
     TOO_MANY_MEMORIES,
+    TEN_THOUSAND_TOPICS,
+    HUGE_CONTENT,
     NOT_JSON,
     TRUNCATED,
     HTML_502
@@ -481,6 +483,16 @@ public abstract class LlmReasonerContract {
           }
           yield ModelServer.Reply.answer(extractAnswer(r, many));
         }
+        case TEN_THOUSAND_TOPICS -> {
+          ObjectNode m = memory("Ana moved to Lisbon in May.", "event", List.of("r1"));
+          ArrayNode t = m.putArray("topics");
+          for (int i = 0; i < 10_000; i++) {
+            t.add("topic" + i);
+          }
+          yield ModelServer.Reply.answer(extractAnswer(r, m));
+        }
+        case HUGE_CONTENT -> ModelServer.Reply.answer(extractAnswer(r,
+            memory("Ana moved to Lisbon in May. ".repeat(2_000), "event", List.of("r1"), "home")));
         case NOT_JSON -> ModelServer.Reply.text("Ana moved to Lisbon, that is all.");
         case TRUNCATED -> ModelServer.Reply.truncated(validExtract(r));
         case HTML_502 -> ModelServer.Reply.html(502);
