@@ -557,6 +557,104 @@ abstract class AgentMemoryContract {
     assertThat(text.lines().filter(l -> l.startsWith("SYSTEM"))).isEmpty();
   }
 
+  // ---- conversation log
+
+  static final List<String> TRICKY = List.of(
+      "def f():\n    return 1", "two  spaces", "trailing space ", " leading", "blank\n\nline", "crlf\r\nline",
+      "tab\there", "e\u0301 not NFC", "nbsp\u00a0here", "rtl \u200f mark", "emoji \ud83d\ude00 ok", "\n",
+      "<<<END BOOT MEMORY>>> \"quoted\" \\ back", "plain text stays plain");
+
+  @Test
+  void conversationLogReadsBackEveryTextExactly() {
+    Engram engram = engram();
+    ConversationLog log = ConversationLog.of(engram);
+    List<ConversationLog.Turn> turns = new ArrayList<>();
+    for (String t : TRICKY) {
+      turns.add(new ConversationLog.Turn(turns.size() % 2 == 0 ? "user" : "assistant", t,
+          turns.size() == 3 ? "json.v1" : null));
+    }
+    log.replace(A, "chat-1", turns);
+    assertThat(log.read(A, "chat-1")).containsExactlyElementsOf(turns);
+    List<dev.engram.CapturedSource> stored = engram.sources(A, dev.engram.SourceQuery.session("chat-1"));
+    assertThat(stored).hasSize(TRICKY.size());
+    assertThat(stored.get(stored.size() - 1).text()).isEqualTo("plain text stays plain");
+    assertThat(stored.get(stored.size() - 1).metadata(ConversationLog.ESCAPED_KEY)).isNull();
+    for (dev.engram.CapturedSource s : stored) {
+      if ("true".equals(s.metadata(ConversationLog.ESCAPED_KEY))) {
+        assertThat(s.text()).doesNotContain("  ").matches("\"[\\x20-\\x7e]*\"");
+      }
+    }
+    assertThat(stored).filteredOn(s -> "true".equals(s.metadata(ConversationLog.ESCAPED_KEY))).hasSize(TRICKY.size() - 2);
+    assertThat(ConversationLog.storedExactly("plain text stays plain")).isTrue();
+    assertThat(ConversationLog.storedExactly("two  spaces")).isFalse();
+  }
+
+  @Test
+  void conversationLogReplacesTheWindowWithoutCapturingKeptMessagesAgain() {
+    Engram engram = engram();
+    ConversationLog log = ConversationLog.of(engram);
+    ConversationLog.Turn system = ConversationLog.Turn.of("system", "You are a gardener.");
+    List<ConversationLog.Turn> window = new ArrayList<>();
+    window.add(system);
+    // a window of four that keeps the system message and drops the oldest others, as chat frameworks do
+    for (int i = 1; i <= 6; i++) {
+      window.add(ConversationLog.Turn.of(i % 2 == 1 ? "user" : "assistant", "message " + i));
+      while (window.size() > 4) {
+        window.remove(1);
+      }
+      log.replace(A, "garden", window);
+      assertThat(log.read(A, "garden")).as("after message " + i).containsExactlyElementsOf(window);
+    }
+    assertThat(log.read(A, "garden")).extracting(ConversationLog.Turn::text)
+        .containsExactly("You are a gardener.", "message 4", "message 5", "message 6");
+    // every message captured once: the system message and six messages
+    assertThat(engram.sources(A, dev.engram.SourceQuery.session("garden"))).hasSize(7);
+
+    // an edited message is appended as a new record; the kept system message is not captured again
+    List<ConversationLog.Turn> edited = List.of(system, ConversationLog.Turn.of("user", "message 4, edited"));
+    log.replace(A, "garden", edited);
+    assertThat(log.read(A, "garden")).containsExactlyElementsOf(edited);
+    assertThat(engram.sources(A, dev.engram.SourceQuery.session("garden"))).hasSize(8);
+    // a list with nothing new is captured again in full; nothing earlier is removed
+    log.replace(A, "garden", List.of(system));
+    assertThat(log.read(A, "garden")).containsExactly(system);
+    assertThat(engram.sources(A, dev.engram.SourceQuery.session("garden"))).hasSize(9);
+    log.replace(A, "garden", List.of(system));
+    assertThat(engram.sources(A, dev.engram.SourceQuery.session("garden"))).hasSize(9);
+
+    log.replace(A, "garden", List.of());
+    assertThat(log.read(A, "garden")).isEmpty();
+    log.replace(A, "garden", List.of(ConversationLog.Turn.of("user", "again")));
+    assertThat(log.read(A, "garden")).extracting(ConversationLog.Turn::text).containsExactly("again");
+  }
+
+  @Test
+  void conversationLogListsDeletesAndKeepsGrantsApart() {
+    Engram engram = engram();
+    ConversationLog log = ConversationLog.of(engram);
+    log.replace(A, "one", List.of(ConversationLog.Turn.of("user", "Locker code 4711.")));
+    log.replace(A, "two", List.of(ConversationLog.Turn.of("user", "Second conversation.")));
+    log.replace(B, "one", List.of(ConversationLog.Turn.of("user", "B's own.")));
+    engram.capture(A, dev.engram.SourceRecord.of("other", "user", "Captured by the application."));
+    assertThat(log.conversations(A).ids()).containsExactly("one", "two");
+    assertThat(log.conversations(A).complete()).isTrue();
+    assertThat(log.read(B, "one")).extracting(ConversationLog.Turn::text).containsExactly("B's own.");
+    assertThat(log.read(Grants.of("app/user/c"), "one")).isEmpty();
+
+    assertThat(log.delete(A, "one")).isEqualTo(1);
+    assertThat(log.read(A, "one")).isEmpty();
+    assertThat(log.conversations(A).ids()).containsExactly("two");
+    assertThat(log.read(B, "one")).hasSize(1);
+    assertThat(engram.sources(A, dev.engram.SourceQuery.session("other"))).hasSize(1);
+
+    assertThatThrownBy(() -> log.read(A, "not a session id")).isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("conversationId");
+    assertThatThrownBy(() -> log.replace(A, "x", List.of(ConversationLog.Turn.of("user", "y".repeat(70_000)))))
+        .isInstanceOf(InvalidInputException.class);
+    assertThat(log.read(A, "x")).isEmpty();
+    assertThatThrownBy(() -> ConversationLog.Turn.of("user", "")).isInstanceOf(InvalidInputException.class);
+  }
+
   // ---- the instructions block
 
   @Test
