@@ -7,7 +7,9 @@ package dev.engram.agent;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.CapturedSource;
 import dev.engram.ClientType;
+import dev.engram.SourceRecord;
 import dev.engram.Grants;
 import dev.engram.MemoryException;
 import java.util.List;
@@ -86,6 +88,19 @@ public final class AgentMemory {
   public String boot(@Nullable ClientType clientType) {
     ClientType runtime = clientType != null ? clientType : client != null ? client : ClientType.MCP;
     return Instructions.boot(resource.engram.boot(grants, runtime));
+  }
+
+  /**
+   * Captures what happened (e.g. the user's turn) as a source under the bound grants, for a later
+   * {@link dev.engram.Engram#flush} to turn into memories. Trusted code calls this, never the model.
+   *
+   * @param record the record; without a scope it goes to the first grant
+   * @return the stored record
+   * @throws dev.engram.InvalidInputException naming the field when the record is malformed
+   * @throws dev.engram.CapabilityNotSupportedException when the store does not keep sources
+   */
+  public CapturedSource capture(SourceRecord record) {
+    return resource.engram.capture(grants, Objects.requireNonNull(record, "record"));
   }
 
   /**
