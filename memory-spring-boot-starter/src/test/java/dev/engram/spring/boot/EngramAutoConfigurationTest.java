@@ -24,13 +24,12 @@ import dev.engram.springai.GrantsResolver;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
 import dev.engram.store.postgres.PostgresMemoryStore;
 import dev.engram.store.sqlite.SqliteMemoryStore;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import dev.engram.store.postgres.TestPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.memory.ChatMemoryRepository;
@@ -43,17 +42,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 class EngramAutoConfigurationTest {
-  private static EmbeddedPostgres postgres;
-
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(EngramAutoConfiguration.class));
-
-  @AfterAll
-  static void stopPostgres() throws IOException {
-    if (postgres != null) {
-      postgres.close();
-    }
-  }
 
   private static void writesAndReadsBack(Engram engram) {
     Grants grants = Grants.of("app/user/u1");
@@ -88,13 +78,11 @@ class EngramAutoConfigurationTest {
   }
 
   @Test
-  void postgresStoreFromAJdbcUrl() throws IOException {
-    synchronized (EngramAutoConfigurationTest.class) {
-      if (postgres == null) {
-        postgres = EmbeddedPostgres.builder().start();
-      }
-    }
-    String url = postgres.getJdbcUrl("postgres", "postgres");
+  void postgresStoreFromAJdbcUrl() {
+    TestPostgres pg = TestPostgres.get();
+    String schema = pg.newSchema("starter");
+    pg.execute("CREATE SCHEMA " + schema);
+    String url = pg.jdbcUrl() + (pg.jdbcUrl().contains("?") ? "&" : "?") + "currentSchema=" + schema;
     runner.withPropertyValues("engram.store=postgres:" + url).run(context -> {
       assertThat(context).hasNotFailed();
       assertThat(context.getBean(MemoryStore.class)).isInstanceOf(PostgresMemoryStore.class);
