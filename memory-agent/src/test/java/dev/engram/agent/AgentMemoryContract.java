@@ -655,6 +655,39 @@ abstract class AgentMemoryContract {
     assertThatThrownBy(() -> ConversationLog.Turn.of("user", "")).isInstanceOf(InvalidInputException.class);
   }
 
+  @Test
+  void aReplaceWhoseRecordsAnotherWriterTookIsAConflict() {
+    Engram engram = engram();
+    List<ConversationLog.Turn> first = List.of(ConversationLog.Turn.of("user", "one"));
+    ConversationLog.of(engram).replace(A, "race", first);
+    // another writer captures the next index between this replace's read and its capture
+    boolean[] raced = {false};
+    Engram racing = (Engram) java.lang.reflect.Proxy.newProxyInstance(Engram.class.getClassLoader(),
+        new Class<?>[] {Engram.class}, (proxy, method, margs) -> {
+          if (method.getName().equals("captureAll") && !raced[0]) {
+            raced[0] = true;
+            engram.capture(A, dev.engram.SourceRecord.of("race", "user", "someone else's")
+                .id(ConversationLog.recordId("race", 2))
+                .metadata(Map.of(ConversationLog.INDEX_KEY, "2", ConversationLog.START_KEY, "1")));
+          }
+          try {
+            return method.invoke(engram, margs);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    ConversationLog log = ConversationLog.of(racing);
+    List<ConversationLog.Turn> mine = List.of(first.get(0), ConversationLog.Turn.of("assistant", "two"));
+    dev.engram.MemoryException conflict = org.assertj.core.api.Assertions.catchThrowableOfType(
+        dev.engram.MemoryException.class, () -> log.replace(A, "race", mine));
+    assertThat(conflict).isNotNull();
+    assertThat(conflict.code()).isEqualTo(dev.engram.ErrorCode.REVISION_CONFLICT);
+    assertThat(log.read(A, "race")).extracting(ConversationLog.Turn::text).containsExactly("one", "someone else's");
+    // reading again and retrying lands the list
+    log.replace(A, "race", mine);
+    assertThat(log.read(A, "race")).containsExactlyElementsOf(mine);
+  }
+
   // ---- the instructions block
 
   @Test
