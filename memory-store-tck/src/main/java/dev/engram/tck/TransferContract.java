@@ -461,6 +461,27 @@ public abstract class TransferContract extends ContractSupport {
   }
 
   @Test
+  void aFaultWhileAScopesSourcesAreRestoredLeavesThatScopeEmpty() {
+    String json = exportWithSources(newEngram(sourceStore(), new DeterministicReasoner(), b -> b));
+    for (FaultInjectingStore.Step step : List.of(FaultInjectingStore.Step.INSERT_SOURCE,
+        FaultInjectingStore.Step.RESTORE_SOURCE_STATE)) {
+      FaultInjectingStore store = new FaultInjectingStore(sourceStore());
+      Engram target = newEngram(store, new DeterministicReasoner(), b -> b);
+      store.failAfter(step);
+      assertThatThrownBy(() -> target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults()))
+          .as("fault after %s", step).hasMessageContaining("injected fault");
+      assertThat(store.faultsInjected()).isEqualTo(1);
+      assertThat(everything(target, GRANTS)).as("after %s", step).isEmpty();
+      assertThat(target.revision(GRANTS, "app/user/u1")).isZero();
+      assertThat(target.sources(GRANTS, dev.engram.SourceQuery.all())).isEmpty();
+      assertThat(store.sourceState("app/user/u1")).isEqualTo(dev.engram.spi.SourceState.EMPTY);
+      TransferReport again = target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults());
+      assertThat(again.sources()).as("a retry after %s", step).isEqualTo(7);
+      assertThat(store.sourceState("app/user/u1")).isEqualTo(new dev.engram.spi.SourceState(6, 2));
+    }
+  }
+
+  @Test
   void anExportOfTheFormatBeforeSourcesStillImports() {
     Engram source = newEngram();
     String json = populatedExport(source);
