@@ -19,9 +19,12 @@ import java.util.Objects;
  *     ahead of the search hits and labelled {@code profile}, whatever the query; a core entry the search
  *     also found is rendered once. 0 turns this off (search hits only). What the core entries leave
  *     unused of their share goes to the hits
+ * @param referenceTime the "now" that relative time references in the query count from (see
+ *     {@link SearchRequest#referenceTime()}); null: the engine's clock
  */
 public record ContextRequest(
-    String query, int maxBytes, int candidates, int maxItems, int maxItemBytes, double coreShare) {
+    String query, int maxBytes, int candidates, int maxItems, int maxItemBytes, double coreShare,
+    java.time.@org.jspecify.annotations.Nullable Instant referenceTime) {
   public static final int DEFAULT_MAX_BYTES = 8000;
   /** The default {@link #coreShare()}. */
   public static final double DEFAULT_CORE_SHARE = 0.25;
@@ -35,6 +38,20 @@ public record ContextRequest(
     if (!(coreShare >= 0 && coreShare <= 0.5)) {
       throw new InvalidInputException("coreShare", "must be within [0, 0.5], was " + coreShare);
     }
+  }
+
+  /**
+   * A request whose relative time references count from the engine's clock.
+   *
+   * @param query what the model is about to work on
+   * @param maxBytes the budget of the whole rendered context
+   * @param candidates coarse candidates taken from the search
+   * @param maxItems the most items rendered
+   * @param maxItemBytes the most content bytes per item
+   * @param coreShare the share of the budget for the core entries
+   */
+  public ContextRequest(String query, int maxBytes, int candidates, int maxItems, int maxItemBytes, double coreShare) {
+    this(query, maxBytes, candidates, maxItems, maxItemBytes, coreShare, null);
   }
 
   /**
@@ -58,7 +75,17 @@ public record ContextRequest(
    * @throws InvalidInputException when the share is out of range
    */
   public ContextRequest withCoreShare(double share) {
-    return new ContextRequest(query, maxBytes, candidates, maxItems, maxItemBytes, share);
+    return new ContextRequest(query, maxBytes, candidates, maxItems, maxItemBytes, share, referenceTime);
+  }
+
+  /**
+   * This request with another reference time.
+   *
+   * @param at the "now" relative time references count from, or null for the engine's clock
+   * @return the new request
+   */
+  public ContextRequest withReferenceTime(java.time.@org.jspecify.annotations.Nullable Instant at) {
+    return new ContextRequest(query, maxBytes, candidates, maxItems, maxItemBytes, coreShare, at);
   }
 
   public static ContextRequest of(String query) {

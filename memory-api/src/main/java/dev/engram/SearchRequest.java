@@ -20,11 +20,15 @@ import java.util.Set;
  * @param occurredFrom only entries whose {@link MemoryEntry#occurredAt()} is at or after this (entries
  *     without one never match a time filter); null: no lower bound
  * @param occurredTo only entries whose {@code occurredAt} is before this; null: no upper bound
+ * @param referenceTime the "now" of the question: the time that relative references in the query ("last
+ *     week", "yesterday", "on Friday") count from when {@link SearchSettings#timeBoost()} is on; null: the
+ *     engine's clock
  */
 public record SearchRequest(
     String query, SearchMode mode, List<String> topics, Set<EntryType> types, int limit,
     java.time.@org.jspecify.annotations.Nullable Instant occurredFrom,
-    java.time.@org.jspecify.annotations.Nullable Instant occurredTo) {
+    java.time.@org.jspecify.annotations.Nullable Instant occurredTo,
+    java.time.@org.jspecify.annotations.Nullable Instant referenceTime) {
   public static final int DEFAULT_LIMIT = 10;
   public static final int MAX_LIMIT = 200;
 
@@ -39,6 +43,34 @@ public record SearchRequest(
     if (occurredFrom != null && occurredTo != null && !occurredFrom.isBefore(occurredTo)) {
       throw new InvalidInputException("occurredTo", "must be after occurredFrom (" + occurredFrom + "), was " + occurredTo);
     }
+  }
+
+  /**
+   * A request whose relative time references count from the engine's clock.
+   *
+   * @param query what to look for
+   * @param mode which channels to use
+   * @param topics only entries carrying one of these topics
+   * @param types only entries of these types
+   * @param limit the most hits returned
+   * @param occurredFrom the event-time filter's lower bound, or null
+   * @param occurredTo the event-time filter's upper bound, or null
+   */
+  public SearchRequest(String query, SearchMode mode, List<String> topics, Set<EntryType> types, int limit,
+      java.time.@org.jspecify.annotations.Nullable Instant occurredFrom,
+      java.time.@org.jspecify.annotations.Nullable Instant occurredTo) {
+    this(query, mode, topics, types, limit, occurredFrom, occurredTo, null);
+  }
+
+  /**
+   * This request with another limit.
+   *
+   * @param limit 1..200
+   * @return the new request
+   * @throws InvalidInputException when the limit is out of range
+   */
+  public SearchRequest withLimit(int limit) {
+    return new SearchRequest(query, mode, topics, types, limit, occurredFrom, occurredTo, referenceTime);
   }
 
   /** Whether the request filters by event time. */
@@ -63,6 +95,7 @@ public record SearchRequest(
     private int limit = DEFAULT_LIMIT;
     private java.time.@org.jspecify.annotations.Nullable Instant occurredFrom;
     private java.time.@org.jspecify.annotations.Nullable Instant occurredTo;
+    private java.time.@org.jspecify.annotations.Nullable Instant referenceTime;
 
     private Builder(String query) {
       this.query = Objects.requireNonNull(query, "query");
@@ -100,8 +133,19 @@ public record SearchRequest(
       return this;
     }
 
+    /**
+     * The "now" that relative time references in the query count from (default: the engine's clock).
+     *
+     * @param at the reference time, or null for the engine's clock
+     * @return this builder
+     */
+    public Builder referenceTime(java.time.@org.jspecify.annotations.Nullable Instant at) {
+      this.referenceTime = at;
+      return this;
+    }
+
     public SearchRequest build() {
-      return new SearchRequest(query, mode, topics, types, limit, occurredFrom, occurredTo);
+      return new SearchRequest(query, mode, topics, types, limit, occurredFrom, occurredTo, referenceTime);
     }
   }
 }

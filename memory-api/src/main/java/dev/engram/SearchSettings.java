@@ -38,9 +38,12 @@ public final class SearchSettings {
     RECIPROCAL_RANK
   }
 
+  /** The default {@link #timeBoost()}. */
+  public static final double TIME_BOOST_DEFAULT = 0.0;
+
   /** The library's defaults (see the class documentation). */
   public static final SearchSettings DEFAULTS =
-      new SearchSettings(Fusion.SCORE, null, 60, 1.25, 1.0, 0.002, Duration.ofSeconds(2), 100);
+      new SearchSettings(Fusion.SCORE, null, 60, 1.25, 1.0, 0.002, Duration.ofSeconds(2), 100, TIME_BOOST_DEFAULT);
 
   private final Fusion fusion;
 
@@ -51,9 +54,11 @@ public final class SearchSettings {
   private final double priorityBonus;
   private final Duration embedTimeout;
   private final int channelDepth;
+  private final double timeBoost;
 
   private SearchSettings(Fusion fusion, @Nullable Double vectorFloor, int rrfK, double ftsWeight, double vectorWeight,
-      double priorityBonus, Duration embedTimeout, int channelDepth) {
+      double priorityBonus, Duration embedTimeout, int channelDepth, double timeBoost) {
+    this.timeBoost = timeBoost;
     this.fusion = fusion;
     this.vectorFloor = vectorFloor;
     this.rrfK = rrfK;
@@ -145,6 +150,29 @@ public final class SearchSettings {
   }
 
   /**
+   * The soft boost for hits whose event time falls in the time the query refers to ("last week", "in May
+   * 2023", "on 5 Jan 2024", …, read by the engine's English time-reference parser relative to the request's
+   * reference time): such a hit's score is raised by this share of the best candidate's score, so it
+   * moves ahead of otherwise-equal hits but never admits anything and never removes a hit. 0 turns it off.
+   *
+   * @return the boost, within [0, 1]
+   */
+  public double timeBoost() {
+    return timeBoost;
+  }
+
+  /**
+   * These settings with another time boost.
+   *
+   * @param boost within [0, 1]; 0 turns the boost off
+   * @return the new settings
+   * @throws InvalidInputException when the boost is out of range
+   */
+  public SearchSettings withTimeBoost(double boost) {
+    return toBuilder().timeBoost(boost).build();
+  }
+
+  /**
    * These settings with another vector admission floor.
    *
    * @param floor the minimum cosine, within [-1, 1]
@@ -229,19 +257,20 @@ public final class SearchSettings {
         && Double.compare(vectorWeight, s.vectorWeight) == 0
         && Double.compare(priorityBonus, s.priorityBonus) == 0
         && embedTimeout.equals(s.embedTimeout)
-        && channelDepth == s.channelDepth;
+        && channelDepth == s.channelDepth
+        && Double.compare(timeBoost, s.timeBoost) == 0;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth);
+    return Objects.hash(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth, timeBoost);
   }
 
   @Override
   public String toString() {
     return "SearchSettings[fusion=" + fusion + ", vectorFloor=" + (vectorFloor == null ? "profile" : vectorFloor) + ", rrfK=" + rrfK
         + ", ftsWeight=" + ftsWeight + ", vectorWeight=" + vectorWeight + ", priorityBonus=" + priorityBonus
-        + ", embedTimeout=" + embedTimeout + ", channelDepth=" + channelDepth + "]";
+        + ", embedTimeout=" + embedTimeout + ", channelDepth=" + channelDepth + ", timeBoost=" + timeBoost + "]";
   }
 
   /** Collects settings; each setter validates its value at once. Not thread-safe. */
@@ -254,8 +283,10 @@ public final class SearchSettings {
     private double priorityBonus;
     private Duration embedTimeout;
     private int channelDepth;
+    private double timeBoost;
 
     private Builder(SearchSettings from) {
+      this.timeBoost = from.timeBoost;
       this.fusion = from.fusion;
       this.vectorFloor = from.vectorFloor;
       this.rrfK = from.rrfK;
@@ -388,6 +419,22 @@ public final class SearchSettings {
     }
 
     /**
+     * The soft boost for hits that occurred in the time the query refers to (see
+     * {@link SearchSettings#timeBoost()}).
+     *
+     * @param boost within [0, 1]; 0 turns it off
+     * @return this builder
+     * @throws InvalidInputException when the boost is out of range
+     */
+    public Builder timeBoost(double boost) {
+      if (!(boost >= 0 && boost <= 1)) {
+        throw new InvalidInputException("timeBoost", "must be within [0, 1], was " + boost);
+      }
+      this.timeBoost = boost;
+      return this;
+    }
+
+    /**
      * The settings.
      *
      * @return the settings
@@ -397,7 +444,8 @@ public final class SearchSettings {
       if (ftsWeight + vectorWeight == 0) {
         throw new InvalidInputException("ftsWeight", "channel weights must not both be 0");
       }
-      return new SearchSettings(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth);
+      return new SearchSettings(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth,
+          timeBoost);
     }
 
     private static double weight(String name, double w) {

@@ -96,7 +96,7 @@ public final class MemoryEngine implements Engram {
     this.config = Objects.requireNonNull(config, "config");
     this.policy = new GrantPolicy(config.protectedNamespaces());
     this.search = new SearchService(store, reasoner, config.search(),
-        config.embedder() == null ? null : new Embeddings(config.embedder()), config.reranker());
+        config.embedder() == null ? null : new Embeddings(config.embedder()), config.reranker(), config.clock());
     this.commits = new Commits(store, config, search);
     this.writes = new WritePipeline(store, reasoner, config, policy, search, commits);
     this.versioning = new Versioning(search, commits);

@@ -67,6 +67,7 @@ final class SearchService {
   private final VectorIndex vectors;
   private volatile @Nullable String lastIncompleteReason;
   private final @Nullable Reranker reranker;
+  private final java.time.Clock clock;
 
   SearchService(MemoryStore store, Reasoner reasoner, SearchSettings settings, @Nullable Embeddings embeddings) {
     this(store, reasoner, settings, embeddings, null);
@@ -74,6 +75,12 @@ final class SearchService {
 
   SearchService(MemoryStore store, Reasoner reasoner, SearchSettings settings, @Nullable Embeddings embeddings,
       @Nullable Reranker reranker) {
+    this(store, reasoner, settings, embeddings, reranker, java.time.Clock.systemUTC());
+  }
+
+  SearchService(MemoryStore store, Reasoner reasoner, SearchSettings settings, @Nullable Embeddings embeddings,
+      @Nullable Reranker reranker, java.time.Clock clock) {
+    this.clock = clock;
     this.reranker = reranker;
     this.store = store;
     this.reasoner = reasoner;
@@ -143,7 +150,7 @@ final class SearchService {
   }
 
   SearchResult search(Grants grants, SearchRequest request) {
-    SearchResult fused = fusedSearch(grants, request);
+    SearchResult fused = timeBoosted(grants, request);
     if (reranker == null || fused.hits().isEmpty()) {
       return fused;
     }
@@ -163,6 +170,45 @@ final class SearchService {
     String reason = (fused.fallbackReason() == null ? "" : fused.fallbackReason() + "; ") + problem
         + "; hits in fused order";
     return new SearchResult(fused.requested(), fused.used(), given, reason);
+  }
+
+  /**
+   * The fused search with the soft time boost: when {@link SearchSettings#timeBoost()} is on and the query
+   * refers to a time ({@link TimeReferences}, relative to the request's reference time or the clock), the
+   * search runs for a channel depth of hits, those whose {@code occurredAt} falls in the referenced interval
+   * gain {@code timeBoost × best score}, and the best {@code limit} are kept. A boost, not a filter: a
+   * misread reference, or evidence dated outside the interval (an event told a week later), only reorders,
+   * so recall at the channel depth never drops.
+   */
+  private SearchResult timeBoosted(Grants grants, SearchRequest request) {
+    double boost = settings.timeBoost();
+    if (boost <= 0) {
+      return fusedSearch(grants, request);
+    }
+    java.time.Instant reference = request.referenceTime() != null ? request.referenceTime() : clock.instant();
+    java.util.Optional<TimeReferences.Interval> when = TimeReferences.find(request.query(), reference);
+    if (when.isEmpty()) {
+      return fusedSearch(grants, request);
+    }
+    int wide = Math.min(SearchRequest.MAX_LIMIT, Math.max(request.limit(), settings.channelDepth()));
+    SearchResult fused = fusedSearch(grants, request.withLimit(wide));
+    List<SearchHit> hits = fused.hits();
+    if (hits.isEmpty()) {
+      return fused;
+    }
+    double add = boost * Math.abs(hits.get(0).score());
+    List<SearchHit> out = new ArrayList<>(hits.size());
+    for (SearchHit h : hits) {
+      java.time.Instant at = h.entry().occurredAt();
+      out.add(at != null && when.get().contains(at)
+          ? new SearchHit(h.entry(), h.score() + add, h.matchedBy(), h.ftsRank(), h.vectorRank(), h.cosine()) : h);
+    }
+    out.sort((a, b) -> {
+      int c = Double.compare(b.score(), a.score());
+      return c != 0 ? c : b.entry().versionId().compareTo(a.entry().versionId());
+    });
+    List<SearchHit> kept = out.size() > request.limit() ? List.copyOf(out.subList(0, request.limit())) : out;
+    return new SearchResult(fused.requested(), fused.used(), kept, fused.fallbackReason());
   }
 
   /** Null when {@code answer} holds only hits of {@code given}, each at most once; else what is wrong. */
@@ -459,7 +505,8 @@ final class SearchService {
   static final int MIN_CONTENT_BYTES = 64;
 
   PreparedContext prepareContext(Grants grants, ContextRequest request) {
-    SearchResult found = search(grants, SearchRequest.builder(request.query()).limit(request.candidates()).build());
+    SearchResult found = search(grants, SearchRequest.builder(request.query()).limit(request.candidates())
+        .referenceTime(request.referenceTime()).build());
     List<MemoryEntry> core = request.coreShare() > 0 ? coreEntries(grants, request.maxItems()) : List.of();
     List<MemoryEntry> candidates = new ArrayList<>();
     Set<String> seen = new HashSet<>();

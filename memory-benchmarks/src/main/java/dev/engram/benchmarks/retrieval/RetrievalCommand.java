@@ -134,6 +134,9 @@ public final class RetrievalCommand {
     to.println("  --depth N              candidates per channel before fusion");
     to.println("  --floor COSINE|profile vector admission floor (default: the embedder profile's)");
     to.println("  --embed-timeout MS     query embedding timeout (default: the library's, 2 s)");
+    to.println("  --time-boost B         boost of hits dated in the time a question refers to, 0..1 (0 = off;");
+    to.println("                         default: the library's); relative references count from the end of the");
+    to.println("                         conversation's last session day");
     to.println("  --dump-scores FILE     also write every hit's score, channel ranks and cosine (for offline fusion)");
   }
 
@@ -153,7 +156,7 @@ public final class RetrievalCommand {
     }
     Set<String> known = Set.of("data", "mode", "out", "k", "store", "db", "threads", "embedding-cache", "embedder",
         "context", "chunk-views", "context-before", "context-after", "captions", "date", "clean-queries", "fts-weight", "vector-weight",
-        "rrf-k", "depth", "floor", "ingest", "embed-timeout", "dump-scores", "fusion");
+        "rrf-k", "depth", "floor", "ingest", "embed-timeout", "dump-scores", "fusion", "time-boost");
     for (String key : a.keySet()) {
       if (!known.contains(key)) {
         throw new UsageException("unknown option --" + key);
@@ -221,6 +224,9 @@ public final class RetrievalCommand {
       }
       if (a.containsKey("depth")) {
         settings.channelDepth(intOpt(a, "depth", 0, 10, 1000));
+      }
+      if (a.containsKey("time-boost")) {
+        settings.timeBoost(doubleOpt(a, "time-boost", 0));
       }
       if (a.containsKey("embed-timeout")) {
         settings.embedTimeout(Duration.ofMillis(intOpt(a, "embed-timeout", 0, 1, 600_000)));
@@ -460,7 +466,7 @@ public final class RetrievalCommand {
       Map<String, List<String>> out = new LinkedHashMap<>();
       for (Question q : c.questions()) {
         String query = cleaner == null ? q.question() : cleaner.clean(q.question());
-        out.put(q.key(), search(engram, grants, q.key(), query, turnsOf));
+        out.put(q.key(), search(engram, grants, q.key(), query, turnsOf, TurnSources.referenceTime(c)));
       }
       return out;
     }
@@ -484,16 +490,18 @@ public final class RetrievalCommand {
       Map<String, List<String>> out = new LinkedHashMap<>();
       for (Question q : c.questions()) {
         String query = cleaner == null ? q.question() : cleaner.clean(q.question());
-        out.put(q.key(), search(engram, grants, q.key(), query, Map.of()));
+        out.put(q.key(), search(engram, grants, q.key(), query, Map.of(), TurnSources.referenceTime(c)));
       }
       return out;
     }
 
     private List<String> search(
-        Engram engram, Grants grants, String key, String query, Map<String, List<String>> turnsOf) {
+        Engram engram, Grants grants, String key, String query, Map<String, List<String>> turnsOf,
+        java.time.@Nullable Instant reference) {
       List<SearchHit> hits;
       try {
-        hits = engram.search(grants, SearchRequest.builder(query).mode(o.mode()).limit(o.k()).build()).hits();
+        hits = engram.search(grants, SearchRequest.builder(query).mode(o.mode()).limit(o.k()).referenceTime(reference)
+            .build()).hits();
       } catch (InvalidInputException e) {
         return List.of();
       }

@@ -12,6 +12,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A conversation file as an application would capture it: one {@link SourceRecord} per turn, its dia_id
@@ -22,6 +23,25 @@ import java.util.List;
  */
 final class TurnSources {
   private TurnSources() {}
+
+  /**
+   * The "now" of the conversation's questions: the end of the day of its last dated session (the data
+   * dates sessions, not questions, and the questions are asked after the conversation); null when no
+   * session has a date.
+   *
+   * @param conversation the conversation
+   * @return the reference time, or null
+   */
+  static java.time.@Nullable Instant referenceTime(Conversation conversation) {
+    LocalDate last = null;
+    for (Session session : conversation.sessions()) {
+      LocalDate day = SessionDates.parse(session.dateTime());
+      if (day != null && (last == null || day.isAfter(last))) {
+        last = day;
+      }
+    }
+    return last == null ? null : last.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+  }
 
   static List<SourceRecord> records(Conversation conversation, boolean captions) {
     List<SourceRecord> out = new ArrayList<>(conversation.turnCount());
