@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * <p>{@link #DEFAULTS}: score fusion ({@link Fusion#SCORE}) with the full-text channel weighted 1.25
  * against the vector channel's 1, each channel contributing its best 100 candidates, the vector admission
  * floor of the embedder's profile ({@link dev.engram.spi.EmbeddingProfile#vectorFloor()}), priority bonus
- * 0.002 (priority 0) / 0.001 (priority 1), query embedding timeout 2 s; for
+ * 0.002 (priority 0) / 0.001 (priority 1), query embedding timeout 2 s, time boost off; for
  * {@link Fusion#RECIPROCAL_RANK}, k 60. Why these values is measured in {@code docs/BENCHMARKS.md}
  * ("Retrieval quality"): score fusion keeps how far ahead of the rest a hit is, which rank fusion throws
  * away, and the full-text channel, whose matches are exact, counts a little more than the vector
@@ -154,6 +154,10 @@ public final class SearchSettings {
    * 2023", "on 5 Jan 2024", …, read by the engine's English time-reference parser relative to the request's
    * reference time): such a hit's score is raised by this share of the best candidate's score, so it
    * moves ahead of otherwise-equal hits but never admits anything and never removes a hit. 0 turns it off.
+   * Off by default ({@link #TIME_BOOST_DEFAULT}): on REALTALK, whose dated questions name absolute days that
+   * the full-text channel already matches in the extracted entries' date words, 0.1 moved hybrid R@10 by
+   * +0.003 and full text by -0.004 ({@code docs/BENCHMARKS.md}, "Time references in questions"). It is meant
+   * for stores whose content does not carry its dates, with questions that refer to time relatively.
    *
    * @return the boost, within [0, 1]
    */

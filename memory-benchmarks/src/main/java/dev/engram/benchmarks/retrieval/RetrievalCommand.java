@@ -17,13 +17,11 @@ import dev.engram.SearchHit;
 import dev.engram.SearchMode;
 import dev.engram.SearchRequest;
 import dev.engram.SearchSettings;
-import dev.engram.WriteResult;
 import dev.engram.benchmarks.retrieval.LocomoFile.Conversation;
 import dev.engram.benchmarks.retrieval.LocomoFile.Question;
 import dev.engram.embeddings.local.E5SmallEmbedder;
 import dev.engram.embeddings.local.MiniLmEmbedder;
 import dev.engram.spi.EmbeddingProfile;
-import dev.engram.spi.EntryViews;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreCapability;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
@@ -36,7 +34,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -53,22 +50,21 @@ import org.jspecify.annotations.Nullable;
  * {@code retrieval}: ingests every turn of a LoCoMo-layout conversation file through the public API (one
  * scope per conversation, the turn's dia_id as the entry's evidence) — by default as an application
  * would, {@code captureAll} of the turns and {@code flush} with the {@code DeterministicReasoner} and the
- * library's defaults; with {@code --ingest write}, one {@code write} per turn with the harness's own turn
- * documents ({@link TurnDocuments}) — runs every question through
+ * library's defaults — runs every question through
  * {@link Engram#search}, and writes the rankings as a JSON object {@code "<sample_id>#<qa index>" ->
  * [dia_id, ...]}, the input of {@code score_retrieval.py --score-rankings}.
  */
 public final class RetrievalCommand {
   public static final String SUMMARY =
-      "retrieval quality: --data FILE --mode fts|vector|hybrid|auto --out rankings.json [--ingest capture|write] [--k 50] [--store inmemory|sqlite]";
+      "retrieval quality: --data FILE --mode fts|vector|hybrid|auto --out rankings.json [--k 50] [--store inmemory|sqlite]";
 
   private RetrievalCommand() {}
 
   /** Parsed options; {@link #parse} validates them. */
   record Options(
       Path data, SearchMode mode, Path out, int k, String store, @Nullable Path db, int threads,
-      @Nullable Path embeddingCache, TurnDocuments turns, boolean cleanQueries, SearchSettings settings,
-      String embedder, boolean capture, @Nullable Path dumpScores) {}
+      @Nullable Path embeddingCache, boolean captions, boolean cleanQueries, SearchSettings settings,
+      String embedder, @Nullable Path dumpScores) {}
 
   static final class UsageException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -111,18 +107,9 @@ public final class RetrievalCommand {
     to.println("  --threads N            conversations ingested and searched in parallel (default: processors)");
     to.println("  --embedding-cache FILE keep text vectors in FILE between runs (rankings are identical)");
     to.println("  --embedder NAME        minilm (all-MiniLM-L6-v2, default) or e5 (e5-small-v2), both offline");
-    to.println("  --ingest HOW           capture (captureAll + flush, the library's extraction, default) or write");
-    to.println("                         (one write per turn with the options below)");
     to.println();
-    to.println("what is written per turn with --ingest write (defaults are the tuned harness):");
-    to.println("  --context WHERE        where a turn's neighbours go: view (an embedded view of the entry, default),");
-    to.println("                         disclosure (searched by both channels) or none");
-    to.println("  --context-before N     earlier turns of the session in the context (default 1)");
-    to.println("  --context-after N      later turns of the session in the context (default 1)");
-    to.println("  --chunk-views on|off   the sentences after a turn's first become views of their own (default on)");
+    to.println("what is captured per turn:");
     to.println("  --captions on|off      append the shared image's caption to the turn (default on)");
-    to.println("  --date WHERE           the session date: disclosure (spelled out, default), content (as written,");
-    to.println("                         in front of the turn) or off");
     to.println("  --clean-queries on|off query clean-up before search (default on)");
     to.println();
     to.println("search settings (SearchSettings):");
@@ -155,8 +142,7 @@ public final class RetrievalCommand {
       }
     }
     Set<String> known = Set.of("data", "mode", "out", "k", "store", "db", "threads", "embedding-cache", "embedder",
-        "context", "chunk-views", "context-before", "context-after", "captions", "date", "clean-queries", "fts-weight", "vector-weight",
-        "rrf-k", "depth", "floor", "ingest", "embed-timeout", "dump-scores", "fusion", "time-boost");
+        "captions", "clean-queries", "fts-weight", "vector-weight", "rrf-k", "depth", "floor", "embed-timeout", "dump-scores", "fusion", "time-boost");
     for (String key : a.keySet()) {
       if (!known.contains(key)) {
         throw new UsageException("unknown option --" + key);
@@ -185,22 +171,6 @@ public final class RetrievalCommand {
     }
     int threads = intOpt(a, "threads", Runtime.getRuntime().availableProcessors(), 1, 64);
     Path cache = a.containsKey("embedding-cache") ? Path.of(a.get("embedding-cache")) : null;
-    TurnDocuments.Context context;
-    try {
-      context = TurnDocuments.Context.parse(a.getOrDefault("context", "view"));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException("--context must be view, disclosure or none, was '" + a.get("context") + "'");
-    }
-    TurnDocuments.Date date;
-    try {
-      date = TurnDocuments.Date.parse(a.getOrDefault("date", "disclosure"));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException("--date must be disclosure, content or off, was '" + a.get("date") + "'");
-    }
-    TurnDocuments turns = new TurnDocuments(
-        onOff(a, "captions", true), date,
-        intOpt(a, "context-before", 1, 0, 8), intOpt(a, "context-after", 1, 0, 8), context,
-        onOff(a, "chunk-views", true));
     SearchSettings.Builder settings = SearchSettings.builder();
     try {
       if (a.containsKey("floor") && !a.get("floor").strip().equals("profile")) {
@@ -238,19 +208,8 @@ public final class RetrievalCommand {
     if (!embedderName.equals("minilm") && !embedderName.equals("e5")) {
       throw new UsageException("--embedder must be minilm or e5, was '" + embedderName + "'");
     }
-    String ingest = a.getOrDefault("ingest", "capture").toLowerCase(Locale.ROOT);
-    if (!ingest.equals("capture") && !ingest.equals("write")) {
-      throw new UsageException("--ingest must be capture or write, was '" + ingest + "'");
-    }
-    if (ingest.equals("capture")) {
-      for (String key : List.of("context", "context-before", "context-after", "chunk-views", "date")) {
-        if (a.containsKey(key)) {
-          throw new UsageException("--" + key + " applies to --ingest write only (capture uses the library's extraction)");
-        }
-      }
-    }
-    return new Options(data, mode, out, k, store, db, threads, cache, turns, onOff(a, "clean-queries", true),
-        settings.build(), embedderName, ingest.equals("capture"),
+    return new Options(data, mode, out, k, store, db, threads, cache, onOff(a, "captions", true),
+        onOff(a, "clean-queries", true), settings.build(), embedderName,
         a.containsKey("dump-scores") ? Path.of(a.get("dump-scores")) : null);
   }
 
@@ -388,10 +347,10 @@ public final class RetrievalCommand {
     private void requireCapabilities(MemoryStore store) {
       Set<StoreCapability> caps = store.capabilities();
       String name = store.getClass().getSimpleName();
-      if (o.capture() && !caps.contains(StoreCapability.SOURCES)) {
+      if (!caps.contains(StoreCapability.SOURCES)) {
         store.close();
         throw new StoreUnsupportedException("--store " + o.store() + ": " + name
-            + " does not declare SOURCES, so --ingest capture cannot run on it (its capabilities: " + caps + ")");
+            + " does not declare SOURCES, so the harness cannot capture turns on it (its capabilities: " + caps + ")");
       }
       if ((o.mode() == SearchMode.FTS || o.mode() == SearchMode.HYBRID) && !caps.contains(StoreCapability.FULL_TEXT_SEARCH)) {
         store.close();
@@ -417,7 +376,7 @@ public final class RetrievalCommand {
       try {
         List<Future<Map<String, List<String>>>> futures = new ArrayList<>();
         for (Conversation c : conversations) {
-          futures.add(pool.submit(() -> conversation(store, embedder, c, written, deduped)));
+          futures.add(pool.submit(() -> captured(store, embedder, c, written, deduped)));
         }
         for (Future<Map<String, List<String>>> f : futures) {
           all.putAll(f.get());
@@ -431,47 +390,10 @@ public final class RetrievalCommand {
     }
 
     /**
-     * Ingests and searches one conversation with an engine of its own over the shared store: its reasoner
-     * knows the conversation's turns, to write their views. The engine is not closed, since closing an
-     * engine closes its store.
+     * Captures the conversation's turns and flushes them with the library's extraction, then searches,
+     * with an engine of its own over the shared store. The engine is not closed, since closing an engine
+     * closes its store.
      */
-    private Map<String, List<String>> conversation(
-        MemoryStore store, @Nullable CachingEmbedder embedder, Conversation c, AtomicInteger written,
-        AtomicInteger deduped) {
-      if (o.capture()) {
-        return captured(store, embedder, c, written, deduped);
-      }
-      List<TurnDocuments.Doc> docs = o.turns().docs(c);
-      Map<String, EntryViews> views = new HashMap<>();
-      for (TurnDocuments.Doc doc : docs) {
-        views.put(doc.path(), doc.views());
-      }
-      EngramBuilder builder = Engram.builder().store(store).reasoner(new TurnViewsReasoner(views))
-          .searchSettings(o.settings());
-      if (embedder != null) {
-        builder.embedder(embedder);
-      }
-      Engram engram = builder.build();
-      Grants grants = Grants.of(scopeOf(c.sampleId()));
-      Map<String, List<String>> turnsOf = new HashMap<>();
-      for (TurnDocuments.Doc doc : docs) {
-        WriteResult r = engram.write(grants, doc.content(), doc.options());
-        turnsOf.computeIfAbsent(r.entry().entryId(), x -> new ArrayList<>()).add(doc.diaId());
-        written.incrementAndGet();
-        if (r.outcome() == WriteResult.Outcome.DEDUPED) {
-          deduped.incrementAndGet();
-        }
-      }
-      QueryCleaner cleaner = o.cleanQueries() ? new QueryCleaner(c) : null;
-      Map<String, List<String>> out = new LinkedHashMap<>();
-      for (Question q : c.questions()) {
-        String query = cleaner == null ? q.question() : cleaner.clean(q.question());
-        out.put(q.key(), search(engram, grants, q.key(), query, turnsOf, TurnSources.referenceTime(c)));
-      }
-      return out;
-    }
-
-    /** Captures the conversation's turns and flushes them with the library's extraction, then searches. */
     private Map<String, List<String>> captured(
         MemoryStore store, @Nullable CachingEmbedder embedder, Conversation c, AtomicInteger written,
         AtomicInteger deduped) {
@@ -482,7 +404,7 @@ public final class RetrievalCommand {
       }
       Engram engram = builder.build();
       Grants grants = Grants.of(scopeOf(c.sampleId()));
-      engram.captureAll(grants, TurnSources.records(c, o.turns().captions()));
+      engram.captureAll(grants, TurnSources.records(c, o.captions()));
       FlushReport report = engram.flush(grants);
       written.addAndGet(report.appended() + report.deduped());
       deduped.addAndGet(report.deduped());
@@ -490,14 +412,13 @@ public final class RetrievalCommand {
       Map<String, List<String>> out = new LinkedHashMap<>();
       for (Question q : c.questions()) {
         String query = cleaner == null ? q.question() : cleaner.clean(q.question());
-        out.put(q.key(), search(engram, grants, q.key(), query, Map.of(), TurnSources.referenceTime(c)));
+        out.put(q.key(), search(engram, grants, q.key(), query, TurnSources.referenceTime(c)));
       }
       return out;
     }
 
     private List<String> search(
-        Engram engram, Grants grants, String key, String query, Map<String, List<String>> turnsOf,
-        java.time.@Nullable Instant reference) {
+        Engram engram, Grants grants, String key, String query, java.time.@Nullable Instant reference) {
       List<SearchHit> hits;
       try {
         hits = engram.search(grants, SearchRequest.builder(query).mode(o.mode()).limit(o.k()).referenceTime(reference)
@@ -508,9 +429,7 @@ public final class RetrievalCommand {
       if (o.dumpScores() != null) {
         List<Scored> scored = new ArrayList<>();
         for (SearchHit h : hits) {
-          List<String> ids = turnsOf.get(h.entry().entryId());
-          scored.add(new Scored(ids != null ? ids : h.entry().evidence(), h.score(), h.ftsRank(), h.vectorRank(),
-              h.cosine()));
+          scored.add(new Scored(h.entry().evidence(), h.score(), h.ftsRank(), h.vectorRank(), h.cosine()));
         }
         synchronized (scores) {
           scores.put(key, scored);
@@ -518,11 +437,7 @@ public final class RetrievalCommand {
       }
       LinkedHashSet<String> ranked = new LinkedHashSet<>();
       for (SearchHit h : hits) {
-        List<String> ids = turnsOf.get(h.entry().entryId());
-        if (ids == null) {
-          ids = h.entry().evidence();
-        }
-        for (String id : ids) {
+        for (String id : h.entry().evidence()) {
           if (ranked.size() < o.k()) {
             ranked.add(id);
           }

@@ -59,16 +59,15 @@ class RetrievalCommandTest {
       ]
       """;
 
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {"capture", "write"})
-  void writesRankingsForEveryQuestionWithTheEvidenceTurnFirst(String ingest, @TempDir Path dir) throws Exception {
+  @Test
+  void writesRankingsForEveryQuestionWithTheEvidenceTurnFirst(@TempDir Path dir) throws Exception {
     Path data = dir.resolve("tiny.json");
     Files.writeString(data, DATA, StandardCharsets.UTF_8);
     Path out = dir.resolve("rankings.json");
     ByteArrayOutputStream log = new ByteArrayOutputStream();
 
     int code = Main.run(new String[] {"retrieval", "--data", data.toString(), "--mode", "fts", "--out", out.toString(),
-        "--k", "3", "--ingest", ingest}, System.out, new PrintStream(log, true, StandardCharsets.UTF_8));
+        "--k", "3"}, System.out, new PrintStream(log, true, StandardCharsets.UTF_8));
 
     assertThat(code).as(log.toString(StandardCharsets.UTF_8)).isZero();
     Map<String, List<String>> rankings = new ObjectMapper().readValue(out.toFile(), new TypeReference<>() {});
@@ -96,5 +95,25 @@ class RetrievalCommandTest {
     assertThat(RetrievalCommand.scopeOf("realtalk_Chat_1_Emi_Elise")).isEqualTo("bench/locomo/realtalk_Chat_1_Emi_Elise");
     assertThat(RetrievalCommand.scopeOf("conv 42/b")).isEqualTo("bench/locomo/conv_42_b");
     assertThat(RetrievalCommand.scopeOf("..")).isEqualTo("bench/locomo/_..");
+  }
+
+  @Test
+  void questionsAreAskedAtTheEndOfTheLastSessionDay(@TempDir Path dir) throws Exception {
+    Path data = dir.resolve("tiny.json");
+    Files.writeString(data, DATA, StandardCharsets.UTF_8);
+    List<LocomoFile.Conversation> conversations = LocomoFile.read(data);
+    assertThat(conversations).extracting(TurnSources::referenceTime).containsExactly(
+        java.time.Instant.parse("2023-05-16T00:00:00Z"), java.time.Instant.parse("2023-06-02T00:00:00Z"));
+  }
+
+  @Test
+  void theTurnDocumentPathIsGone(@TempDir Path dir) throws Exception {
+    Path data = dir.resolve("tiny.json");
+    Files.writeString(data, DATA, StandardCharsets.UTF_8);
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(new String[] {"retrieval", "--data", data.toString(), "--mode", "fts", "--out",
+        dir.resolve("r.json").toString(), "--ingest", "write"}, System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown option --ingest");
   }
 }
