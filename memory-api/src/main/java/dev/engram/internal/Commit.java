@@ -39,7 +39,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>one active entry per path;
  *   <li>priority caps, counted among the active entries of this scope only.
  * </ul>
- * A check that fails throws, and the store rolls the whole transaction back.
+ * Every check runs before the mutation it guards, so a check that fails throws with the transaction
+ * exactly as it was: a single change then rolls back (nothing was written), and a batch
+ * ({@link WritePipeline}) rejects that one item and goes on with the next.
  */
 final class Commit {
   private final StoreTransaction tx;
@@ -55,6 +57,8 @@ final class Commit {
   private boolean restored;
   private boolean finished;
   private long cursorTo = -1;
+  /** A content hash this transaction's view has no active holder of, until the next mutation. */
+  private @Nullable String freeHash;
 
   Commit(StoreTransaction tx, String scope, Commits.Rules rules, Commits.Vectors vectors) {
     this.tx = tx;
@@ -101,6 +105,17 @@ final class Commit {
     return Entries.current(tx, entryId);
   }
 
+  /**
+   * The active entry of this scope holding {@code contentHash} in this transaction's view, or null.
+   * An absent holder is remembered until the next mutation, so the dedupe check of an
+   * {@link #append} that follows does not read it again.
+   */
+  @Nullable MemoryEntry activeWithContent(String contentHash) {
+    MemoryEntry holder = tx.findActiveByHash(scope, contentHash).orElse(null);
+    freeHash = holder == null ? contentHash : null;
+    return holder;
+  }
+
   /** Records {@code o} as the origin of this commit's events (null: inferred from each event's actor). */
   void origin(@Nullable Origin o) {
     this.origin = o;
@@ -114,7 +129,8 @@ final class Commit {
 
   /** Stores {@code entry} (version 1 of a new entry, created in {@link #revision()}). */
   MemoryEntry append(MemoryEntry entry, @Nullable String actor, @Nullable String reason) {
-    requireActivatable(entry, entry.priority());
+    requireActivatable(entry, entry.priority(), null);
+    freeHash = null;
     tx.insertVersion(entry);
     vectors.index(tx, entry);
     changes.add(new Change(ChangeKind.APPEND, entry.entryId(), entry.versionId()));
@@ -132,10 +148,11 @@ final class Commit {
   MemoryEntry replace(
       MemoryEntry cur, MemoryEntry next, EventKind eventKind, ChangeKind changeKind, @Nullable String actor,
       @Nullable String reason) {
+    requireActivatable(next, next.priority(), cur.isActive() ? cur : null);
+    freeHash = null;
     if (cur.isActive()) {
       tx.updateStatus(cur.versionId(), EntryStatus.SUPERSEDED, next.versionId(), now);
     }
-    requireActivatable(next, next.priority());
     tx.insertVersion(next);
     vectors.index(tx, next);
     changes.add(new Change(changeKind, next.entryId(), next.versionId()));
@@ -169,8 +186,9 @@ final class Commit {
   MemoryEntry status(MemoryEntry cur, EntryStatus target, @Nullable String actor, @Nullable String reason) {
     MemoryEntry after = cur.withStatus(target, null, now);
     if (target == EntryStatus.ACTIVE) {
-      requireActivatable(after, after.priority());
+      requireActivatable(after, after.priority(), null);
     }
+    freeHash = null;
     tx.updateStatus(cur.versionId(), target, null, now);
     if (target == EntryStatus.ACTIVE) {
       vectors.index(tx, after);
@@ -186,6 +204,7 @@ final class Commit {
 
   /** Supersedes the active {@code old} into {@code intoVersionId} (another entry's version): a merge. */
   void supersedeInto(MemoryEntry old, String intoVersionId, @Nullable String actor, String reason) {
+    freeHash = null;
     tx.updateStatus(old.versionId(), EntryStatus.SUPERSEDED, intoVersionId, now);
     changes.add(new Change(ChangeKind.SUPERSEDE, old.entryId(), old.versionId()));
     events.add(new MemoryEvent(Ids.next(), scope, old.entryId(), EventKind.MERGE, old,
@@ -199,6 +218,7 @@ final class Commit {
     for (MemoryEntry v : tx.versions(entryId)) {
       carried.addAll(v.topics());
     }
+    freeHash = null;
     int removed = tx.eraseEntry(entryId);
     if (removed > 0) {
       changes.add(new Change(ChangeKind.DELETE, entryId, null));
@@ -217,6 +237,7 @@ final class Commit {
     for (MemoryEntry v : tx.versionsIn(List.of(scope), java.util.EnumSet.allOf(EntryStatus.class))) {
       entryIds.add(v.entryId());
     }
+    freeHash = null;
     int removed = tx.eraseScopeContent();
     for (String id : entryIds) {
       changes.add(new Change(ChangeKind.DELETE, id, null));
@@ -270,6 +291,7 @@ final class Commit {
       List<RestoredTopic> restoredTopics) {
     requireEmptyScope();
     restored = true;
+    freeHash = null;
     List<MemoryEntry> ordered = new ArrayList<>(versions);
     ordered.sort((a, b) -> a.versionId().compareTo(b.versionId()));
     for (MemoryEntry v : ordered) {
@@ -326,9 +348,14 @@ final class Commit {
 
   // ---- invariants
 
-  private void requireActivatable(MemoryEntry next, int priority) {
+  /**
+   * Checks that {@code next} may become active; {@code leaving} is the active version it replaces (it
+   * stops counting against the cap), or null.
+   */
+  private void requireActivatable(MemoryEntry next, int priority, @Nullable MemoryEntry leaving) {
     if (next.path() == null) {
-      MemoryEntry holder = tx.findActiveByHash(scope, next.contentHash()).orElse(null);
+      MemoryEntry holder = next.contentHash().equals(freeHash)
+          ? null : tx.findActiveByHash(scope, next.contentHash()).orElse(null);
       if (holder != null && !holder.entryId().equals(next.entryId())) {
         throw new EntryStateException("entry " + holder.entryId() + " already holds this content in " + scope
             + "; two active entries never share one content (retire or change that entry first)");
@@ -341,7 +368,11 @@ final class Commit {
     }
     if (priority <= 1) {
       int cap = priority == 0 ? rules.corePriorityCap() : rules.keyPriorityCap();
-      if (tx.countActiveWithPriority(scope, priority) >= cap) {
+      int active = tx.countActiveWithPriority(scope, priority);
+      if (leaving != null && leaving.priority() == priority) {
+        active--;
+      }
+      if (active >= cap) {
         throw new PriorityCapExceededException(scope, priority, cap);
       }
     }
