@@ -19,8 +19,12 @@ public record BatchWriteResult(List<Item> items) {
   public BatchWriteResult {
     items = List.copyOf(items);
     for (int i = 0; i < items.size(); i++) {
-      if (items.get(i).index() != i) {
-        throw new IllegalArgumentException("item " + i + " has index " + items.get(i).index());
+      Object item = items.get(i);
+      if (!(item instanceof Item it)) {
+        throw new InvalidInputException("items", "items[" + i + "] is not a BatchWriteResult.Item");
+      }
+      if (it.index() != i) {
+        throw new InvalidInputException("items", "items[" + i + "] has index " + it.index());
       }
     }
   }
@@ -38,10 +42,11 @@ public record BatchWriteResult(List<Item> items) {
   public record Item(int index, @Nullable WriteResult result, @Nullable MemoryException error) {
     public Item {
       if (index < 0) {
-        throw new IllegalArgumentException("index must be >= 0, was " + index);
+        throw new InvalidInputException("index", "index must be >= 0, was " + index);
       }
       if ((result == null) == (error == null)) {
-        throw new IllegalArgumentException("item " + index + " needs exactly one of result and error");
+        throw new InvalidInputException(result == null ? "error" : "result",
+            "item " + index + " needs exactly one of result and error");
       }
     }
 
