@@ -468,7 +468,8 @@ public final class SqliteBenchmark {
    * Adds entries {@code from..to-1} to each of {@code scopes} scopes with SQL inside SQLite, a few
    * hundred scopes per transaction: per entry a version, its CREATE event (with the snapshot as
    * {@code EntryJson} writes it) and a revision, and the topics marked written, as the engine's write
-   * leaves them. The store's triggers maintain the topic index, the counts and the full-text index.
+   * leaves them. The store's triggers maintain the topic index and the counts and queue the versions
+   * for the full-text index, which is written before each commit as the store does.
    */
   private static void seed(Path db, int scopes, int from, int to) throws SQLException {
     new SqliteMemoryStore(db).close();
@@ -525,10 +526,20 @@ public final class SqliteBenchmark {
             ps.executeUpdate();
           }
         }
+        // what the store does before each commit: index the versions its triggers queued
+        st.execute(INDEX_PENDING);
+        st.execute("DELETE FROM fts_pending");
         st.execute("COMMIT");
       }
     }
   }
+
+  private static final String INDEX_PENDING =
+      "INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics, scope_key)"
+          + " SELECT v.seq, substr(v.content, 1, 262144), (SELECT group_concat(value, ' ') FROM json_each(v.glossary)),"
+          + " v.disclosure, (SELECT group_concat(value, ' ') FROM json_each(v.topics) WHERE value <> 'general'),"
+          + " 'k' || lower(hex(v.scope))"
+          + " FROM fts_pending p JOIN versions v ON v.seq = p.seq WHERE v.status = 'ACTIVE' ORDER BY p.seq";
 
   private static double secondsSince(long startNanos) {
     return (System.nanoTime() - startNanos) / 1e9;

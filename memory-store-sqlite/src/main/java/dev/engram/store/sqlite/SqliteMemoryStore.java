@@ -328,16 +328,20 @@ public final class SqliteMemoryStore implements MemoryStore {
           }
         }
       } catch (RuntimeException | Error e) {
+        session.rolledBack();
         WriteLock.rollbackQuietly(session, e);
         throw e;
       }
       if (!kept) {
+        session.rolledBack();
         WriteLock.rollbackQuietly(session, null);
         return;
       }
       try {
+        session.flushFullText();
         WriteLock.commit(session, database, writeLockTimeout);
       } catch (SQLException | RuntimeException e) {
+        session.rolledBack();
         WriteLock.rollbackQuietly(session, e);
         throw e;
       }

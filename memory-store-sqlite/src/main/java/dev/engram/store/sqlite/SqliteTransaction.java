@@ -165,6 +165,9 @@ final class SqliteTransaction implements StoreTransaction {
       ps.setLong(20, v.createdInRevision());
       ps.setString(21, v.occurredAt() == null ? null : Codec.instant(v.occurredAt()));
       ps.executeUpdate();
+      if (v.isActive()) {
+        s.fullTextPending();
+      }
     } catch (SQLException e) {
       if (SqliteErrors.isConstraint(e)) {
         throw new IllegalStateException("version " + v.versionId() + " of entry " + v.entryId() + " (version "
@@ -187,6 +190,9 @@ final class SqliteTransaction implements StoreTransaction {
     });
     if (changed == 0) {
       throw new IllegalStateException("version " + versionId + " does not exist");
+    }
+    if (status == EntryStatus.ACTIVE) {
+      session.fullTextPending();
     }
   }
 
