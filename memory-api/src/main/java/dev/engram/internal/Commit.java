@@ -57,8 +57,11 @@ final class Commit {
   private boolean restored;
   private boolean finished;
   private long cursorTo = -1;
-  /** A content hash this transaction's view has no active holder of, until the next mutation. */
-  private @Nullable String freeHash;
+  /**
+   * Active holders of content hashes in this transaction's view, as far as this commit knows them: a
+   * lookup is remembered, and every mutation of this commit updates or forgets what it changes.
+   */
+  private final java.util.Map<String, java.util.Optional<MemoryEntry>> holders = new java.util.HashMap<>();
 
   Commit(StoreTransaction tx, String scope, Commits.Rules rules, Commits.Vectors vectors) {
     this.tx = tx;
@@ -107,13 +110,33 @@ final class Commit {
 
   /**
    * The active entry of this scope holding {@code contentHash} in this transaction's view, or null.
-   * An absent holder is remembered until the next mutation, so the dedupe check of an
-   * {@link #append} that follows does not read it again.
+   * The answer is remembered (and kept current by this commit's own mutations), so the dedupe check
+   * of an {@link #append} that follows does not read it again.
    */
   @Nullable MemoryEntry activeWithContent(String contentHash) {
-    MemoryEntry holder = tx.findActiveByHash(scope, contentHash).orElse(null);
-    freeHash = holder == null ? contentHash : null;
-    return holder;
+    java.util.Optional<MemoryEntry> known = holders.get(contentHash);
+    if (known == null) {
+      known = tx.findActiveByHash(scope, contentHash);
+      holders.put(contentHash, known);
+    }
+    return known.orElse(null);
+  }
+
+  /** Looks up the active holders of many content hashes at once, for the {@link #activeWithContent} that follow. */
+  void prefetchContent(Collection<String> contentHashes) {
+    List<String> unknown = new ArrayList<>();
+    for (String h : contentHashes) {
+      if (!holders.containsKey(h)) {
+        unknown.add(h);
+      }
+    }
+    if (unknown.isEmpty()) {
+      return;
+    }
+    java.util.Map<String, MemoryEntry> found = tx.findActiveByHashes(scope, unknown);
+    for (String h : unknown) {
+      holders.put(h, java.util.Optional.ofNullable(found.get(h)));
+    }
   }
 
   /** Records {@code o} as the origin of this commit's events (null: inferred from each event's actor). */
@@ -130,8 +153,8 @@ final class Commit {
   /** Stores {@code entry} (version 1 of a new entry, created in {@link #revision()}). */
   MemoryEntry append(MemoryEntry entry, @Nullable String actor, @Nullable String reason) {
     requireActivatable(entry, entry.priority(), null);
-    freeHash = null;
     tx.insertVersion(entry);
+    holders.put(entry.contentHash(), java.util.Optional.of(entry));
     vectors.index(tx, entry);
     changes.add(new Change(ChangeKind.APPEND, entry.entryId(), entry.versionId()));
     events.add(new MemoryEvent(Ids.next(), scope, entry.entryId(), EventKind.CREATE, null, entry, actor, reason,
@@ -149,11 +172,12 @@ final class Commit {
       MemoryEntry cur, MemoryEntry next, EventKind eventKind, ChangeKind changeKind, @Nullable String actor,
       @Nullable String reason) {
     requireActivatable(next, next.priority(), cur.isActive() ? cur : null);
-    freeHash = null;
     if (cur.isActive()) {
+      holders.remove(cur.contentHash());
       tx.updateStatus(cur.versionId(), EntryStatus.SUPERSEDED, next.versionId(), now);
     }
     tx.insertVersion(next);
+    holders.put(next.contentHash(), java.util.Optional.of(next));
     vectors.index(tx, next);
     changes.add(new Change(changeKind, next.entryId(), next.versionId()));
     if (cur.isActive()) {
@@ -188,7 +212,7 @@ final class Commit {
     if (target == EntryStatus.ACTIVE) {
       requireActivatable(after, after.priority(), null);
     }
-    freeHash = null;
+    holders.remove(cur.contentHash());
     tx.updateStatus(cur.versionId(), target, null, now);
     if (target == EntryStatus.ACTIVE) {
       vectors.index(tx, after);
@@ -204,7 +228,7 @@ final class Commit {
 
   /** Supersedes the active {@code old} into {@code intoVersionId} (another entry's version): a merge. */
   void supersedeInto(MemoryEntry old, String intoVersionId, @Nullable String actor, String reason) {
-    freeHash = null;
+    holders.remove(old.contentHash());
     tx.updateStatus(old.versionId(), EntryStatus.SUPERSEDED, intoVersionId, now);
     changes.add(new Change(ChangeKind.SUPERSEDE, old.entryId(), old.versionId()));
     events.add(new MemoryEvent(Ids.next(), scope, old.entryId(), EventKind.MERGE, old,
@@ -218,7 +242,7 @@ final class Commit {
     for (MemoryEntry v : tx.versions(entryId)) {
       carried.addAll(v.topics());
     }
-    freeHash = null;
+    holders.clear();
     int removed = tx.eraseEntry(entryId);
     if (removed > 0) {
       changes.add(new Change(ChangeKind.DELETE, entryId, null));
@@ -237,7 +261,7 @@ final class Commit {
     for (MemoryEntry v : tx.versionsIn(List.of(scope), java.util.EnumSet.allOf(EntryStatus.class))) {
       entryIds.add(v.entryId());
     }
-    freeHash = null;
+    holders.clear();
     int removed = tx.eraseScopeContent();
     for (String id : entryIds) {
       changes.add(new Change(ChangeKind.DELETE, id, null));
@@ -291,7 +315,7 @@ final class Commit {
       List<RestoredTopic> restoredTopics) {
     requireEmptyScope();
     restored = true;
-    freeHash = null;
+    holders.clear();
     List<MemoryEntry> ordered = new ArrayList<>(versions);
     ordered.sort((a, b) -> a.versionId().compareTo(b.versionId()));
     for (MemoryEntry v : ordered) {
@@ -354,8 +378,7 @@ final class Commit {
    */
   private void requireActivatable(MemoryEntry next, int priority, @Nullable MemoryEntry leaving) {
     if (next.path() == null) {
-      MemoryEntry holder = next.contentHash().equals(freeHash)
-          ? null : tx.findActiveByHash(scope, next.contentHash()).orElse(null);
+      MemoryEntry holder = activeWithContent(next.contentHash());
       if (holder != null && !holder.entryId().equals(next.entryId())) {
         throw new EntryStateException("entry " + holder.entryId() + " already holds this content in " + scope
             + "; two active entries never share one content (retire or change that entry first)");

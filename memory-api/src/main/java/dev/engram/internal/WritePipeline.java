@@ -207,6 +207,13 @@ final class WritePipeline {
     long after;
     try {
       after = commits.run(scope, prepared, c -> {
+        List<String> hashes = new ArrayList<>();
+        for (Slot slot : items) {
+          if (Objects.requireNonNull(slot.input).path() == null) {
+            hashes.add(Objects.requireNonNull(slot.filed).hash);
+          }
+        }
+        c.prefetchContent(hashes);
         for (Slot slot : items) {
           slot.attempt = null;
           slot.error = null;

@@ -177,10 +177,13 @@ public final class SqliteBenchmark {
         engram.write(users.get(i % users.size()), "Warm-up note " + i + " about the weekly planning.", options);
       }
       long start = System.nanoTime();
+      long cpu = cpuNanos();
       for (int i = 0; i < o.writes; i++) {
         engram.write(users.get(i % users.size()), "Note " + i + " about the weekly planning and its owner.", options);
       }
-      return o.writes / secondsSince(start);
+      double rate = o.writes / secondsSince(start);
+      cpu("Engram single write", cpu, o.writes);
+      return rate;
     }
   }
 
@@ -212,10 +215,13 @@ public final class SqliteBenchmark {
           insert(insert, i, "Warm-up note " + i + " about the weekly planning.");
         }
         long start = System.nanoTime();
+        long cpu = cpuNanos();
         for (int i = 0; i < o.writes; i++) {
           insert(insert, o.warmup + i, "Note " + i + " about the weekly planning and its owner.");
         }
-        return o.writes / secondsSince(start);
+        double rate = o.writes / secondsSince(start);
+        cpu("raw single-row insert", cpu, o.writes);
+        return rate;
       }
     }
   }
@@ -231,9 +237,11 @@ public final class SqliteBenchmark {
       WriteOptions options = WriteOptions.builder().topicsHint("general").build();
       int warmup = Math.max(1, o.batches / 5);
       long start = 0;
+      long cpu = 0;
       for (int b = 0; b < warmup + o.batches; b++) {
         if (b == warmup) {
           start = System.nanoTime();
+          cpu = cpuNanos();
         }
         List<WriteRequest> requests = new ArrayList<>(o.batch);
         for (int i = 0; i < o.batch; i++) {
@@ -244,7 +252,9 @@ public final class SqliteBenchmark {
           throw new IllegalStateException("batch " + b + " appended " + r.count(WriteResult.Outcome.APPENDED));
         }
       }
-      return (double) o.batches * o.batch / secondsSince(start);
+      double rate = (double) o.batches * o.batch / secondsSince(start);
+      cpu("Engram writeAll", cpu, o.batches * o.batch);
+      return rate;
     }
   }
 
@@ -255,10 +265,12 @@ public final class SqliteBenchmark {
       try (PreparedStatement insert = c.prepareStatement(RAW_INSERT)) {
         int warmup = Math.max(1, o.batches / 5);
         long start = 0;
+        long cpu = 0;
         int n = 0;
         for (int b = 0; b < warmup + o.batches; b++) {
           if (b == warmup) {
             start = System.nanoTime();
+            cpu = cpuNanos();
           }
           for (int i = 0; i < o.batch; i++) {
             bind(insert, n++, "Batch " + b + " note " + i + " about the weekly planning and its owner.");
@@ -267,7 +279,9 @@ public final class SqliteBenchmark {
           insert.executeBatch();
           c.commit();
         }
-        return (double) o.batches * o.batch / secondsSince(start);
+        double rate = (double) o.batches * o.batch / secondsSince(start);
+        cpu("raw batched insert", cpu, o.batches * o.batch);
+        return rate;
       }
     }
   }
@@ -540,6 +554,19 @@ public final class SqliteBenchmark {
           + " v.disclosure, (SELECT group_concat(value, ' ') FROM json_each(v.topics) WHERE value <> 'general'),"
           + " 'k' || lower(hex(v.scope))"
           + " FROM fts_pending p JOIN versions v ON v.seq = p.seq WHERE v.status = 'ACTIVE' ORDER BY p.seq";
+
+  /** CPU time of the current thread (Java and SQLite's native code run on it), in nanoseconds. */
+  static long cpuNanos() {
+    return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+  }
+
+  /**
+   * Prints the CPU time per item since {@code startCpu}: on a shared machine it moves less than the
+   * wall-clock rate, which depends on how much of the CPUs the run got.
+   */
+  static void cpu(String what, long startCpu, long items) {
+    System.out.printf(Locale.ROOT, "%s: %.1f us of CPU per entry%n", what, (cpuNanos() - startCpu) / 1e3 / items);
+  }
 
   private static double secondsSince(long startNanos) {
     return (System.nanoTime() - startNanos) / 1e9;

@@ -251,6 +251,27 @@ public abstract class BatchWriteContract extends ContractSupport {
   }
 
   @Test
+  void theBulkHashLookupAnswersAsTheSingleOne() {
+    dev.engram.spi.MemoryStore store = createStore();
+    Engram e = newEngram(store, new ByHintReasoner(), b -> b);
+    BatchWriteResult r = e.writeAll(BOTH, List.of(to("u1", "Hash one"), to("u1", "Hash two"), to("u2", "Hash three"),
+        WriteRequest.of("Hash at a path", WriteOptions.builder().path("notes://p").build())));
+    List<String> hashes = new ArrayList<>();
+    for (WriteResult w : r.results()) {
+      hashes.add(w.entry().contentHash());
+    }
+    hashes.add("0".repeat(64));
+    java.util.Map<String, MemoryEntry> found = store.findActiveByHashes(S1, hashes);
+    for (String h : hashes) {
+      assertThat(java.util.Optional.ofNullable(found.get(h))).as("hash %s", h).isEqualTo(store.findActiveByHash(S1, h));
+    }
+    assertThat(found).hasSize(3);
+    java.util.Map<String, MemoryEntry> inTx = store.inTransaction(S1, tx -> tx.findActiveByHashes(S1, hashes));
+    assertThat(inTx).isEqualTo(found);
+    assertThat(store.findActiveByHashes(S1, List.of())).isEmpty();
+  }
+
+  @Test
   void aSingleWriteIsTheBatchOfOne() {
     Engram e = engram();
     WriteResult one = e.write(U1, "Only fact", WriteOptions.defaults());

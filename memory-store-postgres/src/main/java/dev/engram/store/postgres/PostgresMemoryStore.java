@@ -407,6 +407,11 @@ public final class PostgresMemoryStore implements MemoryStore {
   }
 
   @Override
+  public java.util.Map<String, MemoryEntry> findActiveByHashes(String scope, Collection<String> contentHashes) {
+    return read("finding by content hashes in " + scope, c -> reads.findActiveByHashes(c, scope, contentHashes));
+  }
+
+  @Override
   public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
     return read("finding by path in " + scope, c -> reads.findActiveByPath(c, scope, path));
   }
@@ -975,6 +980,11 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public Optional<MemoryEntry> findActiveByHash(String s, String contentHash) {
       return run("finding by content hash", conn -> reads.findActiveByHash(conn, s, contentHash));
+    }
+
+    @Override
+    public java.util.Map<String, MemoryEntry> findActiveByHashes(String s, Collection<String> contentHashes) {
+      return run("finding by content hashes", conn -> reads.findActiveByHashes(conn, s, contentHashes));
     }
 
     @Override
