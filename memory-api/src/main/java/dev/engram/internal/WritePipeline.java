@@ -34,6 +34,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The write pipeline: visible topics and candidates → reasoner.tag → the proposal validated as
  * untrusted → canonical dedupe (a path write only against the entry at its path) → one commit.
+ *
+ * <p>There is one path for one write and for a batch ({@link #writeAll}): a single write is the batch of
+ * one. The items of a batch are filed one by one, then the items of each target scope are applied in
+ * request order inside one commit (one transaction, one revision); an item a check refuses is rejected
+ * alone, a failure of the commit rejects its whole scope.
  */
 final class WritePipeline {
   private static final int CANDIDATES_PER_TOPIC = 10;
