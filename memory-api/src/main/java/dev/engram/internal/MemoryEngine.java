@@ -40,6 +40,7 @@ import dev.engram.StoreException;
 import dev.engram.TopicSummary;
 import dev.engram.TransferReport;
 import dev.engram.WriteOptions;
+import dev.engram.VectorCacheStats;
 import dev.engram.WriteResult;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
@@ -95,8 +96,11 @@ public final class MemoryEngine implements Engram {
     Objects.requireNonNull(reasoner, "reasoner");
     this.config = Objects.requireNonNull(config, "config");
     this.policy = new GrantPolicy(config.protectedNamespaces());
+    EngineConfig.Vectors vc = config.vectors();
     this.search = new SearchService(store, reasoner, config.search(),
-        config.embedder() == null ? null : new Embeddings(config.embedder()));
+        config.embedder() == null ? null
+            : new Embeddings(config.embedder(), config.search().embedTimeout(), vc.embeddingExecutor()),
+        new VectorIndex(store, vc.cacheBytes(), vc.scanExecutor(), vc.quantized()));
     this.commits = new Commits(store, config, search);
     this.writes = new WritePipeline(store, reasoner, config, policy, search, commits);
     this.versioning = new Versioning(search, commits);
@@ -144,8 +148,12 @@ public final class MemoryEngine implements Engram {
         options.occurredAt(),
         options.origin());
     WriteResult result = writes.write(grants, in);
-    return result.outcome() == WriteResult.Outcome.DEDUPED
-        ? result : result.withWarnings(DisclosureCheck.warnings(result.entry().disclosure()));
+    if (result.outcome() == WriteResult.Outcome.DEDUPED) {
+      return result;
+    }
+    List<String> warnings = new ArrayList<>(DisclosureCheck.warnings(result.entry().disclosure()));
+    warnings.addAll(result.warnings());
+    return result.withWarnings(warnings);
   }
 
   // ---- changes to existing entries
@@ -368,6 +376,11 @@ public final class MemoryEngine implements Engram {
   }
 
   @Override
+  public VectorCacheStats vectorCacheStats() {
+    return search.vectorCacheStats();
+  }
+
+  @Override
   public int reindex(Grants grants) {
     open(grants);
     return search.reindex(grants);
@@ -530,8 +543,11 @@ public final class MemoryEngine implements Engram {
    */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true) && ownsStore) {
-      store.close();
+    if (closed.compareAndSet(false, true)) {
+      search.close();
+      if (ownsStore) {
+        store.close();
+      }
     }
   }
 

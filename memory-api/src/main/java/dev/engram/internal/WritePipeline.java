@@ -88,7 +88,8 @@ final class WritePipeline {
     Embeddings.PendingVectors pending = likelyDuplicate
         ? null : search.pendingFor(filed.content, in.disclosure(),
             in.glossary() == null ? List.of() : in.glossary(), in.path(), proposal.views());
-    return commits.run(filed.scope, pending == null ? List.of() : List.of(pending), c -> commit(c, filed, in));
+    return commits.run(filed.scope, pending == null ? List.of() : List.of(pending),
+        c -> c.reportVectors(commit(c, filed, in)));
   }
 
   private WriteResult commit(Commit c, Filed filed, Input in) {
