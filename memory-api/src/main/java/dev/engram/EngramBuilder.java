@@ -193,7 +193,7 @@ public final class EngramBuilder {
 
   /**
    * The bound of the vector block cache, in estimated bytes (default 256 MiB). The engine caches one
-   * block per searched scope (the scope's vectors, their int8 copy and the versions' text) and drops
+   * block per searched scope (the scope's vectors, their one-bit copy and the versions' text) and drops
    * the least recently used blocks beyond the bound; a scope whose block alone exceeds it is read from
    * the store on every search. {@link Engram#vectorCacheStats()} reports hits and size.
    *
@@ -247,10 +247,11 @@ public final class EngramBuilder {
   }
 
   /**
-   * Whether vector searches over many rows (4,096 or more across the searched scopes) first scan int8
-   * copies of the vectors and rescore the best candidates (four per wanted result, at least 64)
-   * exactly (default true). False scans every float vector exactly: the reference, slower on large
-   * scopes. Smaller searches are always exact.
+   * Whether vector searches over many rows (4,096 or more across the searched scopes) first rank every
+   * version by a one-bit copy of its vectors (the sign of each value against the block's mean; Hamming
+   * distance by popcount) and rescore the best candidates (twenty per wanted result, at least 400) exactly
+   * (default true). False scores every float vector exactly: the reference, slower on large scopes.
+   * Smaller searches are always exact; the scores returned are always exact cosines.
    *
    * @param quantized true for the two-pass scan
    * @return this builder

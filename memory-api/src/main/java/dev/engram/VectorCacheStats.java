@@ -15,7 +15,7 @@ package dev.engram;
  * @param loads requests that read the scope's vectors from the store
  * @param evictions blocks dropped to stay within {@code maxBytes}
  * @param blocks blocks held now
- * @param bytes the estimated size of the blocks held now (vectors, their int8 copy, bookkeeping, text)
+ * @param bytes the estimated size of the blocks held now (vectors, their one-bit copy, bookkeeping, text)
  * @param maxBytes the bound on {@code bytes} ({@link EngramBuilder#vectorCacheBytes(long)})
  */
 public record VectorCacheStats(

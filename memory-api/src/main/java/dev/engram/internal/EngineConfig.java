@@ -41,7 +41,7 @@ public record EngineConfig(
    * @param cacheBytes the bound of the vector block cache, in estimated bytes
    * @param embeddingExecutor where query and write-time embeddings run; null: a bounded pool of daemon threads
    * @param scanExecutor where slices of large vector scans run; null: a small pool of daemon threads
-   * @param quantized whether large vector scans pick candidates from int8 copies before the exact rescoring
+   * @param quantized whether large vector scans pick candidates by one-bit copies before the exact rescoring
    */
   public record Vectors(
       long cacheBytes, java.util.concurrent.@Nullable Executor embeddingExecutor,

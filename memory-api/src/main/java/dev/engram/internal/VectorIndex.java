@@ -47,27 +47,28 @@ import org.jspecify.annotations.Nullable;
  * reloads the block.
  *
  * <p><b>Memory.</b> Blocks live in a least-recently-used cache bounded by an estimate of their bytes
- * (vectors, their int8 copy, row bookkeeping and the versions' text); a block larger than the bound
+ * (vectors, their one-bit copy, row bookkeeping and the versions' text); a block larger than the bound
  * is used by the search that loaded it and not kept.
  *
- * <p><b>Scan.</b> Every row has a float copy (unit vector) and an int8 copy (scaled by its largest
- * component). Searches over at least {@value #QUANTIZED_MIN_ROWS} rows scan the int8 copies first and
- * rescore the best {@value #CANDIDATE_FACTOR}× depth candidates (at least {@value #MIN_CANDIDATES})
- * exactly in float; smaller searches, and every search with quantization turned off, scan the floats
- * only (the reference). Large scans are split into slices; the caller takes slices itself, so a busy
- * or refusing executor slows a search down but never stalls it.
+ * <p><b>Scan.</b> Every row has a float copy (unit vector) and a one-bit copy: the sign of each value
+ * after subtracting the block's mean vector (taken when the block is loaded or compacted), so the bits
+ * spread over the directions that tell vectors apart. Searches over at least
+ * {@value #QUANTIZED_MIN_ROWS} rows first rank every version by the Hamming distance of those bits to
+ * the query's (popcounts, a few per row), then rescore the best {@value #CANDIDATE_FACTOR}× depth
+ * candidates (at least {@value #MIN_CANDIDATES}) exactly in float; smaller searches, and every search
+ * with quantization turned off, score the floats only (the reference). Large scans are split into
+ * slices; the caller takes slices itself, so a busy or refusing executor slows a search down but never
+ * stalls it.
  */
 final class VectorIndex {
   /** Default bound of the block cache, in estimated bytes. */
   static final long DEFAULT_CACHE_BYTES = dev.engram.EngramBuilder.DEFAULT_VECTOR_CACHE_BYTES;
   /** Searches over fewer rows than this scan the float vectors only. */
   static final int QUANTIZED_MIN_ROWS = 4096;
-  /** How many candidates per wanted result the int8 pass hands to the exact rescoring. */
-  static final int CANDIDATE_FACTOR = 4;
-  /** The fewest candidates the int8 pass hands to the exact rescoring. */
-  static final int MIN_CANDIDATES = 64;
-  /** How far below the floor an int8 estimate may be and still be rescored. */
-  static final float CANDIDATE_MARGIN = 0.05f;
+  /** How many candidates per wanted result the one-bit pass hands to the exact rescoring. */
+  static final int CANDIDATE_FACTOR = 20;
+  /** The fewest candidates the one-bit pass hands to the exact rescoring. */
+  static final int MIN_CANDIDATES = 400;
   /** More revisions behind than this, a block is reloaded instead of updated. */
   static final int MAX_UPDATE_REVISIONS = 256;
   /**
@@ -92,7 +93,7 @@ final class VectorIndex {
    * @param cacheBytes the bound of the block cache
    * @param executor where slices of large scans run; null: a pool of daemon threads
    *     ({@code engram-vector-scan-N}) this index owns and {@link #close()} stops
-   * @param quantized whether large searches scan the int8 copies first
+   * @param quantized whether large searches rank by one-bit copies before rescoring exactly
    */
   VectorIndex(MemoryStore store, long cacheBytes, @Nullable Executor executor, boolean quantized) {
     this.store = store;
@@ -140,8 +141,9 @@ final class VectorIndex {
     final int dim;
     final int rows;
     final float[] data;
-    final byte[] qdata;
-    final float[] qscale;
+    final long[] bits;
+    final int words;
+    final float[] mean;
     final int[] rowEntry;
     final int entryCount;
     final MemoryEntry[] entries;
@@ -161,8 +163,9 @@ final class VectorIndex {
       this.dim = k.dim;
       this.rows = k.rows;
       this.data = k.data;
-      this.qdata = k.qdata;
-      this.qscale = k.qscale;
+      this.bits = k.bits;
+      this.words = k.words;
+      this.mean = k.mean;
       this.rowEntry = k.rowEntry;
       this.entryCount = k.entryCount;
       this.entries = k.entries;
@@ -171,7 +174,7 @@ final class VectorIndex {
       this.dead = k.dead;
       this.live = k.live;
       this.missing = k.missing;
-      this.bytes = 4L * data.length + qdata.length + 4L * qscale.length + 4L * rowEntry.length
+      this.bytes = 4L * data.length + 8L * bits.length + 4L * mean.length + 4L * rowEntry.length
           + 16L * entries.length + 8L * dead.length + k.entryBytes;
       this.backing = k;
     }
@@ -183,7 +186,7 @@ final class VectorIndex {
       for (List<float[]> v : vectors) {
         rows += v.size();
       }
-      Backing k = new Backing(profileId, dim, entries.size(), rows);
+      Backing k = new Backing(profileId, dim, entries.size(), rows, mean(vectors, dim));
       for (int i = 0; i < entries.size(); i++) {
         k.append(entries.get(i), vectors.get(i));
       }
@@ -205,8 +208,9 @@ final class VectorIndex {
     final int dim;
     int rows;
     float[] data;
-    byte[] qdata;
-    float[] qscale;
+    final int words;
+    final float[] mean;
+    long[] bits;
     int[] rowEntry;
     int entryCount;
     MemoryEntry[] entries;
@@ -222,12 +226,13 @@ final class VectorIndex {
     final Map<String, Integer> byEntry = new HashMap<>();
     @Nullable Block latest;
 
-    Backing(String profileId, int dim, int entryCapacity, int rowCapacity) {
+    Backing(String profileId, int dim, int entryCapacity, int rowCapacity, float[] mean) {
       this.profileId = profileId;
       this.dim = dim;
+      this.mean = mean;
+      this.words = (dim + 63) >>> 6;
       this.data = new float[rowCapacity * dim];
-      this.qdata = new byte[rowCapacity * dim];
-      this.qscale = new float[rowCapacity];
+      this.bits = new long[rowCapacity * words];
       this.rowEntry = new int[rowCapacity];
       this.entries = new MemoryEntry[entryCapacity];
       this.firstRow = new int[entryCapacity];
@@ -244,15 +249,7 @@ final class VectorIndex {
       for (float[] v : vectors) {
         int off = rows * dim;
         System.arraycopy(v, 0, data, off, dim);
-        float max = 0;
-        for (int i = 0; i < dim; i++) {
-          max = Math.max(max, Math.abs(v[i]));
-        }
-        float inv = max == 0 ? 0 : 127f / max;
-        for (int i = 0; i < dim; i++) {
-          qdata[off + i] = (byte) Math.round(v[i] * inv);
-        }
-        qscale[rows] = max / 127f;
+        signs(v, mean, bits, rows * words);
         rowEntry[rows] = idx;
         rows++;
       }
@@ -299,8 +296,7 @@ final class VectorIndex {
       if (rowsNeeded > rowEntry.length) {
         int cap = Math.max(rowsNeeded, rowEntry.length + (rowEntry.length >> 1) + 16);
         data = Arrays.copyOf(data, cap * dim);
-        qdata = Arrays.copyOf(qdata, cap * dim);
-        qscale = Arrays.copyOf(qscale, cap);
+        bits = Arrays.copyOf(bits, cap * words);
         rowEntry = Arrays.copyOf(rowEntry, cap);
       }
     }
@@ -313,15 +309,22 @@ final class VectorIndex {
 
     /** A new backing with the live versions only, in their order. */
     Backing compacted() {
-      Backing k = new Backing(profileId, dim, live + live / 16 + 16, rows - deadRows + (rows - deadRows) / 16 + 16);
+      List<MemoryEntry> keep = new ArrayList<>(live);
+      List<List<float[]>> vectors = new ArrayList<>(live);
       for (int e = 0; e < entryCount; e++) {
         if ((dead[e >>> 6] & (1L << e)) == 0) {
           List<float[]> vs = new ArrayList<>(rowCount[e]);
           for (int r = firstRow[e]; r < firstRow[e] + rowCount[e]; r++) {
             vs.add(Arrays.copyOfRange(data, r * dim, (r + 1) * dim));
           }
-          k.append(entries[e], vs);
+          keep.add(entries[e]);
+          vectors.add(vs);
         }
+      }
+      int liveRows = rows - deadRows;
+      Backing k = new Backing(profileId, dim, live + live / 16 + 16, liveRows + liveRows / 16 + 16, mean(vectors, dim));
+      for (int i = 0; i < keep.size(); i++) {
+        k.append(keep.get(i), vectors.get(i));
       }
       return k;
     }
@@ -383,11 +386,14 @@ final class VectorIndex {
       }
     }
     int rows = 0;
+    List<List<float[]>> ordered = new ArrayList<>(active.size());
     for (MemoryEntry e : active) {
-      List<float[]> vs = byVersion.get(e.versionId());
-      rows += vs == null ? 0 : vs.size();
+      List<float[]> vs = byVersion.getOrDefault(e.versionId(), List.of());
+      rows += vs.size();
+      ordered.add(vs);
     }
-    Backing k = new Backing(profileId, dim, active.size() + active.size() / 16 + 16, rows + rows / 16 + 16);
+    Backing k = new Backing(profileId, dim, active.size() + active.size() / 16 + 16, rows + rows / 16 + 16,
+        mean(ordered, dim));
     for (MemoryEntry e : active) {
       k.append(e, byVersion.getOrDefault(e.versionId(), List.of()));
     }
@@ -478,7 +484,7 @@ final class VectorIndex {
   /**
    * The best {@code depth} versions over {@code blocks} with cosine at or above {@code floor}, best
    * first, scanned in at most {@code threads} slices on {@code executor} and the calling thread. With
-   * {@code quantized} and at least {@value #QUANTIZED_MIN_ROWS} rows, int8 estimates pick the
+   * {@code quantized} and at least {@value #QUANTIZED_MIN_ROWS} rows, one-bit estimates pick the
    * candidates that are rescored exactly; otherwise every row is scored exactly. The result of an exact
    * scan does not depend on the split.
    */
@@ -491,31 +497,34 @@ final class VectorIndex {
       work += (long) b.rows * b.dim;
     }
     boolean approximate = quantized && rows >= QUANTIZED_MIN_ROWS;
-    // int8 rows cost about a quarter of float ones
-    long sliceWork = approximate ? MIN_SLICE_WORK * 4 : MIN_SLICE_WORK;
+    // a one-bit row costs a few popcounts instead of dim multiply-adds
+    long sliceWork = approximate ? MIN_SLICE_WORK * 16 : MIN_SLICE_WORK;
     int parts = (int) Math.max(1, Math.min(threads, work / sliceWork));
     List<List<Segment>> slices = partition(blocks, parts);
     int keep = approximate ? Math.max(MIN_CANDIDATES, depth * CANDIDATE_FACTOR) : depth;
-    Query query = approximate ? Query.quantized(q) : null;
-    List<PriorityQueue<Candidate>> found = runSlices(slices, executor,
-        slice -> approximate
-            ? scanQuantized(slice, query, floor - CANDIDATE_MARGIN, keep, topics, types)
-            : scan(slice, q, floor, keep, topics, types));
-    PriorityQueue<Candidate> top = new PriorityQueue<>(keep + 1, VectorIndex::compare);
-    for (PriorityQueue<Candidate> part : found) {
-      for (Candidate c : part) {
-        offer(top, c, keep);
-      }
-    }
+    PriorityQueue<Candidate> top;
     if (approximate) {
-      PriorityQueue<Candidate> exact = new PriorityQueue<>(depth + 1, VectorIndex::compare);
-      for (Candidate c : top) {
+      List<List<Candidate>> found = runSlices(slices, executor, slice -> scanBits(slice, q, keep, topics, types));
+      List<Candidate> pool = new ArrayList<>();
+      for (List<Candidate> part : found) {
+        pool.addAll(part);
+      }
+      top = new PriorityQueue<>(depth + 1, VectorIndex::compare);
+      for (Candidate c : nearest(pool, keep)) {
         float best = exactBest(c.block, c.entry, q);
         if (best >= floor) {
-          offer(exact, new Candidate(c.block, c.entry, best), depth);
+          offer(top, new Candidate(c.block, c.entry, best), depth);
         }
       }
-      top = exact;
+    } else {
+      List<PriorityQueue<Candidate>> found = runSlices(slices, executor, slice -> scan(slice, q, floor, keep, topics,
+          types));
+      top = new PriorityQueue<>(keep + 1, VectorIndex::compare);
+      for (PriorityQueue<Candidate> part : found) {
+        for (Candidate c : part) {
+          offer(top, c, keep);
+        }
+      }
     }
     List<Candidate> ordered = new ArrayList<>(top);
     ordered.sort((a, b) -> compare(b, a));
@@ -535,14 +544,14 @@ final class VectorIndex {
   }
 
   /** Runs {@code scan} over every slice: helpers on {@code executor} and the calling thread claim slices in turn. */
-  private static List<PriorityQueue<Candidate>> runSlices(List<List<Segment>> slices, Executor executor,
-      java.util.function.Function<List<Segment>, PriorityQueue<Candidate>> scan) {
+  private static <R> List<R> runSlices(List<List<Segment>> slices, Executor executor,
+      java.util.function.Function<List<Segment>, R> scan) {
     int n = slices.size();
     if (n <= 1) {
       return n == 0 ? List.of() : List.of(scan.apply(slices.get(0)));
     }
     @SuppressWarnings("unchecked")
-    PriorityQueue<Candidate>[] out = new PriorityQueue[n];
+    R[] out = (R[]) new Object[n];
     AtomicInteger next = new AtomicInteger();
     CountDownLatch done = new CountDownLatch(n);
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
@@ -664,55 +673,123 @@ final class VectorIndex {
     return top;
   }
 
-  /** A query's int8 form: components scaled by 127 over the largest. */
-  private record Query(byte[] q, float scale) {
-    static Query quantized(float[] v) {
-      float max = 0;
-      for (float f : v) {
-        max = Math.max(max, Math.abs(f));
+  /** The mean of {@code vectors} (all rows), or zeros when there are none. */
+  static float[] mean(List<List<float[]>> vectors, int dim) {
+    double[] sum = new double[dim];
+    long n = 0;
+    for (List<float[]> vs : vectors) {
+      for (float[] v : vs) {
+        if (v.length == dim) {
+          for (int i = 0; i < dim; i++) {
+            sum[i] += v[i];
+          }
+          n++;
+        }
       }
-      float inv = max == 0 ? 0 : 127f / max;
-      byte[] q = new byte[v.length];
-      for (int i = 0; i < v.length; i++) {
-        q[i] = (byte) Math.round(v[i] * inv);
+    }
+    float[] out = new float[dim];
+    for (int i = 0; n > 0 && i < dim; i++) {
+      out[i] = (float) (sum[i] / n);
+    }
+    return out;
+  }
+
+  /** Writes the signs of {@code v - mean} as bits into {@code bits[off ..]}, one bit per value. */
+  static void signs(float[] v, float[] mean, long[] bits, int off) {
+    int words = (v.length + 63) >>> 6;
+    for (int w = 0; w < words; w++) {
+      long word = 0;
+      for (int i = w << 6, end = Math.min(v.length, (w + 1) << 6); i < end; i++) {
+        if (v[i] > mean[i]) {
+          word |= 1L << i;
+        }
       }
-      return new Query(q, max / 127f);
+      bits[off + w] = word;
     }
   }
 
-  /** The best {@code keep} versions of one slice by int8 estimate, worst at the head. */
-  private static PriorityQueue<Candidate> scanQuantized(
-      List<Segment> slice, Query query, float floor, int keep, Set<String> topics, Set<EntryType> types) {
-    PriorityQueue<Candidate> top = new PriorityQueue<>(keep + 1, VectorIndex::compare);
-    byte[] q = query.q();
-    float qs = query.scale();
+  /**
+   * The {@code keep} versions of one slice nearest to the query by the Hamming distance of their sign
+   * bits (the best over a version's rows), as candidates scored minus the distance. Distances are small
+   * integers: they are counted per value and cut at the distance that fills {@code keep}, with no
+   * comparisons between versions. Each block has its own mean, so the query's bits are made per block.
+   */
+  private static List<Candidate> scanBits(
+      List<Segment> slice, float[] q, int keep, Set<String> topics, Set<EntryType> types) {
+    int rowsInSlice = 0;
+    for (Segment seg : slice) {
+      rowsInSlice += seg.to() - seg.from();
+    }
+    List<Candidate> all = new ArrayList<>(Math.min(rowsInSlice, 1 << 16));
+    boolean filtered = !topics.isEmpty() || !types.isEmpty();
+    Block last = null;
+    long[] qb = null;
     for (Segment seg : slice) {
       Block b = seg.block();
+      if (b != last) {
+        qb = new long[b.words];
+        signs(q, b.mean, qb, 0);
+        last = b;
+      }
+      int words = b.words;
+      long[] bits = b.bits;
+      int[] rowEntry = b.rowEntry;
       int r = seg.from();
       int rows = seg.to();
       while (r < rows) {
-        int e = b.rowEntry[r];
-        if (b.isDead(e)) {
+        int e = rowEntry[r];
+        if (b.isDead(e) || filtered && !admitted(b.entries[e], topics, types)) {
           r += b.rowCount[e];
           continue;
         }
-        float best = -2;
-        while (r < rows && b.rowEntry[r] == e) {
-          float s = dot8(q, b.qdata, r * b.dim, b.dim) * qs * b.qscale[r];
-          if (s > best) {
-            best = s;
+        int best = Integer.MAX_VALUE;
+        while (r < rows && rowEntry[r] == e) {
+          int h = 0;
+          for (int w = 0, off = r * words; w < words; w++) {
+            h += Long.bitCount(qb[w] ^ bits[off + w]);
           }
+          best = Math.min(best, h);
           r++;
         }
-        if (best < floor || top.size() >= keep && best < top.peek().score) {
-          continue;
-        }
-        if (admitted(b.entries[e], topics, types)) {
-          offer(top, new Candidate(b, e, best), keep);
-        }
+        all.add(new Candidate(b, e, -best));
       }
     }
-    return top;
+    return nearest(all, keep);
+  }
+
+  /**
+   * The {@code keep} candidates with the highest (integer, non-positive) scores, those of the cut score
+   * in the order given.
+   */
+  private static List<Candidate> nearest(List<Candidate> all, int keep) {
+    if (all.size() <= keep) {
+      return all;
+    }
+    int max = 0;
+    for (Candidate c : all) {
+      max = Math.max(max, (int) -c.score);
+    }
+    int[] count = new int[max + 1];
+    for (Candidate c : all) {
+      count[(int) -c.score]++;
+    }
+    int cut = 0;
+    int below = 0;
+    while (cut <= max && below + count[cut] < keep) {
+      below += count[cut++];
+    }
+    int atCut = keep - below;
+    List<Candidate> out = new ArrayList<>(keep);
+    for (Candidate c : all) {
+      int d = (int) -c.score;
+      if (d < cut) {
+        out.add(c);
+      } else if (d == cut && atCut > 0) {
+        out.add(c);
+        atCut--;
+      }
+    }
+    return out;
   }
 
   private static float exactBest(Block b, int e, float[] q) {
@@ -761,27 +838,6 @@ final class VectorIndex {
       s7 += q[i + 7] * data[off + i + 7];
     }
     float s = (s0 + s1) + (s2 + s3) + (s4 + s5) + (s6 + s7);
-    for (; i < dim; i++) {
-      s += q[i] * data[off + i];
-    }
-    return s;
-  }
-
-  /** Integer dot product of int8 {@code q} with {@code data[off .. off+dim)}. */
-  static int dot8(byte[] q, byte[] data, int off, int dim) {
-    int s0 = 0;
-    int s1 = 0;
-    int s2 = 0;
-    int s3 = 0;
-    int i = 0;
-    int end = dim - 3;
-    for (; i < end; i += 4) {
-      s0 += q[i] * data[off + i];
-      s1 += q[i + 1] * data[off + i + 1];
-      s2 += q[i + 2] * data[off + i + 2];
-      s3 += q[i + 3] * data[off + i + 3];
-    }
-    int s = s0 + s1 + s2 + s3;
     for (; i < dim; i++) {
       s += q[i] * data[off + i];
     }

@@ -109,7 +109,7 @@ class VectorIndexTest {
 
   /**
    * A corpus shaped like sentence embeddings: vectors around a few hundred topic centres, several views
-   * per version. The quantized scan's top 10 must hold at least 99 % of the exact scan's top 10.
+   * per version. The two-pass scan's top 10 must hold at least 99 % of the exact scan's top 10.
    */
   @Test
   void quantizedScanRecallsTheExactTopTenOnAFixedSeedCorpus() {

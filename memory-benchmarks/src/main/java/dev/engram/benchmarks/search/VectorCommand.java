@@ -264,7 +264,7 @@ public final class VectorCommand {
 
   private static void quantized(Options o, PrintStream out) throws Exception {
     int n = o.quantizedEntries();
-    out.printf(Locale.ROOT, "%n## vector channel, int8 two-pass scan vs exact float scan, %,d entries in one scope%n",
+    out.printf(Locale.ROOT, "%n## vector channel, one-bit two-pass scan vs exact float scan, %,d entries in one scope%n",
         n);
     Corpus corpus = new Corpus(o.seed());
     List<String> texts = corpus.texts(n);
@@ -329,6 +329,8 @@ public final class VectorCommand {
           }
         }
         double recall = wanted == 0 ? 1 : (double) found / wanted;
+        out.println("  cache, two-pass engine: " + quick.vectorCacheStats());
+        out.println("  cache, exact engine: " + exact.vectorCacheStats());
         out.printf(Locale.ROOT, "  quantized p50 %.2f ms p99 %.2f ms | exact p50 %.2f ms p99 %.2f ms | ratio p50 %.2f"
             + " | recall@10 %.4f over %d queries%n", q.p50(), q.p99(), e.p50(), e.p99(), q.p50() / e.p50(), recall,
             queriesWanted);
