@@ -283,20 +283,20 @@ final class VectorIndex {
 
     private void ensure(int entriesNeeded, int rowsNeeded) {
       if (entriesNeeded > entries.length) {
-        int cap = Math.max(entriesNeeded, entries.length + (entries.length >> 1) + 16);
+        int cap = Math.max(entriesNeeded, entries.length + (entries.length >> 1) + 4);
         entries = Arrays.copyOf(entries, cap);
         firstRow = Arrays.copyOf(firstRow, cap);
         rowCount = Arrays.copyOf(rowCount, cap);
       }
-      int words = (entriesNeeded + 63) >>> 6;
-      if (words > dead.length) {
-        dead = Arrays.copyOf(dead, Math.max(words, dead.length + (dead.length >> 1) + 1));
+      int deadWords = (entriesNeeded + 63) >>> 6;
+      if (deadWords > dead.length) {
+        dead = Arrays.copyOf(dead, Math.max(deadWords, dead.length + (dead.length >> 1) + 1));
         deadShared = false;
       }
       if (rowsNeeded > rowEntry.length) {
-        int cap = Math.max(rowsNeeded, rowEntry.length + (rowEntry.length >> 1) + 16);
+        int cap = Math.max(rowsNeeded, rowEntry.length + (rowEntry.length >> 1) + 4);
         data = Arrays.copyOf(data, cap * dim);
-        bits = Arrays.copyOf(bits, cap * words);
+        bits = Arrays.copyOf(bits, cap * this.words);
         rowEntry = Arrays.copyOf(rowEntry, cap);
       }
     }
@@ -322,7 +322,7 @@ final class VectorIndex {
         }
       }
       int liveRows = rows - deadRows;
-      Backing k = new Backing(profileId, dim, live + live / 16 + 16, liveRows + liveRows / 16 + 16, mean(vectors, dim));
+      Backing k = new Backing(profileId, dim, live + live / 8, liveRows + liveRows / 8, mean(vectors, dim));
       for (int i = 0; i < keep.size(); i++) {
         k.append(keep.get(i), vectors.get(i));
       }
@@ -392,7 +392,7 @@ final class VectorIndex {
       rows += vs.size();
       ordered.add(vs);
     }
-    Backing k = new Backing(profileId, dim, active.size() + active.size() / 16 + 16, rows + rows / 16 + 16,
+    Backing k = new Backing(profileId, dim, active.size() + active.size() / 8, rows + rows / 8,
         mean(ordered, dim));
     for (MemoryEntry e : active) {
       k.append(e, byVersion.getOrDefault(e.versionId(), List.of()));

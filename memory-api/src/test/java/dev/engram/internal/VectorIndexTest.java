@@ -200,4 +200,32 @@ class VectorIndexTest {
     }
     return x;
   }
+
+  /** Rows appended one version at a time (growing every array) answer like a block built at once. */
+  @Test
+  void aBlockGrownByAppendsAnswersLikeOneBuiltAtOnce() {
+    Random random = new Random(14);
+    int dim = 384;
+    VectorIndex.Block whole = block("g", 0, 700, dim, random);
+    VectorIndex.Backing grown = new VectorIndex.Backing(whole.profileId, dim, 0, 0, new float[dim]);
+    for (int e = 0; e < whole.entryCount; e++) {
+      List<float[]> vs = new ArrayList<>();
+      for (int r = whole.firstRow[e]; r < whole.firstRow[e] + whole.rowCount[e]; r++) {
+        vs.add(java.util.Arrays.copyOfRange(whole.data, r * dim, (r + 1) * dim));
+      }
+      grown.append(whole.entries[e], vs);
+    }
+    VectorIndex.Block b;
+    synchronized (grown) {
+      b = grown.publish("g", 1, 0);
+    }
+    assertThat(b.rows).isEqualTo(whole.rows);
+    for (int trial = 0; trial < 5; trial++) {
+      float[] q = Embeddings.normalize(gaussian(random, dim, 1f), dim);
+      for (boolean quantized : new boolean[] {false, true}) {
+        assertThat(VectorIndex.search(List.of(b), q, -1f, 50, Set.of(), Set.of(), Runnable::run, 1, quantized))
+            .isEqualTo(VectorIndex.search(List.of(whole), q, -1f, 50, Set.of(), Set.of(), Runnable::run, 1, false));
+      }
+    }
+  }
 }

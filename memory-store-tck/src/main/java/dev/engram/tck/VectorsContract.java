@@ -113,9 +113,11 @@ public abstract class VectorsContract extends ContractSupport {
   @Test
   void aStalledEmbedderDoesNotHoldAWrite() {
     HashingEmbedder embedder = new HashingEmbedder();
-    Engram engram = newEngram(new DeterministicReasoner(), b -> b.embedder(embedder)
+    MemoryStore store = createStore();
+    // seeded with the default timeout, so a slow machine cannot leave the seed without vectors
+    seed(newEngram(store, new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder())));
+    Engram engram = newEngram(store, new DeterministicReasoner(), b -> b.embedder(embedder)
         .searchSettings(SearchSettings.DEFAULTS.withEmbedTimeout(Duration.ofMillis(100))));
-    seed(engram);
     embedder.stalling(60_000);
     WriteResult w = write(engram, U1, "Quarterly taxes are filed by the accountant.", "finance");
     embedder.stalling(0);
@@ -160,9 +162,10 @@ public abstract class VectorsContract extends ContractSupport {
   @Test
   void aHungEmbedderNeverGrowsThreadsWithoutBound() {
     HungEmbedder embedder = new HungEmbedder();
-    Engram engram = newEngram(new DeterministicReasoner(), b -> b.embedder(embedder)
+    MemoryStore store = createStore();
+    seed(newEngram(store, new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder())));
+    Engram engram = newEngram(store, new DeterministicReasoner(), b -> b.embedder(embedder)
         .searchSettings(SearchSettings.DEFAULTS.withEmbedTimeout(Duration.ofMillis(20))));
-    seed(engram);
     long before = threadsNamed("engram-embedding-");
     embedder.hung = true;
     try {

@@ -42,10 +42,11 @@ import java.util.concurrent.Executors;
  *   <li>{@code after-write}: at N entries in one scope (default 20,000), a vector search right after a
  *       write into that scope vs a vector search with nothing changed, alternating, on the in-memory,
  *       SQLite and (embedded) PostgreSQL stores. Only the searches are timed.
- *   <li>{@code quantized}: at N entries (default 100,000), the vector channel with the int8 two-pass scan
+ *   <li>{@code quantized}: at N entries (default 100,000), the vector channel with the one-bit two-pass scan
  *       vs the exact float scan (two engines over one store), p50 and recall@10 of quantized vs exact.
- *   <li>{@code scopes}: S scopes (default 5,000) of a few entries each, every scope searched once; heap
- *       after a full GC before and after, and the block cache's size against its bound.
+ *   <li>{@code scopes}: S scopes (default 5,000) of five entries each written by one engine, then every
+ *       scope searched twice by an engine with a 16 MiB and by one with a 256 MiB cache bound; heap after
+ *       a full GC before and after, and the block cache's size against its bound.
  * </ul>
  */
 public final class VectorCommand {
@@ -364,30 +365,35 @@ public final class VectorCommand {
     List<String> texts = corpus.texts(scopes * per);
     List<String> queries = corpus.questions(scopes, new HashSet<>(texts));
     List<String> table = new ArrayList<>();
-    table.add("| cache bound | heap before searches | heap after searching every scope | growth | blocks held | cache bytes |"
-        + " evictions |");
-    table.add("|--:|--:|--:|--:|--:|--:|--:|");
-    for (long bound : new long[] {16L << 20, 256L << 20}) {
-      try (Engram engram = Engram.builder().store(new InMemoryMemoryStore()).reasoner(new DeterministicReasoner())
-          .embedder(new SyntheticEmbedder(o.seed())).vectorCacheBytes(bound).build()) {
-        for (int s = 0; s < scopes; s++) {
-          Grants g = Grants.of("app/user/u" + s);
-          for (int i = 0; i < per; i++) {
-            engram.write(g, texts.get(s * per + i));
-          }
+    table.add("| cache bound | heap, store only | heap after searching every scope | growth | blocks held | cache bytes |"
+        + " evictions | hit rate |");
+    table.add("|--:|--:|--:|--:|--:|--:|--:|--:|");
+    InMemoryMemoryStore store = new InMemoryMemoryStore();
+    try (Engram writer = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner())
+        .embedder(new SyntheticEmbedder(o.seed())).build()) {
+      for (int s = 0; s < scopes; s++) {
+        Grants g = Grants.of("app/user/u" + s);
+        for (int i = 0; i < per; i++) {
+          writer.write(g, texts.get(s * per + i));
         }
-        long before = usedHeapAfterGc();
-        for (int s = 0; s < scopes; s++) {
-          sink(engram.search(Grants.of("app/user/u" + s), vector(queries.get(s))));
+      }
+    }
+    for (long bound : new long[] {16L << 20, 256L << 20}) {
+      long before = usedHeapAfterGc();
+      try (Engram engram = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner())
+          .embedder(new SyntheticEmbedder(o.seed())).vectorCacheBytes(bound).build()) {
+        for (int round = 0; round < 2; round++) {
+          for (int s = 0; s < scopes; s++) {
+            sink(engram.search(Grants.of("app/user/u" + s), vector(queries.get(s))));
+          }
         }
         long after = usedHeapAfterGc();
         VectorCacheStats stats = engram.vectorCacheStats();
-        out.printf(Locale.ROOT, "  bound %d MiB: heap %.1f -> %.1f MiB (+%.1f), %d blocks, %.1f MiB cached, %d evictions%n",
+        out.printf(Locale.ROOT, "  bound %d MiB: heap %.1f -> %.1f MiB (+%.1f), %s%n", bound >> 20,
+            before / 1048576.0, after / 1048576.0, (after - before) / 1048576.0, stats);
+        table.add(String.format(Locale.ROOT, "| %d MiB | %.1f MiB | %.1f MiB | %+.1f MiB | %,d | %.1f MiB | %,d | %.2f |",
             bound >> 20, before / 1048576.0, after / 1048576.0, (after - before) / 1048576.0, stats.blocks(),
-            stats.bytes() / 1048576.0, stats.evictions());
-        table.add(String.format(Locale.ROOT, "| %d MiB | %.1f MiB | %.1f MiB | %+.1f MiB | %,d | %.1f MiB | %,d |",
-            bound >> 20, before / 1048576.0, after / 1048576.0, (after - before) / 1048576.0, stats.blocks(),
-            stats.bytes() / 1048576.0, stats.evictions()));
+            stats.bytes() / 1048576.0, stats.evictions(), stats.hitRate()));
       }
     }
     out.println();
