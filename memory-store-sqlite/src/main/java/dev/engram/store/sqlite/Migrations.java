@@ -43,7 +43,8 @@ final class Migrations {
       new Migration(4, "erasure", "V4__erasure.sql"),
       new Migration(5, "sources and event time", "V5__sources.sql"),
       new Migration(6, "event origin", "V6__event_origin.sql"),
-      new Migration(7, "vector epoch", "V7__vector_epoch.sql"));
+      new Migration(7, "sources by event time", "V7__sources_occurred_at.sql"),
+      new Migration(8, "vector epoch", "V8__vector_epoch.sql"));
 
   private Migrations() {}
 
