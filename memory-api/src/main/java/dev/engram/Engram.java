@@ -529,6 +529,15 @@ public interface Engram extends AutoCloseable {
    */
   int reindex(Grants grants);
 
+  /**
+   * Counters of this engine's vector block cache: how often searches found a scope's vectors current,
+   * brought them up to date from the revisions written since, or read them whole from the store, and
+   * how much the cache holds against its bound ({@link EngramBuilder#vectorCacheBytes(long)}).
+   *
+   * @return a snapshot of the counters
+   */
+  VectorCacheStats vectorCacheStats();
+
   // ---- moving memory between stores ----------------------------------------------------------
 
   /**

@@ -355,6 +355,22 @@ final class Commit {
   /** A topic row as an export carries it. */
   record RestoredTopic(String topic, @Nullable String blurb, long lastWrite, long lastCurated, Instant lastUpdatedAt) {}
 
+  // ---- vectors
+
+  /**
+   * {@code result} with the vector gap of its entry version reported, when this commit stored it without
+   * vectors (the embedder failed or was late); otherwise {@code result} itself.
+   */
+  dev.engram.WriteResult reportVectors(dev.engram.WriteResult result) {
+    String gap = vectors.gap(result.entry().versionId());
+    if (gap == null) {
+      return result;
+    }
+    List<String> warnings = new ArrayList<>(result.warnings());
+    warnings.add("stored without vectors: " + gap + "; search finds this entry by full text only until reindex");
+    return new dev.engram.WriteResult(result.outcome(), result.entry(), result.revision(), warnings, true);
+  }
+
   // ---- finishing
 
   /** Whether anything changed so far. */

@@ -43,6 +43,7 @@ import dev.engram.WriteOptions;
 import dev.engram.WriteRequest;
 import dev.engram.BatchWriteResult;
 import dev.engram.MemoryException;
+import dev.engram.VectorCacheStats;
 import dev.engram.WriteResult;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
@@ -98,8 +99,11 @@ public final class MemoryEngine implements Engram {
     Objects.requireNonNull(reasoner, "reasoner");
     this.config = Objects.requireNonNull(config, "config");
     this.policy = new GrantPolicy(config.protectedNamespaces());
+    EngineConfig.Vectors vc = config.vectors();
     this.search = new SearchService(store, reasoner, config.search(),
-        config.embedder() == null ? null : new Embeddings(config.embedder()), config.reranker());
+        config.embedder() == null ? null
+            : new Embeddings(config.embedder(), config.search().embedTimeout(), vc.embeddingExecutor()),
+        new VectorIndex(store, vc.cacheBytes(), vc.scanExecutor(), vc.quantized()), config.reranker());
     this.commits = new Commits(store, config, search);
     this.writes = new WritePipeline(store, reasoner, config, policy, search, commits);
     this.versioning = new Versioning(search, commits);
@@ -168,9 +172,14 @@ public final class MemoryEngine implements Engram {
         ? m : new StoreException(ErrorCode.STORE_UNAVAILABLE, "the batch's transaction failed: " + e, e);
   }
 
+  /** The disclosure check's warnings ahead of the ones the write itself reported (vector gaps). */
   private static WriteResult withWarnings(WriteResult result) {
-    return result.outcome() == WriteResult.Outcome.DEDUPED
-        ? result : result.withWarnings(DisclosureCheck.warnings(result.entry().disclosure()));
+    if (result.outcome() == WriteResult.Outcome.DEDUPED) {
+      return result;
+    }
+    List<String> warnings = new ArrayList<>(DisclosureCheck.warnings(result.entry().disclosure()));
+    warnings.addAll(result.warnings());
+    return result.withWarnings(warnings);
   }
 
   /** A write's arguments validated; throws the caller's mistake. */
@@ -412,6 +421,11 @@ public final class MemoryEngine implements Engram {
   }
 
   @Override
+  public VectorCacheStats vectorCacheStats() {
+    return search.vectorCacheStats();
+  }
+
+  @Override
   public int reindex(Grants grants) {
     open(grants);
     return search.reindex(grants);
@@ -574,8 +588,11 @@ public final class MemoryEngine implements Engram {
    */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true) && ownsStore) {
-      store.close();
+    if (closed.compareAndSet(false, true)) {
+      search.close();
+      if (ownsStore) {
+        store.close();
+      }
     }
   }
 

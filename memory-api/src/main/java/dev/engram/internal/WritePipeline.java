@@ -223,7 +223,7 @@ final class WritePipeline {
           slot.attempt = null;
           slot.error = null;
           try {
-            slot.attempt = commit(c, Objects.requireNonNull(slot.filed), Objects.requireNonNull(slot.input));
+            slot.attempt = c.reportVectors(commit(c, Objects.requireNonNull(slot.filed), Objects.requireNonNull(slot.input)));
           } catch (dev.engram.MemoryException e) {
             if (e instanceof dev.engram.StoreException) {
               throw e;

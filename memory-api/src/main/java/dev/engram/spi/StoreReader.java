@@ -190,6 +190,42 @@ public interface StoreReader {
   }
 
   /**
+   * The vectors stored under {@code profileId} for the named versions of {@code scope}, whatever their
+   * status, grouped by version (the rows of one version in their stored order). The engine reads the
+   * vectors of the versions a revision changed through it, instead of reloading the scope's vectors.
+   * The default filters {@link #activeVectors}; stores keeping many vectors answer from an index.
+   *
+   * @param scope the scope
+   * @param profileId the embedding profile id
+   * @param versionIds the versions
+   * @return their vectors; a version without vectors has none
+   * @throws CapabilityNotSupportedException if the store keeps no vectors
+   */
+  default List<StoredVector> vectorsOf(String scope, String profileId, Collection<String> versionIds) {
+    Set<String> wanted = Set.copyOf(versionIds);
+    List<StoredVector> out = new java.util.ArrayList<>();
+    for (StoredVector v : activeVectors(scope, profileId)) {
+      if (wanted.contains(v.versionId())) {
+        out.add(v);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The store's vector epoch: a counter {@link StoreTransaction#advanceVectorEpoch()} moves whenever
+   * vectors of versions committed earlier are stored (reindex), which no revision records. Engines
+   * cache vectors keyed by it together with the scope's revision, so vectors another process stored
+   * are seen by the next search. Stores declaring {@link StoreCapability#VECTOR_STORAGE} keep it
+   * durably and shared by every process using the store; the default (always 0) suits stores without.
+   *
+   * @return the epoch, 0 when it never moved
+   */
+  default long vectorEpoch() {
+    return 0;
+  }
+
+  /**
    * Counts the active versions of {@code scope} without any vector under {@code profileId}.
    *
    * @param scope the scope

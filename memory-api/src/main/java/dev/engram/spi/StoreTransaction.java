@@ -110,6 +110,17 @@ public interface StoreTransaction extends StoreReader {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
   }
 
+  /**
+   * Moves the store's {@link #vectorEpoch() vector epoch} forward by one when this transaction commits.
+   * The engine calls it when it stores vectors for versions committed earlier (reindex), so every
+   * process's cache notices them. Stores declaring {@link StoreCapability#VECTOR_STORAGE} implement it.
+   *
+   * @throws CapabilityNotSupportedException if the store keeps no vectors
+   */
+  default void advanceVectorEpoch() {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
+  }
+
   // ---- sources (stores declaring StoreCapability.SOURCES)
 
   /**

@@ -6,6 +6,7 @@ package dev.engram.benchmarks;
 
 import dev.engram.benchmarks.retrieval.RetrievalCommand;
 import dev.engram.benchmarks.search.SearchCommand;
+import dev.engram.benchmarks.search.VectorCommand;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -34,6 +35,7 @@ public final class Main {
   static {
     register("retrieval", RetrievalCommand.SUMMARY, RetrievalCommand::run);
     register("search", SearchCommand.SUMMARY, SearchCommand::run);
+    register("vectors", VectorCommand.SUMMARY, VectorCommand::run);
   }
 
   private Main() {}

@@ -83,6 +83,8 @@ public final class InMemoryMemoryStore implements MemoryStore {
     final Map<String, TextIndex> text = new HashMap<>();
     /** profile -> versionId -> vectors of that version's views. */
     final Map<String, Map<String, List<StoredVector>>> vectors = new HashMap<>();
+    /** Moved by transactions that store vectors of versions committed earlier (reindex). */
+    long vectorEpoch;
     /** scope -> position -> captured source. */
     final Map<String, TreeMap<Long, CapturedSource>> sources = new HashMap<>();
     /** scope -> source id -> position. */
@@ -217,6 +219,16 @@ public final class InMemoryMemoryStore implements MemoryStore {
   @Override
   public List<StoredVector> activeVectors(String scope, String profileId) {
     return read(() -> Queries.activeVectors(data, scope, profileId));
+  }
+
+  @Override
+  public List<StoredVector> vectorsOf(String scope, String profileId, Collection<String> versionIds) {
+    return read(() -> Queries.vectorsOf(data, scope, profileId, versionIds));
+  }
+
+  @Override
+  public long vectorEpoch() {
+    return read(() -> data.vectorEpoch);
   }
 
   @Override
@@ -415,6 +427,18 @@ public final class InMemoryMemoryStore implements MemoryStore {
           if (e.isActive()) {
             out.addAll(byVersion.getOrDefault(e.versionId(), List.of()));
           }
+        }
+      }
+      return out;
+    }
+
+    static List<StoredVector> vectorsOf(Data d, String scope, String profileId, Collection<String> versionIds) {
+      Map<String, List<StoredVector>> byVersion = d.vectors.getOrDefault(profileId, Map.of());
+      List<StoredVector> out = new ArrayList<>();
+      for (String id : versionIds) {
+        MemoryEntry e = d.versions.get(id);
+        if (e != null && e.scope().equals(scope)) {
+          out.addAll(byVersion.getOrDefault(id, List.of()));
         }
       }
       return out;
@@ -1054,6 +1078,23 @@ public final class InMemoryMemoryStore implements MemoryStore {
     @Override
     public int countActiveWithoutVectors(String s, String profileId) {
       return Queries.countActiveWithoutVectors(d(), s, profileId);
+    }
+
+    @Override
+    public List<StoredVector> vectorsOf(String s, String profileId, Collection<String> versionIds) {
+      return Queries.vectorsOf(d(), s, profileId, versionIds);
+    }
+
+    @Override
+    public long vectorEpoch() {
+      return d().vectorEpoch;
+    }
+
+    @Override
+    public void advanceVectorEpoch() {
+      Data d = d();
+      d.vectorEpoch++;
+      undo.push(() -> d.vectorEpoch--);
     }
   }
 

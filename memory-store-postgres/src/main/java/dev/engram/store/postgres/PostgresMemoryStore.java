@@ -479,6 +479,16 @@ public final class PostgresMemoryStore implements MemoryStore {
         c -> reads.countActiveWithoutVectors(c, scope, profileId));
   }
 
+  @Override
+  public List<StoredVector> vectorsOf(String scope, String profileId, Collection<String> versionIds) {
+    return read("reading vectors of versions in " + scope, c -> reads.vectorsOf(c, scope, profileId, versionIds));
+  }
+
+  @Override
+  public long vectorEpoch() {
+    return read("reading the vector epoch", reads::vectorEpoch);
+  }
+
   // ---------------------------------------------------------------------------------------------
   // lifecycle and plumbing
 
@@ -1104,6 +1114,24 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public int countActiveWithoutVectors(String s, String profileId) {
       return run("counting versions without vectors", conn -> reads.countActiveWithoutVectors(conn, s, profileId));
+    }
+
+    @Override
+    public List<StoredVector> vectorsOf(String s, String profileId, Collection<String> versionIds) {
+      return run("reading vectors of versions", conn -> reads.vectorsOf(conn, s, profileId, versionIds));
+    }
+
+    @Override
+    public long vectorEpoch() {
+      return run("reading the vector epoch", reads::vectorEpoch);
+    }
+
+    @Override
+    public void advanceVectorEpoch() {
+      run("advancing the vector epoch", conn -> {
+        reads.advanceVectorEpoch(conn);
+        return null;
+      });
     }
 
     @Override

@@ -314,6 +314,34 @@ final class Reads {
     }
   }
 
+  List<StoredVector> vectorsOf(Connection c, String scope, String profileId, Collection<String> versionIds)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.vectorsOf)) {
+      ps.setString(1, profileId);
+      ps.setString(2, scope);
+      ps.setArray(3, Rows.textArray(c, new LinkedHashSet<>(versionIds)));
+      List<StoredVector> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new StoredVector(rs.getString(1), rs.getString(2), StoredVector.fromBytes(rs.getBytes(3))));
+        }
+      }
+      return out;
+    }
+  }
+
+  long vectorEpoch(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.vectorEpoch); ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+
+  void advanceVectorEpoch(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.advanceVectorEpoch)) {
+      ps.executeUpdate();
+    }
+  }
+
   int countActiveWithoutVectors(Connection c, String scope, String profileId) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.countActiveWithoutVectors)) {
       ps.setString(1, scope);

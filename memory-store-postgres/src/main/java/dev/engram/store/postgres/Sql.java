@@ -88,6 +88,9 @@ final class Sql {
   final String insertVector;
   final String activeVectors;
   final String countActiveWithoutVectors;
+  final String vectorsOf;
+  final String vectorEpoch;
+  final String advanceVectorEpoch;
 
   // ---- claims
   final String claimDirtyTopics;
@@ -254,6 +257,12 @@ final class Sql {
         + " JOIN " + vectorsT + " x ON x.version_id = v.version_id AND x.profile_id = ?"
         + " WHERE v.scope = ? AND v.status = 'ACTIVE'"
         + " ORDER BY x.version_id, x.ordinal";
+    vectorsOf = "SELECT x.version_id, x.view, x.vector FROM " + versionsT + " v"
+        + " JOIN " + vectorsT + " x ON x.version_id = v.version_id AND x.profile_id = ?"
+        + " WHERE v.scope = ? AND v.version_id = ANY (?::text[])"
+        + " ORDER BY x.version_id, x.ordinal";
+    vectorEpoch = "SELECT epoch FROM " + p + "vector_epoch WHERE id = 1";
+    advanceVectorEpoch = "UPDATE " + p + "vector_epoch SET epoch = epoch + 1 WHERE id = 1";
     countActiveWithoutVectors = "SELECT count(*) FROM " + versionsT + " v"
         + " WHERE v.scope = ? AND v.status = 'ACTIVE' AND NOT EXISTS (SELECT 1 FROM " + vectorsT + " x"
         + " WHERE x.version_id = v.version_id AND x.profile_id = ?)";

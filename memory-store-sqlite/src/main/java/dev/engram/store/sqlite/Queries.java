@@ -424,6 +424,43 @@ final class Queries {
     return out;
   }
 
+  /** Version ids per {@code vectorsOf} statement. */
+  private static final int VECTORS_OF_CHUNK = 64;
+  private static final String VECTOR_EPOCH = "SELECT epoch FROM vector_epoch WHERE id = 1";
+  static final String ADVANCE_VECTOR_EPOCH = "UPDATE vector_epoch SET epoch = epoch + 1 WHERE id = 1";
+
+  static List<StoredVector> vectorsOf(Session s, String scope, String profileId, java.util.Collection<String> versionIds)
+      throws SQLException {
+    List<String> ids = new ArrayList<>(new java.util.LinkedHashSet<>(versionIds));
+    List<StoredVector> out = new ArrayList<>();
+    for (int from = 0; from < ids.size(); from += VECTORS_OF_CHUNK) {
+      List<String> chunk = ids.subList(from, Math.min(ids.size(), from + VECTORS_OF_CHUNK));
+      PreparedStatement ps = s.prepare("SELECT vv.version_id, vv.view, vv.vector FROM version_vectors vv"
+          + " JOIN versions v ON v.version_id = vv.version_id"
+          + " WHERE vv.profile = ? AND v.scope = ? AND vv.version_id IN ("
+          + String.join(", ", java.util.Collections.nCopies(chunk.size(), "?")) + ")"
+          + " ORDER BY vv.version_id, vv.ordinal");
+      ps.setString(1, profileId);
+      ps.setString(2, scope);
+      for (int i = 0; i < chunk.size(); i++) {
+        ps.setString(3 + i, chunk.get(i));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new StoredVector(rs.getString(1), rs.getString(2), StoredVector.fromBytes(rs.getBytes(3))));
+        }
+      }
+    }
+    return out;
+  }
+
+  static long vectorEpoch(Session s) throws SQLException {
+    PreparedStatement ps = s.prepare(VECTOR_EPOCH);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+
   static int countActiveWithoutVectors(Session s, String scope, String profileId) throws SQLException {
     PreparedStatement ps = s.prepare(COUNT_WITHOUT_VECTORS);
     ps.setString(1, scope);

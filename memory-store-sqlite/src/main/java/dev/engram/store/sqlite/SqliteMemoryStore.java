@@ -681,6 +681,16 @@ public final class SqliteMemoryStore implements MemoryStore {
     return read("count versions without vectors", s -> Queries.countActiveWithoutVectors(s, scope, profileId));
   }
 
+  @Override
+  public List<StoredVector> vectorsOf(String scope, String profileId, Collection<String> versionIds) {
+    return read("read vectors of versions", s -> Queries.vectorsOf(s, scope, profileId, versionIds));
+  }
+
+  @Override
+  public long vectorEpoch() {
+    return read("read the vector epoch", Queries::vectorEpoch);
+  }
+
   /**
    * Settings of a {@link SqliteMemoryStore}. Each may be given once; {@link #build()} opens the store.
    */

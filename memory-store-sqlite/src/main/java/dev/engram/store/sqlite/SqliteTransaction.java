@@ -470,6 +470,25 @@ final class SqliteTransaction implements StoreTransaction {
     }
   }
 
+  @Override
+  public void advanceVectorEpoch() {
+    try {
+      s().prepare(Queries.ADVANCE_VECTOR_EPOCH).executeUpdate();
+    } catch (SQLException e) {
+      throw store.failure("advance the vector epoch", e);
+    }
+  }
+
+  @Override
+  public List<StoredVector> vectorsOf(String s, String profileId, java.util.Collection<String> versionIds) {
+    return run("read vectors of versions", x -> Queries.vectorsOf(x, s, profileId, versionIds));
+  }
+
+  @Override
+  public long vectorEpoch() {
+    return run("read the vector epoch", Queries::vectorEpoch);
+  }
+
   // ---- reads, on the transaction's own connection
 
   @Override
