@@ -430,6 +430,20 @@ public interface Engram extends AutoCloseable {
   List<MemoryEvent> history(Grants grants, String entryId);
 
   /**
+   * One page of the events of an entry, oldest first. Unlike {@link #history(Grants, String)}, which
+   * reads the whole history at once, a page costs the same at any depth of a long version chain;
+   * follow {@link HistoryPage#nextCursor()} for the next one.
+   *
+   * @param grants what the caller may see
+   * @param entryId the entry
+   * @param options the page size and where the page starts
+   * @return the page
+   * @throws NotFoundException if the entry does not exist or is not visible
+   * @throws InvalidInputException if the cursor was not handed out by a history page
+   */
+  HistoryPage history(Grants grants, String entryId, HistoryOptions options);
+
+  /**
    * The current revision of a visible scope.
    *
    * @param grants what the caller may see

@@ -19,6 +19,14 @@ public abstract class MemoryStoreTck {
   protected abstract MemoryStore createStore();
 
   @Nested
+  class StoreSpi extends StoreSpiContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
   class Crud extends CrudContract {
     @Override
     protected MemoryStore createStore() {

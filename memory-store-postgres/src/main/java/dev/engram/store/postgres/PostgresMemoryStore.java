@@ -26,6 +26,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -69,7 +70,7 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  */
-public final class PostgresMemoryStore implements MemoryStore {
+public final class PostgresMemoryStore extends ConnectionReads implements MemoryStore {
   /** The table prefix used unless the builder sets another. */
   public static final String DEFAULT_TABLE_PREFIX = "engram_";
 
@@ -91,6 +92,8 @@ public final class PostgresMemoryStore implements MemoryStore {
   private final Reads reads;
   private final @Nullable Runnable afterClose;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** The innermost transaction running on each thread, for nesting. */
+  private final ThreadLocal<Tx> current = new ThreadLocal<>();
 
   /**
    * A store on the database at {@code jdbcUrl} ({@code jdbc:postgresql:…}, credentials as URL
@@ -170,15 +173,25 @@ public final class PostgresMemoryStore implements MemoryStore {
   // ---------------------------------------------------------------------------------------------
   // transactions
 
+  /**
+   * Runs {@code work} on one connection holding the row lock of the scope's head. Called from inside a
+   * transaction on the same thread it runs as a savepoint on that transaction's connection (so it never
+   * waits for a lock its own outer transaction holds) and locks its scope's head there.
+   */
   @Override
   public <T> T inTransaction(String scope, StoreWork<T> work) {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(work, "work");
+    Tx outer = current.get();
+    if (outer != null) {
+      return nested(outer, scope, work);
+    }
     Connection c = connect("a transaction on " + scope);
     Tx tx = null;
     try {
       c.setAutoCommit(false);
-      tx = new Tx(c, scope);
+      tx = new Tx(c, scope, 0);
+      current.set(tx);
       tx.lockHead();
       T result = work.run(tx);
       tx.commit();
@@ -190,10 +203,52 @@ public final class PostgresMemoryStore implements MemoryStore {
       rollback(c, e);
       throw e;
     } finally {
+      current.remove();
       if (tx != null) {
         tx.closed = true;
       }
       release(c);
+    }
+  }
+
+  private <T> T nested(Tx outer, String scope, StoreWork<T> work) {
+    Tx tx = new Tx(outer.c, scope, outer.depth + 1);
+    Savepoint savepoint;
+    try {
+      outer.sendQueued();
+      savepoint = outer.c.setSavepoint("engram_nested_" + tx.depth);
+    } catch (SQLException e) {
+      throw failure("opening a nested transaction on " + scope, e);
+    }
+    current.set(tx);
+    try {
+      tx.lockHead();
+      T result = work.run(tx);
+      tx.sendQueued();
+      outer.c.releaseSavepoint(savepoint);
+      if (tx.scope.equals(outer.scope)) {
+        outer.head = tx.head;
+      }
+      return result;
+    } catch (SQLException e) {
+      undoNested(tx, savepoint, e);
+      throw failure("the nested transaction on " + scope, e);
+    } catch (RuntimeException | Error e) {
+      undoNested(tx, savepoint, e);
+      throw e;
+    } finally {
+      tx.closed = true;
+      current.set(outer);
+    }
+  }
+
+  private static void undoNested(Tx tx, Savepoint savepoint, Throwable cause) {
+    tx.deferred.clear();
+    try {
+      tx.c.rollback(savepoint);
+      tx.c.releaseSavepoint(savepoint);
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
     }
   }
 
@@ -368,108 +423,14 @@ public final class PostgresMemoryStore implements MemoryStore {
     return lease.toNanos() / 1e9;
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // reads outside transactions: one statement each, on a pooled connection
-
   @Override
-  public long headRevision(String scope) {
-    return read("reading the head of " + scope, c -> reads.headRevision(c, scope));
+  <T> T query(String what, SqlWork<T> work) {
+    return read(what, work);
   }
 
   @Override
-  public dev.engram.spi.SourceState sourceState(String scope) {
-    return read("reading the source state of " + scope, c -> reads.sourceState(c, scope));
-  }
-
-  @Override
-  public Optional<dev.engram.CapturedSource> source(String scope, String sourceId) {
-    return read("reading a source of " + scope, c -> reads.source(c, scope, sourceId));
-  }
-
-  @Override
-  public List<dev.engram.CapturedSource> sources(String scope, dev.engram.spi.SourceFilter filter) {
-    return read("reading sources of " + scope, c -> reads.sources(c, scope, filter));
-  }
-
-  @Override
-  public Optional<MemoryEntry> version(String versionId) {
-    return read("reading version " + versionId, c -> reads.version(c, versionId));
-  }
-
-  @Override
-  public List<MemoryEntry> versions(String entryId) {
-    return read("reading the versions of " + entryId, c -> reads.versions(c, entryId));
-  }
-
-  @Override
-  public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
-    return read("finding by content hash in " + scope, c -> reads.findActiveByHash(c, scope, contentHash));
-  }
-
-  @Override
-  public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
-    return read("finding by path in " + scope, c -> reads.findActiveByPath(c, scope, path));
-  }
-
-  @Override
-  public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
-    return read("reading topic " + topic, c -> reads.activeByTopic(c, scopes, topic, limit));
-  }
-
-  @Override
-  public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
-    return read("listing versions", c -> reads.versionsIn(c, scopes, statuses));
-  }
-
-  @Override
-  public List<MemoryEvent> events(String entryId) {
-    return read("reading the events of " + entryId, c -> reads.events(c, entryId));
-  }
-
-  @Override
-  public Optional<MemoryEvent> event(String eventId) {
-    return read("reading event " + eventId, c -> reads.event(c, eventId));
-  }
-
-  @Override
-  public List<Revision> revisions(String scope, long sinceExclusive, int limit) {
-    return read("reading the revisions of " + scope, c -> reads.revisions(c, scope, sinceExclusive, limit));
-  }
-
-  @Override
-  public List<TopicState> topics(Collection<String> scopes) {
-    return read("reading topics", c -> reads.topics(c, scopes));
-  }
-
-  @Override
-  public List<TopicState> dirtyTopics(int limit) {
-    return read("reading dirty topics", c -> reads.dirtyTopics(c, limit));
-  }
-
-  @Override
-  public int countActiveWithPriority(String namespace, int priority) {
-    return read("counting priorities in " + namespace, c -> reads.countActiveWithPriority(c, namespace, priority));
-  }
-
-  @Override
-  public List<String> scopes(String prefix, boolean recursive) {
-    return read("listing scopes under " + prefix, c -> reads.scopes(c, prefix, recursive));
-  }
-
-  @Override
-  public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
-    return read("searching full text", c -> reads.searchFullText(c, scopes, query, limit));
-  }
-
-  @Override
-  public List<StoredVector> activeVectors(String scope, String profileId) {
-    return read("reading vectors of " + scope, c -> reads.activeVectors(c, scope, profileId));
-  }
-
-  @Override
-  public int countActiveWithoutVectors(String scope, String profileId) {
-    return read("counting versions without vectors in " + scope,
-        c -> reads.countActiveWithoutVectors(c, scope, profileId));
+  Reads reads() {
+    return reads;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -491,11 +452,6 @@ public final class PostgresMemoryStore implements MemoryStore {
   @Override
   public String toString() {
     return "PostgresMemoryStore[" + (schema.isEmpty() ? "" : schema + ".") + tablePrefix + "*]";
-  }
-
-  @FunctionalInterface
-  private interface SqlWork<T> {
-    T run(Connection c) throws SQLException;
   }
 
   private <T> T read(String what, SqlWork<T> work) {
@@ -596,16 +552,33 @@ public final class PostgresMemoryStore implements MemoryStore {
    * Writes that return nothing (events, revisions, topic marks) are queued and sent together, in
    * order, in one round trip before the next statement or the commit.
    */
-  private final class Tx implements StoreTransaction {
+  private final class Tx extends ConnectionReads implements StoreTransaction {
     private final Connection c;
     private final String scope;
+    /** 0 for a transaction, 1 and more for savepoints nested in it. */
+    private final int depth;
     private final List<Deferred> deferred = new ArrayList<>();
     private long head;
     boolean closed;
 
-    Tx(Connection c, String scope) {
+    Tx(Connection c, String scope, int depth) {
       this.c = c;
       this.scope = scope;
+      this.depth = depth;
+    }
+
+    /** Refuses a write for another scope than the one this transaction is bound to. */
+    private void requireScope(String written, String what) {
+      checkOpen();
+      if (!written.equals(scope)) {
+        throw new IllegalStateException(what + " of scope " + written + " in a transaction on " + scope);
+      }
+    }
+
+    /** Sends the queued writes now (before a savepoint opens or closes). */
+    void sendQueued() throws SQLException {
+      checkOpen();
+      flush();
     }
 
     /**
@@ -701,6 +674,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public void insertVersion(MemoryEntry v) {
       Objects.requireNonNull(v, "version");
+      requireScope(v.scope(), "version " + v.versionId());
       String glossaryWords = SearchText.words(String.join(" ", v.glossary()));
       String contentWords = SearchText.words(FullTextQuery.indexedContent(v.content()));
       String topicWords = SearchText.words(FullTextQuery.indexedTopics(v.topics()));
@@ -747,11 +721,20 @@ public final class PostgresMemoryStore implements MemoryStore {
           ps.setString(2, supersededBy);
           ps.setString(3, at.toString());
           ps.setString(4, versionId);
-          ps.setBoolean(5, status == EntryStatus.ACTIVE);
+          ps.setString(5, scope);
+          ps.setBoolean(6, status == EntryStatus.ACTIVE);
+          long n;
           try (ResultSet rs = ps.executeQuery()) {
             rs.next();
-            return rs.getLong(1);
+            n = rs.getLong(1);
           }
+          if (n == 0) {
+            Optional<MemoryEntry> other = reads.version(conn, versionId);
+            if (other.isPresent()) {
+              requireScope(other.get().scope(), "status change of version " + versionId);
+            }
+          }
+          return n;
         }
       });
       if (updated == 0) {
@@ -762,6 +745,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public void appendEvent(MemoryEvent e) {
       Objects.requireNonNull(e, "event");
+      requireScope(e.scope(), "event " + e.eventId());
       String body = EntryJson.writeEvent(e);
       defer(sql.insertEvent, (ps, i) -> {
         ps.setString(i, e.eventId());
@@ -798,6 +782,7 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public void markTopicsWritten(String topicScope, Collection<String> topics, long revision, Instant at) {
+      requireScope(topicScope, "topic rows");
       Set<String> distinct = new LinkedHashSet<>(topics);
       if (distinct.isEmpty()) {
         checkOpen();
@@ -814,6 +799,7 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public void markTopicCurated(String topicScope, String topic, long revision, @Nullable String blurb) {
+      requireScope(topicScope, "topic row " + topic);
       defer(sql.markTopicCurated, (ps, i) -> {
         ps.setString(i, topicScope);
         ps.setString(i + 1, topic);
@@ -826,6 +812,11 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public int eraseEntry(String entryId) {
       return run("erasing entry " + entryId, conn -> {
+        Optional<MemoryEntry> current = reads.currentVersion(conn, entryId);
+        if (current.isEmpty()) {
+          return 0;
+        }
+        requireScope(current.get().scope(), "erasure of entry " + entryId);
         String entryScope = null;
         Set<String> topics = new LinkedHashSet<>();
         int removed = 0;
@@ -936,21 +927,6 @@ public final class PostgresMemoryStore implements MemoryStore {
       });
     }
 
-    @Override
-    public dev.engram.spi.SourceState sourceState(String s) {
-      return run("reading the source state of " + s, conn -> reads.sourceState(conn, s));
-    }
-
-    @Override
-    public Optional<dev.engram.CapturedSource> source(String s, String sourceId) {
-      return run("reading a source", conn -> reads.source(conn, s, sourceId));
-    }
-
-    @Override
-    public List<dev.engram.CapturedSource> sources(String s, dev.engram.spi.SourceFilter filter) {
-      return run("reading sources", conn -> reads.sources(conn, s, filter));
-    }
-
     // reads inside the transaction run on its connection and see its own writes
 
     @Override
@@ -963,83 +939,13 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
 
     @Override
-    public Optional<MemoryEntry> version(String versionId) {
-      return run("reading version " + versionId, conn -> reads.version(conn, versionId));
+    <T> T query(String what, SqlWork<T> work) {
+      return run(what, work);
     }
 
     @Override
-    public List<MemoryEntry> versions(String entryId) {
-      return run("reading the versions of " + entryId, conn -> reads.versions(conn, entryId));
-    }
-
-    @Override
-    public Optional<MemoryEntry> findActiveByHash(String s, String contentHash) {
-      return run("finding by content hash", conn -> reads.findActiveByHash(conn, s, contentHash));
-    }
-
-    @Override
-    public Optional<MemoryEntry> findActiveByPath(String s, String path) {
-      return run("finding by path", conn -> reads.findActiveByPath(conn, s, path));
-    }
-
-    @Override
-    public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
-      return run("reading topic " + topic, conn -> reads.activeByTopic(conn, scopes, topic, limit));
-    }
-
-    @Override
-    public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
-      return run("listing versions", conn -> reads.versionsIn(conn, scopes, statuses));
-    }
-
-    @Override
-    public List<MemoryEvent> events(String entryId) {
-      return run("reading the events of " + entryId, conn -> reads.events(conn, entryId));
-    }
-
-    @Override
-    public Optional<MemoryEvent> event(String eventId) {
-      return run("reading event " + eventId, conn -> reads.event(conn, eventId));
-    }
-
-    @Override
-    public List<Revision> revisions(String s, long sinceExclusive, int limit) {
-      return run("reading revisions", conn -> reads.revisions(conn, s, sinceExclusive, limit));
-    }
-
-    @Override
-    public List<TopicState> topics(Collection<String> scopes) {
-      return run("reading topics", conn -> reads.topics(conn, scopes));
-    }
-
-    @Override
-    public List<TopicState> dirtyTopics(int limit) {
-      return run("reading dirty topics", conn -> reads.dirtyTopics(conn, limit));
-    }
-
-    @Override
-    public int countActiveWithPriority(String namespace, int priority) {
-      return run("counting priorities", conn -> reads.countActiveWithPriority(conn, namespace, priority));
-    }
-
-    @Override
-    public List<String> scopes(String prefix, boolean recursive) {
-      return run("listing scopes", conn -> reads.scopes(conn, prefix, recursive));
-    }
-
-    @Override
-    public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
-      return run("searching full text", conn -> reads.searchFullText(conn, scopes, query, limit));
-    }
-
-    @Override
-    public List<StoredVector> activeVectors(String s, String profileId) {
-      return run("reading vectors", conn -> reads.activeVectors(conn, s, profileId));
-    }
-
-    @Override
-    public int countActiveWithoutVectors(String s, String profileId) {
-      return run("counting versions without vectors", conn -> reads.countActiveWithoutVectors(conn, s, profileId));
+    Reads reads() {
+      return reads;
     }
 
     @Override
@@ -1057,13 +963,16 @@ public final class PostgresMemoryStore implements MemoryStore {
         java.sql.Array ids = Rows.textArray(conn, byVersion.keySet());
         try (PreparedStatement ps = conn.prepareStatement(sql.countExistingVersions)) {
           ps.setArray(1, ids);
+          ps.setString(2, scope);
           try (ResultSet rs = ps.executeQuery()) {
             rs.next();
             if (rs.getInt(1) != byVersion.size()) {
               for (String id : byVersion.keySet()) {
-                if (reads.version(conn, id).isEmpty()) {
+                Optional<MemoryEntry> owner = reads.version(conn, id);
+                if (owner.isEmpty()) {
                   throw new IllegalStateException("version " + id + " does not exist");
                 }
+                requireScope(owner.get().scope(), "vectors of version " + id);
               }
             }
           }

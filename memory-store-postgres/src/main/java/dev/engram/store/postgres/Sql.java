@@ -55,12 +55,14 @@ final class Sql {
   final String headRevision;
   final String version;
   final String versions;
+  final String currentVersion;
   final String findActiveByHash;
   final String findActiveByPath;
   final String activeByTopic;
   final String activeByTopicInScope;
   final String versionsIn;
   final String events;
+  final String eventsPage;
   final String event;
   final String revisions;
   final String topics;
@@ -113,7 +115,7 @@ final class Sql {
         + " INSERT INTO " + topicsIdx + " (scope, topic, version_id, active)"
         + " SELECT v.scope, x.topic, v.version_id, ? FROM v, (SELECT DISTINCT unnest(?::text[]) AS topic) x";
     updateStatus = "WITH u AS (UPDATE " + versionsT + " SET status = ?, superseded_by = ?, updated_at = ?"
-        + " WHERE version_id = ? RETURNING version_id, scope, topics),"
+        + " WHERE version_id = ? AND scope = ? RETURNING version_id, scope, topics),"
         + " t AS (UPDATE " + topicsIdx + " vt SET active = ? FROM u"
         + " WHERE vt.scope = u.scope AND vt.topic = ANY (u.topics) AND vt.version_id = u.version_id)"
         + " SELECT count(*) FROM u";
@@ -166,6 +168,8 @@ final class Sql {
     String fromVersions = " FROM " + versionsT + " v";
     version = "SELECT " + VERSION_COLUMNS + fromVersions + " WHERE v.version_id = ?";
     versions = "SELECT " + VERSION_COLUMNS + fromVersions + " WHERE v.entry_id = ? ORDER BY v.version, v.version_id";
+    currentVersion = "SELECT " + VERSION_COLUMNS + fromVersions
+        + " WHERE v.entry_id = ? ORDER BY v.version DESC LIMIT 1";
     findActiveByHash = "SELECT " + VERSION_COLUMNS + fromVersions
         + " WHERE v.scope = ? AND v.content_hash = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
     findActiveByPath = "SELECT " + VERSION_COLUMNS + fromVersions
@@ -184,6 +188,8 @@ final class Sql {
     versionsIn = "SELECT " + VERSION_COLUMNS + fromVersions
         + " WHERE v.scope = ANY (?::text[]) AND v.status = ANY (?::text[])";
     events = "SELECT body::text FROM " + eventsT + " WHERE entry_id = ? ORDER BY revision, event_id";
+    eventsPage = "SELECT body::text FROM " + eventsT + " WHERE entry_id = ? AND (revision, event_id) > (?, ?)"
+        + " ORDER BY revision, event_id LIMIT ?";
     event = "SELECT body::text FROM " + eventsT + " WHERE event_id = ?";
     revisions = "SELECT scope, revision, changes::text, at FROM " + revisionsT
         + " WHERE scope = ? AND revision > ? ORDER BY revision LIMIT ?";
@@ -219,7 +225,7 @@ final class Sql {
         + " GROUP BY h.version_id)"
         + " SELECT " + VERSION_COLUMNS + ", s.score FROM scored s JOIN " + versionsT + " v ON v.version_id = s.version_id"
         + " ORDER BY s.score DESC, v.version_id DESC LIMIT ?";
-    countExistingVersions = "SELECT count(*) FROM " + versionsT + " WHERE version_id = ANY (?::text[])";
+    countExistingVersions = "SELECT count(*) FROM " + versionsT + " WHERE version_id = ANY (?::text[]) AND scope = ?";
     deleteVectors = "DELETE FROM " + vectorsT + " WHERE profile_id = ? AND version_id = ANY (?::text[])";
     insertVector = "INSERT INTO " + vectorsT + " (version_id, profile_id, ordinal, view, vector)"
         + " VALUES (?, ?, ?, ?, ?)";
