@@ -34,6 +34,8 @@ public final class Main {
   static {
     register("retrieval", RetrievalCommand.SUMMARY, RetrievalCommand::run);
     register("search", SearchCommand.SUMMARY, SearchCommand::run);
+    register("chain", ChainCommand.SUMMARY, ChainCommand::run);
+    register("context", ContextCommand.SUMMARY, ContextCommand::run);
   }
 
   private Main() {}

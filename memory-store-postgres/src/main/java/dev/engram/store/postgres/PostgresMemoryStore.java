@@ -43,9 +43,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link MemoryStore} on PostgreSQL, shared safely by many processes.
@@ -56,6 +59,10 @@ import org.jspecify.annotations.Nullable;
  *       run in parallel.
  *   <li>The schema is versioned: on start the store applies missing migrations under an advisory lock
  *       (any number of processes may start at once) and refuses a schema newer than it knows.
+ *   <li>Plans do not wait for autovacuum: after every {@value #ANALYZE_AFTER_VERSIONS} versions (or a
+ *       fifth of the table, whichever is more) committed through the store, the transaction that crossed
+ *       the mark refreshes the planner statistics ({@code ANALYZE}) after its commit, so a search right
+ *       after a bulk write or an import uses the full-text index instead of a plan made for empty tables.
  *   <li>Curation workers in any number of processes take leased claims on dirty topics with
  *       {@link #claimDirtyTopics}; no two hold the same (scope, topic) at once.
  * </ul>
@@ -71,6 +78,13 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 public final class PostgresMemoryStore extends ConnectionReads implements MemoryStore {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresMemoryStore.class);
+  /**
+   * The planner statistics are refreshed ({@code ANALYZE}) once this many versions were committed since
+   * the last refresh, or a fifth of the versions counted then, whichever is more: a bulk write or an
+   * import is planned on real row counts from then on, not on the empty tables autovacuum last saw.
+   */
+  static final int ANALYZE_AFTER_VERSIONS = 500;
   /** The table prefix used unless the builder sets another. */
   public static final String DEFAULT_TABLE_PREFIX = "engram_";
 
@@ -94,6 +108,12 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   private final AtomicBoolean closed = new AtomicBoolean();
   /** The innermost transaction running on each thread, for nesting. */
   private final ThreadLocal<Tx> current = new ThreadLocal<>();
+  /** Versions committed through this store since it last refreshed the planner statistics. */
+  private final AtomicLong writtenSinceAnalyze = new AtomicLong();
+  /** About how many versions the tables held at the last refresh (what this store wrote, at least). */
+  private volatile long analyzedVersions;
+  private final AtomicBoolean analyzing = new AtomicBoolean();
+  private volatile boolean analyzeRefused;
 
   /**
    * A store on the database at {@code jdbcUrl} ({@code jdbc:postgresql:…}, credentials as URL
@@ -195,6 +215,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       tx.lockHead();
       T result = work.run(tx);
       tx.commit();
+      afterCommit(c, tx.insertedVersions);
       return result;
     } catch (SQLException e) {
       rollback(c, e);
@@ -229,6 +250,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       if (tx.scope.equals(outer.scope)) {
         outer.head = tx.head;
       }
+      outer.insertedVersions += tx.insertedVersions;
       return result;
     } catch (SQLException e) {
       undoNested(tx, savepoint, e);
@@ -239,6 +261,39 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     } finally {
       tx.closed = true;
       current.set(outer);
+    }
+  }
+
+  /**
+   * Refreshes the planner statistics of the tables that searches and reads plan over once enough
+   * versions were committed (see {@link #ANALYZE_AFTER_VERSIONS}), on the connection of the transaction
+   * that crossed the mark, after its commit. One thread refreshes at a time; a role not allowed to
+   * analyze is logged once and left to autovacuum.
+   */
+  private void afterCommit(Connection c, int inserted) {
+    if (inserted == 0 || analyzeRefused) {
+      return;
+    }
+    long written = writtenSinceAnalyze.addAndGet(inserted);
+    if (written < Math.max(ANALYZE_AFTER_VERSIONS, analyzedVersions / 5) || !analyzing.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      c.setAutoCommit(true);
+      long started = System.nanoTime();
+      try (java.sql.Statement st = c.createStatement()) {
+        st.execute(sql.analyze);
+      }
+      writtenSinceAnalyze.addAndGet(-written);
+      analyzedVersions += written;
+      LOG.debug("{}: refreshed planner statistics after {} versions in {} ms", this, written,
+          (System.nanoTime() - started) / 1_000_000);
+    } catch (SQLException e) {
+      analyzeRefused = "42501".equals(e.getSQLState());
+      LOG.warn("{}: could not refresh planner statistics after {} versions ({}); searches may be planned on stale"
+          + " row counts until autovacuum analyzes the tables", this, written, e.getMessage());
+    } finally {
+      analyzing.set(false);
     }
   }
 
@@ -559,6 +614,8 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     private final int depth;
     private final List<Deferred> deferred = new ArrayList<>();
     private long head;
+    /** Versions this transaction (and the nested ones that committed into it) inserted. */
+    int insertedVersions;
     boolean closed;
 
     Tx(Connection c, String scope, int depth) {
@@ -675,6 +732,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     public void insertVersion(MemoryEntry v) {
       Objects.requireNonNull(v, "version");
       requireScope(v.scope(), "version " + v.versionId());
+      insertedVersions++;
       String glossaryWords = SearchText.words(String.join(" ", v.glossary()));
       String contentWords = SearchText.words(FullTextQuery.indexedContent(v.content()));
       String topicWords = SearchText.words(FullTextQuery.indexedTopics(v.topics()));

@@ -78,6 +78,8 @@ final class Sql {
   // ---- search and vectors
   final String searchFullText;
   final String countExistingVersions;
+  /** Refreshes the planner statistics of the tables reads and searches plan over. */
+  final String analyze;
   final String deleteVectors;
   final String insertVector;
   final String activeVectors;
@@ -193,12 +195,13 @@ final class Sql {
     event = "SELECT body::text FROM " + eventsT + " WHERE event_id = ?";
     revisions = "SELECT scope, revision, changes::text, at FROM " + revisionsT
         + " WHERE scope = ? AND revision > ? ORDER BY revision LIMIT ?";
-    String topicColumns = "t.scope, t.topic, (SELECT count(*) FROM " + topicsIdx + " vt"
-        + " WHERE vt.scope = t.scope AND vt.topic = t.topic AND vt.active) AS active_count,"
+    String topicColumns = "t.scope, t.topic, coalesce(n.active_count, 0) AS active_count,"
         + " t.blurb, t.last_write_revision, t.last_curated_revision, t.last_updated_at";
-    topics = "SELECT " + topicColumns + " FROM " + topicsT + " t WHERE t.scope = ANY (?::text[])"
+    String fromTopics = " FROM " + topicsT + " t LEFT JOIN " + p + "topic_counts n"
+        + " ON n.scope = t.scope AND n.topic = t.topic";
+    topics = "SELECT " + topicColumns + fromTopics + " WHERE t.scope = ANY (?::text[])"
         + " ORDER BY t.scope, t.topic";
-    dirtyTopics = "SELECT " + topicColumns + " FROM " + topicsT + " t"
+    dirtyTopics = "SELECT " + topicColumns + fromTopics
         + " WHERE t.last_write_revision > t.last_curated_revision ORDER BY t.scope, t.topic LIMIT ?";
     countActiveWithPriority = "SELECT count(*) FROM " + versionsT
         + " WHERE status = 'ACTIVE' AND priority = ? AND scope = ?";
@@ -225,6 +228,7 @@ final class Sql {
         + " GROUP BY h.version_id)"
         + " SELECT " + VERSION_COLUMNS + ", s.score FROM scored s JOIN " + versionsT + " v ON v.version_id = s.version_id"
         + " ORDER BY s.score DESC, v.version_id DESC LIMIT ?";
+    analyze = "ANALYZE " + versionsT + ", " + topicsIdx + ", " + eventsT + ", " + p + "topic_counts";
     countExistingVersions = "SELECT count(*) FROM " + versionsT + " WHERE version_id = ANY (?::text[]) AND scope = ?";
     deleteVectors = "DELETE FROM " + vectorsT + " WHERE profile_id = ? AND version_id = ANY (?::text[])";
     insertVector = "INSERT INTO " + vectorsT + " (version_id, profile_id, ordinal, view, vector)"

@@ -288,6 +288,9 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
       } catch (RuntimeException | Error e) {
         tx.close();
         WriteLock.rollbackQuietly(session, e);
+        if (e instanceof StoreException) {
+          session.closeStatements();
+        }
         throw e;
       } finally {
         current.remove();
@@ -297,6 +300,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
         WriteLock.commit(session, database, writeLockTimeout);
       } catch (SQLException | RuntimeException e) {
         WriteLock.rollbackQuietly(session, e);
+        session.closeStatements();
         throw e;
       }
       if (tx.erased() || wipePending) {
