@@ -108,7 +108,7 @@ class PostgresMemoryStoreTest {
     store(schema).close();
     store(schema).close();
     assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
-        .containsExactly(1, 2, 3)
+        .containsExactly(1, 2, 3, 4)
         .hasSize(PostgresMemoryStore.schemaVersion());
   }
 

@@ -20,10 +20,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Searches right after a bulk write or an import are planned on real row counts: the store refreshes
+ * Searches right after a bulk write or an import are planned on real row counts (the planner's estimate
+ * for a scope's active versions matches what is there, not the guess it makes for a never-analyzed
+ * table, which at larger sizes turns the full-text search into seconds-long plans): the store refreshes
  * the planner statistics itself once enough versions were committed, instead of leaving the freshly
  * filled tables to autovacuum (whose first pass may come a minute later) with the statistics of empty
  * tables.
@@ -47,18 +51,16 @@ class PostgresPlanStatisticsTest {
     }
   }
 
-  /** The plan of a full-text match over the versions of one scope, as the store's search filters them. */
-  private String plan(String schema) throws SQLException {
-    StringBuilder out = new StringBuilder();
+  /** The planner's row estimate for the active versions of one scope (what every search filters on). */
+  private long estimatedRows(String schema) throws SQLException {
     try (Connection c = pg.pool().getConnection(); Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("EXPLAIN SELECT version_id FROM " + schema + "."
-            + PostgresMemoryStore.DEFAULT_TABLE_PREFIX + "versions WHERE search @@ plainto_tsquery('english',"
-            + " 'zeppelin') AND scope = 'app/user/u1' AND status = 'ACTIVE'")) {
-      while (rs.next()) {
-        out.append(rs.getString(1)).append('\n');
-      }
+            + PostgresMemoryStore.DEFAULT_TABLE_PREFIX + "versions WHERE scope = 'app/user/u1' AND status = 'ACTIVE'")) {
+      rs.next();
+      Matcher m = Pattern.compile("rows=(\\d+)").matcher(rs.getString(1));
+      assertThat(m.find()).isTrue();
+      return Long.parseLong(m.group(1));
     }
-    return out.toString();
   }
 
   @Test
@@ -74,6 +76,7 @@ class PostgresPlanStatisticsTest {
         engram.write(U1, note(i));
       }
       assertThat(reltuples(source, "versions")).isGreaterThanOrEqualTo(PostgresMemoryStore.ANALYZE_AFTER_VERSIONS);
+      assertThat(estimatedRows(source)).isBetween(n * 8L / 10, n * 12L / 10);
       engram.export(U1, exported);
     }
     try (PostgresMemoryStore store = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(target).build();
@@ -82,7 +85,7 @@ class PostgresPlanStatisticsTest {
       engram.importFrom(U1, new StringReader(exported.toString()), ImportOptions.defaults());
       assertThat(reltuples(target, "versions")).isGreaterThanOrEqualTo(PostgresMemoryStore.ANALYZE_AFTER_VERSIONS);
       assertThat(reltuples(target, "version_topics")).isGreaterThanOrEqualTo(PostgresMemoryStore.ANALYZE_AFTER_VERSIONS);
-      assertThat(plan(target)).contains("versions_search_idx").doesNotContain("Seq Scan");
+      assertThat(estimatedRows(target)).isBetween(n * 8L / 10, n * 12L / 10);
       List<String> hits = new ArrayList<>();
       engram.search(U1, SearchRequest.builder("zeppelin").mode(SearchMode.FTS).limit(50).build()).hits()
           .forEach(h -> hits.add(h.entry().content()));
