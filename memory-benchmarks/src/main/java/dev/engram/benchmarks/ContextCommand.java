@@ -41,7 +41,8 @@ import java.util.function.Supplier;
  * the engine then reads the visible topics, the nearest entries and the newest of the hinted topics
  * before tagging), at a small and a large scope, per store. The reasoner is the deterministic one
  * declaring {@code usesContext()}, so the time is the engine's and the store's, not a model's. Scopes are
- * loaded through the store SPI (1,000 entries per transaction, 8 topics, 12 words out of 3,000 each);
+ * loaded through the store SPI (1,000 entries per transaction, 8 topics, 12 words out of 3,000 each, no
+ * word common to all);
  * then warm-up and measured writes of new content, each with one topic hint.
  */
 public final class ContextCommand {
@@ -161,12 +162,13 @@ public final class ContextCommand {
     }
   }
 
+  /** Twelve words out of 3,000 and a number: no word is shared by every entry. */
   private static String sentence(Random random, int n) {
-    StringBuilder b = new StringBuilder("Entry ").append(n);
+    StringBuilder b = new StringBuilder();
     for (int w = 0; w < 12; w++) {
-      b.append(' ').append(word(random.nextInt(3000)));
+      b.append(word(random.nextInt(3000))).append(' ');
     }
-    return b.append('.').toString();
+    return b.append(n).append('.').toString();
   }
 
   private static String word(int i) {
@@ -212,7 +214,7 @@ public final class ContextCommand {
     try (Engram engram = Engram.builder().store(store).reasoner(new ContextReader()).build()) {
       int warm = Math.max(20, writes / 5);
       for (int i = -warm; i < writes; i++) {
-        String content = "New " + sentence(random, 1_000_000 + i + warm);
+        String content = sentence(random, 1_000_000 + i + warm);
         WriteOptions options = WriteOptions.builder().topicsHint(TOPICS[Math.floorMod(i, TOPICS.length)]).build();
         long t0 = System.nanoTime();
         engram.write(GRANTS, content, options);

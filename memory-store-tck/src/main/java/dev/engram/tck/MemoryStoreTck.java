@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * The whole contract. A store's test class extends this and implements {@link #createStore()}; each
- * layer below runs as a nested class, in the order CRUD → grants and isolation → versions, history,
+ * layer below runs as a nested class, in the order store SPI (driven directly, without the engine; its
+ * optional parts run by declared capability) → CRUD → grants and isolation → versions, history,
  * rollback, revisions → topics and dirty tracking → erasure → bad input → concurrency → the commit
  * path's invariants (policy narrowing, caps, canonical dedupe, closed engines, curation bounds).
  */
