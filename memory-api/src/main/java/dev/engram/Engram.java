@@ -420,7 +420,9 @@ public interface Engram extends AutoCloseable {
   MemoryEntry get(Grants grants, String entryId);
 
   /**
-   * Every event of an entry, oldest first, with before/after snapshots, actor and reason.
+   * Every event of an entry, oldest first, with before/after snapshots, actor and reason. This reads the
+   * whole history at once, so its time and memory grow with the number of changes; for an entry that may
+   * have a long history use the paged {@link #history(Grants, String, HistoryOptions)}.
    *
    * @param grants what the caller may see
    * @param entryId the entry
