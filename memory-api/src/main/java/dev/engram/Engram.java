@@ -450,7 +450,9 @@ public interface Engram extends AutoCloseable {
   MemoryEntry get(Grants grants, String entryId);
 
   /**
-   * Every event of an entry, oldest first, with before/after snapshots, actor and reason.
+   * Every event of an entry, oldest first, with before/after snapshots, actor and reason. This reads the
+   * whole history at once, so its time and memory grow with the number of changes; for an entry that may
+   * have a long history use the paged {@link #history(Grants, String, HistoryOptions)}.
    *
    * @param grants what the caller may see
    * @param entryId the entry
@@ -458,6 +460,20 @@ public interface Engram extends AutoCloseable {
    * @throws NotFoundException if it does not exist or is not visible
    */
   List<MemoryEvent> history(Grants grants, String entryId);
+
+  /**
+   * One page of the events of an entry, oldest first. Unlike {@link #history(Grants, String)}, which
+   * reads the whole history at once, a page costs the same at any depth of a long version chain;
+   * follow {@link HistoryPage#nextCursor()} for the next one.
+   *
+   * @param grants what the caller may see
+   * @param entryId the entry
+   * @param options the page size and where the page starts
+   * @return the page
+   * @throws NotFoundException if the entry does not exist or is not visible
+   * @throws InvalidInputException if the cursor was not handed out by a history page
+   */
+  HistoryPage history(Grants grants, String entryId, HistoryOptions options);
 
   /**
    * The current revision of a visible scope.

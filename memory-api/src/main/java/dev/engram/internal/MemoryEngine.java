@@ -386,6 +386,14 @@ public final class MemoryEngine implements Engram {
   }
 
   @Override
+  public dev.engram.HistoryPage history(Grants grants, String entryId, dev.engram.HistoryOptions options) {
+    open(grants);
+    Text.id("entryId", entryId);
+    java.util.Objects.requireNonNull(options, "options");
+    return reads.history(grants, entryId, options);
+  }
+
+  @Override
   public long revision(Grants grants, String scope) {
     open(grants);
     Namespaces.validate("scope", scope);

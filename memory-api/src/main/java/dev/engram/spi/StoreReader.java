@@ -46,6 +46,21 @@ public interface StoreReader {
   List<MemoryEntry> versions(String entryId);
 
   /**
+   * The current version of an entry: the one with the highest version number, whatever its status.
+   * This is the lookup behind every operation on "the entry" (get, correct, retire, move, …), so a
+   * store answers it from an index on (entry, version) without reading the rest of the chain: its
+   * cost must not grow with the number of versions. The default reads the whole chain and exists only
+   * so that older stores keep compiling; every store of this project overrides it.
+   *
+   * @param entryId the entry
+   * @return its newest version, or empty when unknown
+   */
+  default Optional<MemoryEntry> currentVersion(String entryId) {
+    List<MemoryEntry> all = versions(entryId);
+    return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
+  }
+
+  /**
    * The active version in {@code scope} whose content hash matches.
    *
    * @param scope the scope
@@ -106,6 +121,31 @@ public interface StoreReader {
    * @return its events ordered by revision, then event id; empty when unknown
    */
   List<MemoryEvent> events(String entryId);
+
+  /**
+   * One page of the history of an entry: its events ordered by revision, then event id, strictly
+   * after the position ({@code afterRevision}, {@code afterEventId}), at most {@code limit}. Start with
+   * {@code (0, "")}; continue from the revision and id of the last event of the previous page. A store
+   * answers it from an index on (entry, revision, event id), so one page costs the same at any depth of
+   * a long chain. The default filters {@link #events(String)} and exists only so that older stores keep
+   * compiling; every store of this project overrides it.
+   *
+   * @param entryId the entry
+   * @param afterRevision the revision of the last event already seen (0 to start)
+   * @param afterEventId the id of the last event already seen ({@code ""} to start)
+   * @param limit the most events returned, at least 1
+   * @return the events of the page, ordered; fewer than {@code limit} only at the end of the history
+   */
+  default List<MemoryEvent> events(String entryId, long afterRevision, String afterEventId, int limit) {
+    List<MemoryEvent> out = new java.util.ArrayList<>();
+    for (MemoryEvent e : events(entryId)) {
+      if (out.size() < limit && (e.revision() > afterRevision
+          || (e.revision() == afterRevision && e.eventId().compareTo(afterEventId) > 0))) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
 
   /**
    * One event by id.

@@ -17,6 +17,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * A unit of work on one scope, handed out by {@link MemoryStore#inTransaction}. All changes made
  * through it commit together when the work returns, or not at all when it throws.
+ *
+ * <p>Writes are bound to {@link #scope()}: a version, event, revision, topic row or source of another
+ * scope, and a status, vector or erasure change of another scope's version or entry, is refused with an
+ * {@link IllegalStateException} and changes nothing. Reads are not bound: they answer for any scope, as
+ * the store does, and include this transaction's own changes. Nesting follows
+ * {@link MemoryStore#inTransaction}.
  */
 public interface StoreTransaction extends StoreReader {
 

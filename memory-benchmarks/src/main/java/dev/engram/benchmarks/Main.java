@@ -36,6 +36,8 @@ public final class Main {
     register("retrieval", RetrievalCommand.SUMMARY, RetrievalCommand::run);
     register("search", SearchCommand.SUMMARY, SearchCommand::run);
     register("vectors", VectorCommand.SUMMARY, VectorCommand::run);
+    register("chain", ChainCommand.SUMMARY, ChainCommand::run);
+    register("context", ContextCommand.SUMMARY, ContextCommand::run);
   }
 
   private Main() {}

@@ -137,6 +137,11 @@ public final class FaultInjectingStore implements MemoryStore {
   }
 
   @Override
+  public java.util.Optional<MemoryEntry> currentVersion(String entryId) {
+    return delegate.currentVersion(entryId);
+  }
+
+  @Override
   public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
     return delegate.findActiveByHash(scope, contentHash);
   }
@@ -159,6 +164,11 @@ public final class FaultInjectingStore implements MemoryStore {
   @Override
   public List<MemoryEvent> events(String entryId) {
     return delegate.events(entryId);
+  }
+
+  @Override
+  public List<MemoryEvent> events(String entryId, long afterRevision, String afterEventId, int limit) {
+    return delegate.events(entryId, afterRevision, afterEventId, limit);
   }
 
   @Override
@@ -285,6 +295,11 @@ public final class FaultInjectingStore implements MemoryStore {
     }
 
     @Override
+    public java.util.Optional<MemoryEntry> currentVersion(String entryId) {
+      return tx.currentVersion(entryId);
+    }
+
+    @Override
     public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
       return tx.findActiveByHash(scope, contentHash);
     }
@@ -307,6 +322,11 @@ public final class FaultInjectingStore implements MemoryStore {
     @Override
     public List<MemoryEvent> events(String entryId) {
       return tx.events(entryId);
+    }
+
+    @Override
+    public List<MemoryEvent> events(String entryId, long afterRevision, String afterEventId, int limit) {
+      return tx.events(entryId, afterRevision, afterEventId, limit);
     }
 
     @Override

@@ -57,6 +57,13 @@ final class Reads {
     }
   }
 
+  Optional<MemoryEntry> currentVersion(Connection c, String entryId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.currentVersion)) {
+      ps.setString(1, entryId);
+      return first(Rows.entries(ps));
+    }
+  }
+
   Optional<MemoryEntry> findActiveByHash(Connection c, String scope, String contentHash) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.findActiveByHash)) {
       ps.setString(1, scope);
@@ -132,6 +139,23 @@ final class Reads {
   List<MemoryEvent> events(Connection c, String entryId) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.events)) {
       ps.setString(1, entryId);
+      List<MemoryEvent> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(EntryJson.readEvent(rs.getString(1)));
+        }
+      }
+      return out;
+    }
+  }
+
+  List<MemoryEvent> events(Connection c, String entryId, long afterRevision, String afterEventId, int limit)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.eventsPage)) {
+      ps.setString(1, entryId);
+      ps.setLong(2, afterRevision);
+      ps.setString(3, afterEventId);
+      ps.setInt(4, limit);
       List<MemoryEvent> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {

@@ -60,6 +60,9 @@ final class Queries {
   private static final String VERSION = "SELECT " + VERSION_COLUMNS + " FROM versions v WHERE v.version_id = ?";
   private static final String ENTRY_VERSIONS =
       "SELECT " + VERSION_COLUMNS + " FROM versions v WHERE v.entry_id = ? ORDER BY v.version";
+  /** The newest version through the (entry_id, version) unique index: one row, whatever the chain's length. */
+  private static final String CURRENT_VERSION =
+      "SELECT " + VERSION_COLUMNS + " FROM versions v WHERE v.entry_id = ? ORDER BY v.version DESC LIMIT 1";
   private static final String ACTIVE_BY_HASH = "SELECT " + VERSION_COLUMNS + " FROM versions v"
       + " WHERE v.scope = ? AND v.content_hash = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
   private static final String ACTIVE_BY_PATH = "SELECT " + VERSION_COLUMNS + " FROM versions v"
@@ -72,6 +75,9 @@ final class Queries {
       "event_id, scope, entry_id, kind, before, after, actor, reason, revision, at, origin";
   private static final String EVENTS =
       "SELECT " + EVENT_COLUMNS + " FROM events WHERE entry_id = ? ORDER BY revision, event_id";
+  /** One page of history through the (entry_id, revision, event_id) index. */
+  private static final String EVENTS_PAGE = "SELECT " + EVENT_COLUMNS + " FROM events WHERE entry_id = ?"
+      + " AND (revision > ? OR (revision = ? AND event_id > ?)) ORDER BY revision, event_id LIMIT ?";
   private static final String EVENT = "SELECT " + EVENT_COLUMNS + " FROM events WHERE event_id = ?";
   private static final String REVISIONS = "SELECT revision, changes, at FROM revisions"
       + " WHERE scope = ? AND revision > ? ORDER BY revision LIMIT ?";
@@ -127,6 +133,12 @@ final class Queries {
     PreparedStatement ps = s.prepare(ENTRY_VERSIONS);
     ps.setString(1, entryId);
     return all(s, ps);
+  }
+
+  static Optional<MemoryEntry> currentVersion(Session s, String entryId) throws SQLException {
+    PreparedStatement ps = s.prepare(CURRENT_VERSION);
+    ps.setString(1, entryId);
+    return first(s, ps);
   }
 
   static Optional<MemoryEntry> findActiveByHash(Session s, String scope, String hash) throws SQLException {
@@ -253,6 +265,23 @@ final class Queries {
   static List<MemoryEvent> events(Session s, String entryId) throws SQLException {
     PreparedStatement ps = s.prepare(EVENTS);
     ps.setString(1, entryId);
+    List<MemoryEvent> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(event(rs));
+      }
+    }
+    return out;
+  }
+
+  static List<MemoryEvent> events(Session s, String entryId, long afterRevision, String afterEventId, int limit)
+      throws SQLException {
+    PreparedStatement ps = s.prepare(EVENTS_PAGE);
+    ps.setString(1, entryId);
+    ps.setLong(2, afterRevision);
+    ps.setLong(3, afterRevision);
+    ps.setString(4, afterEventId);
+    ps.setInt(5, limit);
     List<MemoryEvent> out = new ArrayList<>();
     try (ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {

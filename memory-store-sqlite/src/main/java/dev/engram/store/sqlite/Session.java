@@ -99,7 +99,11 @@ final class Session {
     }
   }
 
-  /** Closes the cached statements; the connection belongs to its pool. */
+  /**
+   * Closes the cached statements; the connection belongs to its pool. Also used after a failed
+   * transaction: a statement the driver finalized on a failure (a full disk, an I/O error) would
+   * otherwise fail every later use with "statement is not executing"; the next use prepares it again.
+   */
   void closeStatements() {
     for (PreparedStatement ps : statements.values()) {
       try {

@@ -74,7 +74,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe. Several processes may open the same file at once.
  */
-public final class SqliteMemoryStore implements MemoryStore {
+public final class SqliteMemoryStore extends SessionReads implements MemoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(SqliteMemoryStore.class);
   private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
   private static final AtomicInteger POOLS = new AtomicInteger();
@@ -330,6 +330,9 @@ public final class SqliteMemoryStore implements MemoryStore {
       } catch (RuntimeException | Error e) {
         session.rolledBack();
         WriteLock.rollbackQuietly(session, e);
+        if (e instanceof StoreException) {
+          session.closeStatements();
+        }
         throw e;
       }
       if (!kept) {
@@ -343,6 +346,7 @@ public final class SqliteMemoryStore implements MemoryStore {
       } catch (SQLException | RuntimeException e) {
         session.rolledBack();
         WriteLock.rollbackQuietly(session, e);
+        session.closeStatements();
         throw e;
       }
       commits.incrementAndGet();
@@ -544,11 +548,6 @@ public final class SqliteMemoryStore implements MemoryStore {
     return SqliteErrors.map(database, what, e);
   }
 
-  @FunctionalInterface
-  private interface Read<T> {
-    T run(Session s) throws SQLException;
-  }
-
   /** A read on a pooled read connection. */
   private <T> T read(String what, Read<T> query) {
     checkOpen();
@@ -579,116 +578,9 @@ public final class SqliteMemoryStore implements MemoryStore {
     return read(what, query);
   }
 
-  // ---- StoreReader: one pooled read connection per call, one statement per answer
-
   @Override
-  public dev.engram.spi.SourceState sourceState(String scope) {
-    return pointRead("read the source state", s -> Queries.sourceState(s, scope));
-  }
-
-  @Override
-  public Optional<dev.engram.CapturedSource> source(String scope, String sourceId) {
-    return pointRead("read a source", s -> Queries.source(s, scope, sourceId));
-  }
-
-  @Override
-  public List<dev.engram.CapturedSource> sources(String scope, dev.engram.spi.SourceFilter filter) {
-    return read("read sources", s -> Queries.sources(s, scope, filter));
-  }
-
-  @Override
-  public long headRevision(String scope) {
-    return pointRead("read a head revision", s -> Queries.headRevision(s, scope));
-  }
-
-  @Override
-  public Optional<MemoryEntry> version(String versionId) {
-    return pointRead("read a version", s -> Queries.version(s, versionId));
-  }
-
-  @Override
-  public List<MemoryEntry> versions(String entryId) {
-    return pointRead("read the versions of an entry", s -> Queries.versions(s, entryId));
-  }
-
-  @Override
-  public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
-    return pointRead("find an active entry by content hash", s -> Queries.findActiveByHash(s, scope, contentHash));
-  }
-
-  @Override
-  public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
-    return pointRead("find an active entry by path", s -> Queries.findActiveByPath(s, scope, path));
-  }
-
-  @Override
-  public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
-    return pointRead("read the active entries of a topic", s -> Queries.activeByTopic(s, scopes, topic, limit));
-  }
-
-  @Override
-  public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
-    return read("list versions", s -> Queries.versionsIn(s, scopes, statuses));
-  }
-
-  @Override
-  public List<MemoryEvent> events(String entryId) {
-    return pointRead("read the events of an entry", s -> Queries.events(s, entryId));
-  }
-
-  @Override
-  public Optional<MemoryEvent> event(String eventId) {
-    return pointRead("read an event", s -> Queries.event(s, eventId));
-  }
-
-  @Override
-  public List<Revision> revisions(String scope, long sinceExclusive, int limit) {
-    return read("read revisions", s -> Queries.revisions(s, scope, sinceExclusive, limit));
-  }
-
-  @Override
-  public List<TopicState> topics(Collection<String> scopes) {
-    return pointRead("read topics", s -> Queries.topics(s, scopes));
-  }
-
-  @Override
-  public List<TopicState> dirtyTopics(int limit) {
-    return read("read dirty topics", s -> Queries.dirtyTopics(s, limit));
-  }
-
-  @Override
-  public int countActiveWithPriority(String namespace, int priority) {
-    return pointRead("count active entries by priority", s -> Queries.countActiveWithPriority(s, namespace, priority));
-  }
-
-  @Override
-  public List<String> scopes(String prefix, boolean recursive) {
-    return read("list scopes", s -> Queries.scopes(s, prefix, recursive));
-  }
-
-  @Override
-  public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
-    return read("search the full-text index", s -> Queries.searchFullText(s, scopes, query, limit));
-  }
-
-  @Override
-  public List<StoredVector> activeVectors(String scope, String profileId) {
-    return read("read vectors", s -> Queries.activeVectors(s, scope, profileId));
-  }
-
-  @Override
-  public int countActiveWithoutVectors(String scope, String profileId) {
-    return read("count versions without vectors", s -> Queries.countActiveWithoutVectors(s, scope, profileId));
-  }
-
-  @Override
-  public List<StoredVector> vectorsOf(String scope, String profileId, Collection<String> versionIds) {
-    return read("read vectors of versions", s -> Queries.vectorsOf(s, scope, profileId, versionIds));
-  }
-
-  @Override
-  public long vectorEpoch() {
-    return read("read the vector epoch", Queries::vectorEpoch);
+  <T> T read(String what, boolean point, Read<T> query) {
+    return point ? pointRead(what, query) : read(what, query);
   }
 
   /**
