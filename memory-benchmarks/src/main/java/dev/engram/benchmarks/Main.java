@@ -38,6 +38,7 @@ public final class Main {
     register("vectors", VectorCommand.SUMMARY, VectorCommand::run);
     register("chain", ChainCommand.SUMMARY, ChainCommand::run);
     register("context", ContextCommand.SUMMARY, ContextCommand::run);
+    register("server", ServerCommand.SUMMARY, ServerCommand::run);
   }
 
   private Main() {}

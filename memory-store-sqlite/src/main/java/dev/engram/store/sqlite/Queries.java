@@ -370,10 +370,12 @@ final class Queries {
 
   /**
    * Active versions in {@code scopes} containing any query term (Porter-stemmed by the index), ranked
-   * by FTS5's BM25 with glossary weighted twice and topics half; ties newest first.
+   * by FTS5's BM25 with glossary weighted twice and topics half; ties newest first. Inside a
+   * transaction, the versions it made active are indexed first, so it finds its own changes.
    */
   static List<ScoredEntry> searchFullText(Session s, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
+    s.flushFullText();
     Set<String> unique = new LinkedHashSet<>(scopes);
     if (unique.isEmpty() || query.terms().isEmpty() || limit < 1) {
       return List.of();
