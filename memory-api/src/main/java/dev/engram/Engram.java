@@ -68,6 +68,33 @@ public interface Engram extends AutoCloseable {
   WriteResult write(Grants grants, String content, WriteOptions options);
 
   /**
+   * Writes many items, each exactly as {@link #write(Grants, String, WriteOptions)} would (reasoner,
+   * grants, write policy, priority caps, one active entry per path, canonical dedupe), with one store
+   * transaction and one revision per target scope instead of one per item.
+   *
+   * <p>Atomicity is per scope: the items that go to one scope commit together in one transaction whose
+   * revision's change set holds all of them, or not at all. An item that a single write would refuse
+   * (bad input, a scope it may not write, a passed priority cap, an expected revision that is not the
+   * scope's head before the batch, a reasoner failure) is rejected alone, with that error on its item,
+   * and the other items of its scope are still written. A store failure rolls back that scope's
+   * transaction: each of its items then carries the {@link StoreException}, and nothing of that scope
+   * is stored; other scopes commit independently. Items are applied in request order, so an item whose
+   * content an earlier item of the batch already stored in its scope is {@code DEDUPED} to it, and a
+   * later write to the same path updates the earlier one. A {@code DEDUPED} item reports its scope's
+   * revision after the batch.
+   *
+   * @param grants what the caller may see and write
+   * @param requests the items, at most {@value #MAX_BATCH_WRITES}
+   * @return one item per request, in request order
+   * @throws InvalidInputException if there are more than {@value #MAX_BATCH_WRITES} requests
+   * @throws NullPointerException if {@code requests} or one of its items is null
+   */
+  BatchWriteResult writeAll(Grants grants, List<WriteRequest> requests);
+
+  /** The most requests one {@link #writeAll(Grants, List)} takes. */
+  int MAX_BATCH_WRITES = 10_000;
+
+  /**
    * {@link #correct(Grants, String, String, ChangeOptions)} without actor or reason.
    *
    * @param grants what the caller may see and write
@@ -423,7 +450,9 @@ public interface Engram extends AutoCloseable {
   MemoryEntry get(Grants grants, String entryId);
 
   /**
-   * Every event of an entry, oldest first, with before/after snapshots, actor and reason.
+   * Every event of an entry, oldest first, with before/after snapshots, actor and reason. This reads the
+   * whole history at once, so its time and memory grow with the number of changes; for an entry that may
+   * have a long history use the paged {@link #history(Grants, String, HistoryOptions)}.
    *
    * @param grants what the caller may see
    * @param entryId the entry
@@ -431,6 +460,20 @@ public interface Engram extends AutoCloseable {
    * @throws NotFoundException if it does not exist or is not visible
    */
   List<MemoryEvent> history(Grants grants, String entryId);
+
+  /**
+   * One page of the events of an entry, oldest first. Unlike {@link #history(Grants, String)}, which
+   * reads the whole history at once, a page costs the same at any depth of a long version chain;
+   * follow {@link HistoryPage#nextCursor()} for the next one.
+   *
+   * @param grants what the caller may see
+   * @param entryId the entry
+   * @param options the page size and where the page starts
+   * @return the page
+   * @throws NotFoundException if the entry does not exist or is not visible
+   * @throws InvalidInputException if the cursor was not handed out by a history page
+   */
+  HistoryPage history(Grants grants, String entryId, HistoryOptions options);
 
   /**
    * The current revision of a visible scope.
@@ -501,6 +544,15 @@ public interface Engram extends AutoCloseable {
    * @throws CapabilityNotSupportedException if no embedder is configured or the store keeps no vectors
    */
   int reindex(Grants grants);
+
+  /**
+   * Counters of this engine's vector block cache: how often searches found a scope's vectors current,
+   * brought them up to date from the revisions written since, or read them whole from the store, and
+   * how much the cache holds against its bound ({@link EngramBuilder#vectorCacheBytes(long)}).
+   *
+   * @return a snapshot of the counters
+   */
+  VectorCacheStats vectorCacheStats();
 
   // ---- moving memory between stores ----------------------------------------------------------
 

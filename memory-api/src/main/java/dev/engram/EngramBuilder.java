@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,6 +37,8 @@ public final class EngramBuilder {
   public static final int DEFAULT_CORE_CAP = 5;
   /** Default cap on active priority-1 entries, see {@link #priorityCaps(int, int)}. */
   public static final int DEFAULT_KEY_CAP = 15;
+  /** Default of {@link #vectorCacheBytes(long)}: 256 MiB. */
+  public static final long DEFAULT_VECTOR_CACHE_BYTES = 256L << 20;
 
   private @Nullable MemoryStore store;
   private boolean ownsStore;
@@ -49,6 +52,10 @@ public final class EngramBuilder {
   private @Nullable Embedder embedder;
   private @Nullable SearchSettings searchSettings;
   private dev.engram.spi.@Nullable Reranker reranker;
+  private @Nullable Long vectorCacheBytes;
+  private @Nullable Executor embeddingExecutor;
+  private @Nullable Executor scanExecutor;
+  private @Nullable Boolean quantizedVectorScan;
   private boolean built;
 
   EngramBuilder() {}
@@ -199,6 +206,78 @@ public final class EngramBuilder {
   }
 
   /**
+   * The bound of the vector block cache, in estimated bytes (default 256 MiB). The engine caches one
+   * block per searched scope (the scope's vectors, their one-bit copy and the versions' text) and drops
+   * the least recently used blocks beyond the bound; a scope whose block alone exceeds it is read from
+   * the store on every search. {@link Engram#vectorCacheStats()} reports hits and size.
+   *
+   * @param bytes at least 1 MiB
+   * @return this builder
+   * @throws InvalidInputException if {@code bytes} is below 1 MiB
+   * @throws IllegalStateException if the setting was already given or the builder was used
+   */
+  public EngramBuilder vectorCacheBytes(long bytes) {
+    requireUnset("vectorCacheBytes", this.vectorCacheBytes);
+    if (bytes < 1L << 20) {
+      throw new InvalidInputException("vectorCacheBytes", "must be at least 1048576, was " + bytes);
+    }
+    this.vectorCacheBytes = bytes;
+    return this;
+  }
+
+  /**
+   * Where query and write-time embeddings run. Each call is awaited for at most
+   * {@link SearchSettings#embedTimeout()} and cancelled (interrupted) when late; an executor that
+   * refuses a call makes it fail at once (the search falls back, the write is stored without vectors).
+   * Default: an engine-owned pool of at most {@code max(2, cores)} daemon threads named
+   * {@code engram-embedding-N} with 64 queued calls, stopped by {@link Engram#close()}; a hung
+   * embedder can hold those threads but never makes more. An executor given here is never shut down
+   * by the engine.
+   *
+   * @param executor the executor
+   * @return this builder
+   * @throws IllegalStateException if an executor was already set or the builder was used
+   */
+  public EngramBuilder embeddingExecutor(Executor executor) {
+    requireUnset("embeddingExecutor", this.embeddingExecutor);
+    this.embeddingExecutor = Objects.requireNonNull(executor, "embeddingExecutor");
+    return this;
+  }
+
+  /**
+   * Where the parallel slices of large vector scans run; the searching thread scans slices too, so a
+   * busy or refusing executor slows a search but never stalls it. Default: an engine-owned pool of
+   * {@code cores - 1} (at least one) daemon threads named {@code engram-vector-scan-N}, stopped by
+   * {@link Engram#close()}. An executor given here is never shut down by the engine.
+   *
+   * @param executor the executor
+   * @return this builder
+   * @throws IllegalStateException if an executor was already set or the builder was used
+   */
+  public EngramBuilder scanExecutor(Executor executor) {
+    requireUnset("scanExecutor", this.scanExecutor);
+    this.scanExecutor = Objects.requireNonNull(executor, "scanExecutor");
+    return this;
+  }
+
+  /**
+   * Whether vector searches over many rows (4,096 or more across the searched scopes) first rank every
+   * version by a one-bit copy of its vectors (the sign of each value against the block's mean; Hamming
+   * distance by popcount) and rescore the best candidates (twenty per wanted result, at least 400) exactly
+   * (default true). False scores every float vector exactly: the reference, slower on large scopes.
+   * Smaller searches are always exact; the scores returned are always exact cosines.
+   *
+   * @param quantized true for the two-pass scan
+   * @return this builder
+   * @throws IllegalStateException if the setting was already given or the builder was used
+   */
+  public EngramBuilder quantizedVectorScan(boolean quantized) {
+    requireUnset("quantizedVectorScan", this.quantizedVectorScan);
+    this.quantizedVectorScan = quantized;
+    return this;
+  }
+
+  /**
    * Adds a protected namespace; may be called several times.
    *
    * @param boundary the boundary grants must stay below
@@ -236,7 +315,9 @@ public final class EngramBuilder {
         protectedNamespaces,
         embedder,
         searchSettings != null ? searchSettings : SearchSettings.DEFAULTS,
-        reranker);
+        reranker,
+        new EngineConfig.Vectors(vectorCacheBytes != null ? vectorCacheBytes : DEFAULT_VECTOR_CACHE_BYTES,
+            embeddingExecutor, scanExecutor, quantizedVectorScan == null || quantizedVectorScan));
     return new MemoryEngine(store, reasoner, config, ownsStore);
   }
 

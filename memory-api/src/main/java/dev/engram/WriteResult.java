@@ -14,9 +14,15 @@ import java.util.Objects;
  * @param entry the entry version that now holds the content
  * @param revision the scope's revision after the write (unchanged for {@code DEDUPED})
  * @param warnings what the write stored but should be better: a missing disclosure, or one worded
- *     with OR or naming several situations. The write succeeded; empty when there is nothing to say
+ *     with OR or naming several situations; vectors that could not be made. The write succeeded;
+ *     empty when there is nothing to say
+ * @param vectorsMissing true when an embedder is configured but the entry version was stored without
+ *     vectors (the embedder failed, was late, or its executor was saturated; a warning says which): the
+ *     write is committed, search finds the entry by full text only, the scope's vectors count as
+ *     incomplete, and {@link Engram#reindex} embeds it later
  */
-public record WriteResult(Outcome outcome, MemoryEntry entry, long revision, List<String> warnings) {
+public record WriteResult(
+    Outcome outcome, MemoryEntry entry, long revision, List<String> warnings, boolean vectorsMissing) {
   public enum Outcome {
     APPENDED,
     DEDUPED,
@@ -30,6 +36,18 @@ public record WriteResult(Outcome outcome, MemoryEntry entry, long revision, Lis
   }
 
   /**
+   * A result with its vectors stored (or none wanted).
+   *
+   * @param outcome what the write did
+   * @param entry the entry version that now holds the content
+   * @param revision the scope's revision after the write
+   * @param warnings the warnings
+   */
+  public WriteResult(Outcome outcome, MemoryEntry entry, long revision, List<String> warnings) {
+    this(outcome, entry, revision, warnings, false);
+  }
+
+  /**
    * A result without warnings.
    *
    * @param outcome what the write did
@@ -37,7 +55,7 @@ public record WriteResult(Outcome outcome, MemoryEntry entry, long revision, Lis
    * @param revision the scope's revision after the write
    */
   public WriteResult(Outcome outcome, MemoryEntry entry, long revision) {
-    this(outcome, entry, revision, List.of());
+    this(outcome, entry, revision, List.of(), false);
   }
 
   /**
@@ -45,7 +63,7 @@ public record WriteResult(Outcome outcome, MemoryEntry entry, long revision, Lis
    * @return this result with {@code newWarnings} instead of its own
    */
   public WriteResult withWarnings(List<String> newWarnings) {
-    return new WriteResult(outcome, entry, revision, newWarnings);
+    return new WriteResult(outcome, entry, revision, newWarnings, vectorsMissing);
   }
 
   public Citation citation() {

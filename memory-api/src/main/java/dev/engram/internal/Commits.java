@@ -9,9 +9,13 @@ import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreTransaction;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs {@link Commit}s: one store transaction per commit, finished (revision, events, topic marks)
@@ -20,10 +24,12 @@ import org.jspecify.annotations.Nullable;
  * <p>Vectors are decided inside the commit's own view of the scope: when a version becomes active
  * and no vectors made from exactly its texts are at hand, the attempt is abandoned before anything is
  * written, the vectors are made outside the transaction (an embedder may be slow), and the commit runs
- * again. When the embedder fails, the retry commits without vectors (searches report the gap and
- * {@code reindex} fills it).
+ * again. When the embedder fails or is late, the commit stores the version without vectors: the gap is
+ * logged at WARN (ids and the reason, never content), a write reports it on its
+ * {@link dev.engram.WriteResult}, searches judge the scope incomplete, and {@code reindex} fills it.
  */
 final class Commits {
+  private static final Logger LOG = LoggerFactory.getLogger(Commits.class);
   private static final int MAX_ATTEMPTS = 4;
 
   /** The limits a commit enforces. */
@@ -53,32 +59,33 @@ final class Commits {
     Vectors vectors = new Vectors(search.embedsOnWrite() ? search.profileId() : null, prepared);
     for (int attempt = 1; ; attempt++) {
       vectors.mayAsk = attempt < MAX_ATTEMPTS;
+      vectors.gaps.clear();
       try {
-        return store.inTransaction(scope, tx -> {
+        T out = store.inTransaction(scope, tx -> {
           Commit commit = new Commit(tx, scope, rules, vectors);
-          T out = work.apply(commit);
+          T result = work.apply(commit);
           commit.finish();
-          return out;
+          return result;
         });
-      } catch (NeedsVectors need) {
-        Embeddings.PendingVectors made = search.pendingFor(need.version.content(), need.version.disclosure(),
-            need.version.glossary(), need.version.path());
-        if (made == null) {
-          vectors.mayAsk = false;
-          vectors.degraded = true;
-        } else {
-          vectors.prepared.add(made);
+        for (Map.Entry<MemoryEntry, String> gap : vectors.gaps.entrySet()) {
+          LOG.warn("Version {} of entry {} in {} was stored without {} vectors ({}); search finds it by full text"
+                  + " only until reindex", gap.getKey().versionId(), gap.getKey().entryId(), scope, vectors.profile,
+              gap.getValue());
         }
+        return out;
+      } catch (NeedsVectors need) {
+        vectors.prepared.add(search.pendingFor(need.version.content(), need.version.disclosure(),
+            need.version.glossary(), need.version.path()));
       }
     }
   }
 
-  /** Vectors a commit stores for the versions it activates. */
+  /** Vectors a commit stores for the versions it activates, and the versions it had to store without. */
   static final class Vectors {
     private final @Nullable String profile;
     private final List<Embeddings.PendingVectors> prepared;
+    private final Map<MemoryEntry, String> gaps = new LinkedHashMap<>();
     private boolean mayAsk;
-    private boolean degraded;
 
     Vectors(@Nullable String profile, List<Embeddings.PendingVectors> prepared) {
       this.profile = profile;
@@ -95,14 +102,29 @@ final class Commits {
         return;
       }
       for (Embeddings.PendingVectors p : prepared) {
-        if (p.matches(version)) {
-          tx.putVectors(profile, p.bind(version.versionId()));
+        if (p != null && p.matches(version)) {
+          if (p.failure() != null) {
+            gaps.put(version, p.failure());
+          } else {
+            tx.putVectors(profile, p.bind(version.versionId()));
+          }
           return;
         }
       }
-      if (mayAsk && !degraded) {
+      if (mayAsk) {
         throw new NeedsVectors(version);
       }
+      gaps.put(version, "its texts changed while the commit was retried " + MAX_ATTEMPTS + " times");
+    }
+
+    /** Why {@code versionId} was stored without vectors in this attempt, or null when it has them (or needs none). */
+    @Nullable String gap(String versionId) {
+      for (Map.Entry<MemoryEntry, String> g : gaps.entrySet()) {
+        if (g.getKey().versionId().equals(versionId)) {
+          return g.getValue();
+        }
+      }
+      return null;
     }
   }
 

@@ -16,34 +16,46 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Calls the embedder, validates its untrusted output, and keeps a small cache of query vectors. */
+/**
+ * Calls the embedder, validates its untrusted output, and keeps a small cache of query vectors.
+ *
+ * <p>Query and write-time embeddings run on the engine's embedding executor and are awaited for at
+ * most the configured embed timeout: a stalled embedder never holds a search or a write longer. The
+ * default executor is bounded ({@link #DEFAULT_THREADS} daemon threads named
+ * {@code engram-embedding-N}, {@link #DEFAULT_QUEUE} queued calls); when it is saturated by a hung
+ * embedder a new call fails at once instead of starting another thread. A late call is cancelled
+ * (its thread interrupted). Reindex embeds on the caller's thread: it is an explicit, long call.
+ */
 final class Embeddings {
   private static final Logger LOG = LoggerFactory.getLogger(Embeddings.class);
   private static final int QUERY_CACHE = 512;
-
-  /**
-   * Threads that embed queries. Not the common fork-join pool: embedders block (model inference,
-   * HTTP), which starves that pool and slows whatever else runs on it. Daemon threads, created on
-   * demand and retired after a minute idle.
-   */
-  private static final Executor QUERY_THREADS = Executors.newCachedThreadPool(task -> {
-    Thread t = new Thread(task, "engram-query-embedding");
-    t.setDaemon(true);
-    return t;
-  });
+  /** Threads of the default embedding executor. */
+  static final int DEFAULT_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
+  /** Calls the default embedding executor queues before it refuses new ones. */
+  static final int DEFAULT_QUEUE = 64;
 
   private final Embedder embedder;
   private final EmbeddingProfile profile;
+  private final Duration timeout;
+  private final Executor executor;
+  private final @Nullable ExecutorService owned;
   private final Map<String, float[]> queryCache =
       new LinkedHashMap<>(64, 0.75f, true) {
         @Override
@@ -52,27 +64,61 @@ final class Embeddings {
         }
       };
 
-  Embeddings(Embedder embedder) {
+  /**
+   * @param executor where embeddings run; null: a bounded pool this object owns and {@link #close()} stops
+   */
+  Embeddings(Embedder embedder, Duration timeout, @Nullable Executor executor) {
     this.embedder = embedder;
     this.profile = Objects.requireNonNull(embedder.profile(), "embedder.profile()");
+    this.timeout = Objects.requireNonNull(timeout, "timeout");
+    if (executor == null) {
+      ThreadPoolExecutor pool = new ThreadPoolExecutor(DEFAULT_THREADS, DEFAULT_THREADS, 30, TimeUnit.SECONDS,
+          new ArrayBlockingQueue<>(DEFAULT_QUEUE), daemonThreads("engram-embedding-"));
+      pool.allowCoreThreadTimeOut(true);
+      this.owned = pool;
+      this.executor = pool;
+    } else {
+      this.owned = null;
+      this.executor = executor;
+    }
+  }
+
+  /** Daemon threads named {@code prefix} and a number. */
+  static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return task -> {
+      Thread t = new Thread(task, prefix + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   EmbeddingProfile profile() {
     return profile;
   }
 
-  /** Vectors for the views of a version-to-be, or null when the embedder fails (the write goes on). */
-  @Nullable PendingVectors forVersion(
+  /** Stops the executor this object created (never one it was given). */
+  void close() {
+    if (owned != null) {
+      owned.shutdownNow();
+    }
+  }
+
+  /**
+   * Vectors for the views of a version-to-be. When the embedder fails, is late or cannot be reached
+   * (its executor is saturated), the result says why and carries no vectors: the write goes on without
+   * them and reports it.
+   */
+  PendingVectors forVersion(
       Reasoner reasoner, String content, @Nullable String disclosure, List<String> glossary, @Nullable String path,
       dev.engram.spi.@Nullable EntryViews written) {
     Map<String, String> views = Views.texts(reasoner, content, disclosure, glossary, path, written);
+    List<String> texts = new ArrayList<>(views.values());
     try {
-      List<float[]> vectors = embed(new ArrayList<>(views.values()));
-      return new PendingVectors(content, disclosure, glossary, path, new ArrayList<>(views.keySet()), vectors);
-    } catch (RuntimeException e) {
-      LOG.warn("Embedding a new version with {} failed; it is stored without vectors until reindex: {}",
-          profile.id(), e.toString());
-      return null;
+      List<float[]> vectors = new Call<>(() -> embed(texts), "embedding a new version").await(timeout);
+      return new PendingVectors(content, disclosure, glossary, path, new ArrayList<>(views.keySet()), vectors, null);
+    } catch (CapabilityNotSupportedException e) {
+      return new PendingVectors(content, disclosure, glossary, path, List.of(), List.of(), e.getMessage());
     }
   }
 
@@ -99,56 +145,93 @@ final class Embeddings {
   }
 
   /**
-   * Starts embedding a query on another thread (or answers from the cache), so the caller can do
-   * other work meanwhile; {@link PendingQuery#await} collects the vector.
+   * Starts embedding a query on the embedding executor (or answers from the cache), so the caller can
+   * do other work meanwhile; {@link PendingQuery#await} collects the vector.
    */
   PendingQuery startQuery(String text) {
     synchronized (queryCache) {
       float[] hit = queryCache.get(text);
       if (hit != null) {
-        return new PendingQuery(text, CompletableFuture.completedFuture(hit), System.nanoTime());
+        return new PendingQuery(text, hit, null);
       }
     }
-    return new PendingQuery(text, CompletableFuture.supplyAsync(() -> validated(embedder.embedQueries(List.of(text)), List.of(text)).get(0), QUERY_THREADS),
-        System.nanoTime());
+    return new PendingQuery(text, null,
+        new Call<>(() -> validated(embedder.embedQueries(List.of(text)), List.of(text)).get(0), "query embedding"));
   }
 
   /** A query embedding in flight. */
   final class PendingQuery {
     private final String text;
-    private final CompletableFuture<float[]> future;
-    private final long startedAt;
+    private final float @Nullable [] cached;
+    private final @Nullable Call<float[]> call;
 
-    private PendingQuery(String text, CompletableFuture<float[]> future, long startedAt) {
+    private PendingQuery(String text, float @Nullable [] cached, @Nullable Call<float[]> call) {
       this.text = text;
-      this.future = future;
-      this.startedAt = startedAt;
+      this.cached = cached;
+      this.call = call;
     }
 
     /** The vector, once the embedding is done; fails when it has not finished {@code timeout} after it started. */
     float[] await(Duration timeout) {
-      float[] v;
-      try {
-        if (future.isDone()) {
-          v = future.get();
-        } else {
-          long left = timeout.toNanos() - (System.nanoTime() - startedAt);
-          v = future.get(Math.max(0, left), TimeUnit.NANOSECONDS);
-        }
-      } catch (TimeoutException e) {
-        throw new CapabilityNotSupportedException(
-            "query embedding with " + profile.id() + " did not finish within " + timeout.toMillis() + " ms");
-      } catch (ExecutionException e) {
-        Throwable cause = e.getCause() == null ? e : e.getCause();
-        throw new CapabilityNotSupportedException("query embedding with " + profile.id() + " failed: " + cause.getMessage());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new CapabilityNotSupportedException("query embedding was interrupted");
+      if (cached != null || call == null) {
+        return Objects.requireNonNull(cached, "cached");
       }
+      float[] v = call.await(timeout);
       synchronized (queryCache) {
         queryCache.put(text, v);
       }
       return v;
+    }
+  }
+
+  /**
+   * One embedder call on the executor, started at construction. {@link #await} waits until
+   * {@code timeout} after the start and cancels (interrupts) the call when it is late; every failure
+   * becomes a {@link CapabilityNotSupportedException} saying what happened.
+   */
+  private final class Call<T> {
+    private final FutureTask<T> task;
+    private final String what;
+    private final long startedAt = System.nanoTime();
+    private final @Nullable String refused;
+
+    Call(Callable<T> work, String what) {
+      this.task = new FutureTask<>(work);
+      this.what = what;
+      String no = null;
+      try {
+        executor.execute(task);
+      } catch (RejectedExecutionException e) {
+        no = what + " with " + profile.id() + " could not start: the embedding executor is saturated"
+            + " (earlier calls have not returned)";
+      }
+      this.refused = no;
+    }
+
+    T await(Duration timeout) {
+      if (refused != null) {
+        throw new CapabilityNotSupportedException(refused);
+      }
+      try {
+        if (task.isDone()) {
+          return task.get();
+        }
+        long left = timeout.toNanos() - (System.nanoTime() - startedAt);
+        return task.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        task.cancel(true);
+        throw new CapabilityNotSupportedException(
+            what + " with " + profile.id() + " did not finish within " + timeout.toMillis() + " ms");
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        throw new CapabilityNotSupportedException(what + " with " + profile.id() + " failed: " + cause.getMessage());
+      } catch (CancellationException e) {
+        throw new CapabilityNotSupportedException(what + " with " + profile.id() + " was cancelled");
+      } catch (InterruptedException e) {
+        task.cancel(true);
+        Thread.currentThread().interrupt();
+        throw new CapabilityNotSupportedException(what + " was interrupted");
+      }
     }
   }
 
@@ -175,10 +258,13 @@ final class Embeddings {
     return out;
   }
 
-  /** Vectors computed before a transaction, bound to the version once it exists. */
+  /**
+   * Vectors computed before a transaction, bound to the version once it exists; or, with a non-null
+   * {@code failure}, the reason there are none (the version is stored without vectors).
+   */
   record PendingVectors(
       String content, @Nullable String disclosure, List<String> glossary, @Nullable String path,
-      List<String> views, List<float[]> vectors) {
+      List<String> views, List<float[]> vectors, @Nullable String failure) {
 
     /** True when the version carries exactly the texts these vectors were made from. */
     boolean matches(MemoryEntry v) {

@@ -22,8 +22,31 @@ public record EngineConfig(
     List<ProtectedNamespace> protectedNamespaces,
     @Nullable Embedder embedder,
     SearchSettings search,
-    dev.engram.spi.@Nullable Reranker reranker) {
+    dev.engram.spi.@Nullable Reranker reranker,
+    Vectors vectors) {
   public EngineConfig {
     protectedNamespaces = List.copyOf(protectedNamespaces);
+    java.util.Objects.requireNonNull(vectors, "vectors");
+  }
+
+  /** Without a reranker and with the default vector settings. */
+  public EngineConfig(Clock clock, int maxContentBytes, int corePriorityCap, int keyPriorityCap, WritePolicy writePolicy,
+      List<ProtectedNamespace> protectedNamespaces, @Nullable Embedder embedder, SearchSettings search) {
+    this(clock, maxContentBytes, corePriorityCap, keyPriorityCap, writePolicy, protectedNamespaces, embedder, search,
+        null, Vectors.DEFAULTS);
+  }
+
+  /**
+   * How the engine runs embeddings and keeps vectors.
+   *
+   * @param cacheBytes the bound of the vector block cache, in estimated bytes
+   * @param embeddingExecutor where query and write-time embeddings run; null: a bounded pool of daemon threads
+   * @param scanExecutor where slices of large vector scans run; null: a small pool of daemon threads
+   * @param quantized whether large vector scans pick candidates by one-bit copies before the exact rescoring
+   */
+  public record Vectors(
+      long cacheBytes, java.util.concurrent.@Nullable Executor embeddingExecutor,
+      java.util.concurrent.@Nullable Executor scanExecutor, boolean quantized) {
+    public static final Vectors DEFAULTS = new Vectors(VectorIndex.DEFAULT_CACHE_BYTES, null, null, true);
   }
 }

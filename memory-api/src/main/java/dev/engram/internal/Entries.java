@@ -10,7 +10,6 @@ import dev.engram.Grants;
 import dev.engram.MemoryEntry;
 import dev.engram.NotFoundException;
 import dev.engram.spi.StoreReader;
-import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /** Lookups of an entry's current version, shared by the engine's parts. */
@@ -22,8 +21,7 @@ final class Entries {
 
   /** The newest version of the entry, or null when unknown. */
   static @Nullable MemoryEntry current(StoreReader reader, String entryId) {
-    List<MemoryEntry> versions = reader.versions(entryId);
-    return versions.isEmpty() ? null : versions.get(versions.size() - 1);
+    return reader.currentVersion(entryId).orElse(null);
   }
 
   /** The newest version of the entry; {@link NotFoundException} when unknown. */

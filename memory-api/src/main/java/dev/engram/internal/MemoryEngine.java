@@ -40,6 +40,10 @@ import dev.engram.StoreException;
 import dev.engram.TopicSummary;
 import dev.engram.TransferReport;
 import dev.engram.WriteOptions;
+import dev.engram.WriteRequest;
+import dev.engram.BatchWriteResult;
+import dev.engram.MemoryException;
+import dev.engram.VectorCacheStats;
 import dev.engram.WriteResult;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
@@ -95,8 +99,12 @@ public final class MemoryEngine implements Engram {
     Objects.requireNonNull(reasoner, "reasoner");
     this.config = Objects.requireNonNull(config, "config");
     this.policy = new GrantPolicy(config.protectedNamespaces());
+    EngineConfig.Vectors vc = config.vectors();
     this.search = new SearchService(store, reasoner, config.search(),
-        config.embedder() == null ? null : new Embeddings(config.embedder()), config.reranker(), config.clock());
+        config.embedder() == null ? null
+            : new Embeddings(config.embedder(), config.search().embedTimeout(), vc.embeddingExecutor()),
+        new VectorIndex(store, vc.cacheBytes(), vc.scanExecutor(), vc.quantized()), config.reranker(),
+        config.clock());
     this.commits = new Commits(store, config, search);
     this.writes = new WritePipeline(store, reasoner, config, policy, search, commits);
     this.versioning = new Versioning(search, commits);
@@ -128,8 +136,57 @@ public final class MemoryEngine implements Engram {
   @Override
   public WriteResult write(Grants grants, String content, WriteOptions options) {
     open(grants);
+    return withWarnings(writes.write(grants, input(content, options)));
+  }
+
+  @Override
+  public BatchWriteResult writeAll(Grants grants, List<WriteRequest> requests) {
+    open(grants);
+    Objects.requireNonNull(requests, "requests");
+    if (requests.size() > MAX_BATCH_WRITES) {
+      throw new InvalidInputException("requests",
+          "a batch takes at most " + MAX_BATCH_WRITES + " requests, got " + requests.size());
+    }
+    List<WritePipeline.Slot> slots = new ArrayList<>(requests.size());
+    for (int i = 0; i < requests.size(); i++) {
+      WriteRequest request = Objects.requireNonNull(requests.get(i), "requests[" + i + "]");
+      try {
+        slots.add(WritePipeline.Slot.of(input(request.content(), request.options())));
+      } catch (MemoryException e) {
+        slots.add(WritePipeline.Slot.rejected(e));
+      }
+    }
+    writes.writeAll(grants, slots);
+    List<BatchWriteResult.Item> items = new ArrayList<>(slots.size());
+    for (int i = 0; i < slots.size(); i++) {
+      WritePipeline.Slot slot = slots.get(i);
+      WriteResult result = slot.result();
+      items.add(result != null
+          ? BatchWriteResult.Item.written(i, withWarnings(result))
+          : BatchWriteResult.Item.rejected(i, asMemoryException(Objects.requireNonNull(slot.error()))));
+    }
+    return new BatchWriteResult(items);
+  }
+
+  private static MemoryException asMemoryException(RuntimeException e) {
+    return e instanceof MemoryException m
+        ? m : new StoreException(ErrorCode.STORE_UNAVAILABLE, "the batch's transaction failed: " + e, e);
+  }
+
+  /** The disclosure check's warnings ahead of the ones the write itself reported (vector gaps). */
+  private static WriteResult withWarnings(WriteResult result) {
+    if (result.outcome() == WriteResult.Outcome.DEDUPED) {
+      return result;
+    }
+    List<String> warnings = new ArrayList<>(DisclosureCheck.warnings(result.entry().disclosure()));
+    warnings.addAll(result.warnings());
+    return result.withWarnings(warnings);
+  }
+
+  /** A write's arguments validated; throws the caller's mistake. */
+  private WritePipeline.Input input(String content, WriteOptions options) {
     Objects.requireNonNull(options, "options");
-    WritePipeline.Input in = new WritePipeline.Input(
+    return new WritePipeline.Input(
         Text.content("content", content, config.maxContentBytes()),
         Text.topics("topicsHint", options.topicsHint(), false),
         options.type(),
@@ -143,9 +200,6 @@ public final class MemoryEngine implements Engram {
         GrantPolicy.narrow(config.writePolicy(), options.writePolicy()),
         options.occurredAt(),
         options.origin());
-    WriteResult result = writes.write(grants, in);
-    return result.outcome() == WriteResult.Outcome.DEDUPED
-        ? result : result.withWarnings(DisclosureCheck.warnings(result.entry().disclosure()));
   }
 
   // ---- changes to existing entries
@@ -333,6 +387,14 @@ public final class MemoryEngine implements Engram {
   }
 
   @Override
+  public dev.engram.HistoryPage history(Grants grants, String entryId, dev.engram.HistoryOptions options) {
+    open(grants);
+    Text.id("entryId", entryId);
+    java.util.Objects.requireNonNull(options, "options");
+    return reads.history(grants, entryId, options);
+  }
+
+  @Override
   public long revision(Grants grants, String scope) {
     open(grants);
     Namespaces.validate("scope", scope);
@@ -365,6 +427,11 @@ public final class MemoryEngine implements Engram {
     open(grants);
     Objects.requireNonNull(request, "request");
     return search.prepareContext(grants, request);
+  }
+
+  @Override
+  public VectorCacheStats vectorCacheStats() {
+    return search.vectorCacheStats();
   }
 
   @Override
@@ -530,8 +597,11 @@ public final class MemoryEngine implements Engram {
    */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true) && ownsStore) {
-      store.close();
+    if (closed.compareAndSet(false, true)) {
+      search.close();
+      if (ownsStore) {
+        store.close();
+      }
     }
   }
 

@@ -8,6 +8,9 @@ import dev.engram.Citation;
 import dev.engram.DirtyTopic;
 import dev.engram.EntryStatus;
 import dev.engram.Grants;
+import dev.engram.HistoryOptions;
+import dev.engram.HistoryPage;
+import dev.engram.InvalidInputException;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.NotFoundException;
@@ -105,6 +108,40 @@ final class Reads {
       }
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * One page of the entry's history. The cursor is {@code <revision>:<eventId>} of the page's last
+   * event; events of another scope (an entry id reused across scopes by an import) are left out.
+   */
+  HistoryPage history(Grants grants, String entryId, HistoryOptions options) {
+    MemoryEntry cur = current(grants, entryId);
+    long afterRevision = 0;
+    String afterEventId = "";
+    if (options.after() != null) {
+      String cursor = options.after();
+      int colon = cursor.indexOf(':');
+      try {
+        afterRevision = Long.parseLong(cursor.substring(0, Math.max(colon, 0)));
+      } catch (NumberFormatException e) {
+        afterRevision = -1;
+      }
+      if (colon < 1 || afterRevision < 0 || colon == cursor.length() - 1) {
+        throw new InvalidInputException("after", "'" + cursor + "' is not a cursor from HistoryPage.nextCursor()");
+      }
+      afterEventId = cursor.substring(colon + 1);
+    }
+    List<MemoryEvent> page = store.events(entryId, afterRevision, afterEventId, options.limit() + 1);
+    boolean more = page.size() > options.limit();
+    List<MemoryEvent> shown = more ? page.subList(0, options.limit()) : page;
+    List<MemoryEvent> out = new ArrayList<>(shown.size());
+    for (MemoryEvent e : shown) {
+      if (e.scope().equals(cur.scope())) {
+        out.add(e);
+      }
+    }
+    MemoryEvent last = shown.isEmpty() ? null : shown.get(shown.size() - 1);
+    return new HistoryPage(out, more && last != null ? last.revision() + ":" + last.eventId() : null);
   }
 
   /** The event, when the grants can see its scope; {@link NotFoundException} otherwise. */

@@ -70,23 +70,35 @@ final class SearchService {
   private final java.time.Clock clock;
 
   SearchService(MemoryStore store, Reasoner reasoner, SearchSettings settings, @Nullable Embeddings embeddings) {
-    this(store, reasoner, settings, embeddings, null);
+    this(store, reasoner, settings, embeddings, new VectorIndex(store), null);
   }
 
   SearchService(MemoryStore store, Reasoner reasoner, SearchSettings settings, @Nullable Embeddings embeddings,
-      @Nullable Reranker reranker) {
-    this(store, reasoner, settings, embeddings, reranker, java.time.Clock.systemUTC());
+      VectorIndex vectors, @Nullable Reranker reranker) {
+    this(store, reasoner, settings, embeddings, vectors, reranker, java.time.Clock.systemUTC());
   }
 
   SearchService(MemoryStore store, Reasoner reasoner, SearchSettings settings, @Nullable Embeddings embeddings,
-      @Nullable Reranker reranker, java.time.Clock clock) {
+      VectorIndex vectors, @Nullable Reranker reranker, java.time.Clock clock) {
     this.clock = clock;
     this.reranker = reranker;
     this.store = store;
     this.reasoner = reasoner;
     this.settings = settings;
     this.embeddings = embeddings;
-    this.vectors = new VectorIndex(store);
+    this.vectors = vectors;
+  }
+
+  /** Stops the threads this service started (embedding, scan slices); executors handed in stay as they are. */
+  void close() {
+    if (embeddings != null) {
+      embeddings.close();
+    }
+    vectors.close();
+  }
+
+  dev.engram.VectorCacheStats vectorCacheStats() {
+    return vectors.stats();
   }
 
   /** Whether writes get vectors: an embedder is configured and the store keeps vectors. */
@@ -124,7 +136,7 @@ final class SearchService {
     if (Character.isHighSurrogate(query.charAt(query.length() - 1))) {
       query = query.substring(0, query.length() - 1);
     }
-    if (!fts && vectorUnavailableReason(grants.visibleScopes()) != null) {
+    if (!fts && vectorsUnconfigured() != null) {
       return List.of();
     }
     try {
@@ -160,7 +172,8 @@ final class SearchService {
       List<SearchHit> answer = reranker.rerank(request.query(), given);
       problem = checkReranked(given, answer);
       if (problem == null) {
-        return new SearchResult(fused.requested(), fused.used(), List.copyOf(answer), fused.fallbackReason());
+        return new SearchResult(fused.requested(), fused.used(), List.copyOf(answer), fused.fallbackReason(),
+            fused.warnings());
       }
     } catch (RuntimeException e) {
       // the exception's class only: a model's error may quote the query or the hits
@@ -169,7 +182,7 @@ final class SearchService {
     LOG.warn("Search kept the fused order: {}", problem);
     String reason = (fused.fallbackReason() == null ? "" : fused.fallbackReason() + "; ") + problem
         + "; hits in fused order";
-    return new SearchResult(fused.requested(), fused.used(), given, reason);
+    return new SearchResult(fused.requested(), fused.used(), given, reason, fused.warnings());
   }
 
   /**
@@ -208,7 +221,7 @@ final class SearchService {
       return c != 0 ? c : b.entry().versionId().compareTo(a.entry().versionId());
     });
     List<SearchHit> kept = out.size() > request.limit() ? List.copyOf(out.subList(0, request.limit())) : out;
-    return new SearchResult(fused.requested(), fused.used(), kept, fused.fallbackReason());
+    return new SearchResult(fused.requested(), fused.used(), kept, fused.fallbackReason(), fused.warnings());
   }
 
   /** Null when {@code answer} holds only hits of {@code given}, each at most once; else what is wrong. */
@@ -258,34 +271,70 @@ final class SearchService {
       Embeddings.PendingQuery pending = embeddings.startQuery(query);
       List<ScoredEntry> text = mode == SearchMode.HYBRID ? ftsChannel(grants, query, topics, request, depth) : List.of();
       float[] q = pending.await(settings.embedTimeout());
-      List<VectorIndex.Scored> vec = VectorIndex.search(blocks, q, vectorFloor(), depth, topics,
+      List<VectorIndex.Scored> vec = vectors.search(blocks, q, vectorFloor(), depth, topics,
           request.types());
       return result(mode, mode, fuse(grants, text, occurred(vec, request), mode, request.limit()), null);
     }
-    // AUTO
-    String reason = vectorUnavailableReason(scopes);
+    // AUTO: the vector channel over the scopes whose vectors are complete; a scope with versions lacking
+    // vectors is searched by full text only (and said so), so one gap in a shared ancestor does not
+    // turn every search below it into full text.
+    String reason = vectorsUnconfigured();
     List<ScoredEntry> text = null;
     if (reason == null) {
-      List<VectorIndex.Block> blocks = blocks(scopes);
-      Embeddings.PendingQuery pending = embeddings.startQuery(query);
-      text = fts ? ftsChannel(grants, query, topics, request, depth) : List.of();
-      float[] q = null;
-      try {
-        q = pending.await(settings.embedTimeout());
-      } catch (CapabilityNotSupportedException e) {
-        reason = e.getMessage();
+      List<VectorIndex.Block> complete = new ArrayList<>();
+      List<VectorIndex.Block> incomplete = new ArrayList<>();
+      for (VectorIndex.Block b : blocks(scopes)) {
+        (b.missing == 0 ? complete : incomplete).add(b);
       }
-      if (q != null) {
-        List<VectorIndex.Scored> vec = VectorIndex.search(blocks, q, vectorFloor(), depth, topics,
-            request.types());
-        SearchMode used = fts ? SearchMode.HYBRID : SearchMode.VECTOR;
-        return result(mode, used, fuse(grants, text, occurred(vec, request), used, request.limit()), null);
+      boolean anyVectors = complete.stream().anyMatch(b -> b.live > 0);
+      if (!incomplete.isEmpty() && !anyVectors) {
+        reason = incompleteReason(incomplete);
+      } else {
+        List<String> warnings = new ArrayList<>();
+        for (VectorIndex.Block b : incomplete) {
+          warnings.add(incompleteReason(List.of(b)) + "; its entries were searched by full text only");
+        }
+        Embeddings.PendingQuery pending = embeddings.startQuery(query);
+        text = fts ? ftsChannel(grants, query, topics, request, depth) : List.of();
+        float[] q = null;
+        try {
+          q = pending.await(settings.embedTimeout());
+        } catch (CapabilityNotSupportedException e) {
+          reason = e.getMessage();
+        }
+        if (q != null) {
+          for (String w : warnings) {
+            logIncomplete(w);
+          }
+          List<VectorIndex.Scored> vec = vectors.search(complete, q, vectorFloor(), depth, topics,
+              request.types());
+          SearchMode used = fts ? SearchMode.HYBRID : SearchMode.VECTOR;
+          return new SearchResult(mode, used, fuse(grants, text, occurred(vec, request), used, request.limit()), null,
+              warnings);
+        }
       }
     }
     requireFts(fts);
     logFallback(reason);
     return result(mode, SearchMode.FTS,
         text != null ? ftsHits(text, request.limit()) : ftsOnly(grants, query, topics, request, depth), reason);
+  }
+
+  private String incompleteReason(List<VectorIndex.Block> incomplete) {
+    StringBuilder sb = new StringBuilder("vectors are incomplete: ");
+    for (int i = 0; i < incomplete.size(); i++) {
+      VectorIndex.Block b = incomplete.get(i);
+      sb.append(i == 0 ? "" : ", ").append(b.missing).append(" active entries in ").append(b.scope);
+    }
+    return sb.append(" have no ").append(embeddings.profile().id()).append(" vector (call reindex)").toString();
+  }
+
+  /** Logs an incomplete-vectors note at WARN once until the note changes. */
+  private void logIncomplete(String reason) {
+    if (!reason.equals(lastIncompleteReason)) {
+      lastIncompleteReason = reason;
+      LOG.warn("Search used full text only for part of the scopes: {}", reason);
+    }
   }
 
   /** Whether {@code e} passes the request's event-time filter (entries without event time never do). */
@@ -344,35 +393,42 @@ final class SearchService {
     }
   }
 
-  /** Null when vectors can serve every searched scope; otherwise what is missing. */
-  private @Nullable String vectorUnavailableReason(Set<String> scopes) {
+  /** Null when an embedder is configured and the store keeps vectors; otherwise what is missing. */
+  private @Nullable String vectorsUnconfigured() {
     if (embeddings == null) {
       return "no embedder is configured";
     }
     if (!store.capabilities().contains(StoreCapability.VECTOR_STORAGE)) {
       return store.getClass().getSimpleName() + " does not declare VECTOR_STORAGE";
     }
-    for (VectorIndex.Block b : blocks(scopes)) {
-      if (b.missing > 0) {
-        return "vectors are incomplete: " + b.missing + " active entries have no " + embeddings.profile().id()
-            + " vector (call reindex)";
-      }
-    }
     return null;
   }
 
+  /** The blocks of every scope, for an explicit vector or hybrid search: each scope's vectors must be complete. */
   private List<VectorIndex.Block> readyBlocks(Set<String> scopes) {
-    String reason = vectorUnavailableReason(scopes);
+    String reason = vectorsUnconfigured();
+    List<VectorIndex.Block> blocks = reason == null ? blocks(scopes) : List.of();
+    List<VectorIndex.Block> incomplete = new ArrayList<>();
+    for (VectorIndex.Block b : blocks) {
+      if (b.missing > 0) {
+        incomplete.add(b);
+      }
+    }
+    if (reason == null && !incomplete.isEmpty()) {
+      reason = incompleteReason(incomplete);
+    }
     if (reason != null) {
       throw new CapabilityNotSupportedException("vector search unavailable: " + reason);
     }
-    return blocks(scopes);
+    return blocks;
   }
 
+  /** The current block of each scope, at the store's vector epoch read once before them. */
   private List<VectorIndex.Block> blocks(Set<String> scopes) {
+    long epoch = store.vectorEpoch();
     List<VectorIndex.Block> out = new ArrayList<>();
     for (String scope : new TreeSet<>(scopes)) {
-      out.add(vectors.block(scope, embeddings.profile().id(), embeddings.profile().dimension()));
+      out.add(vectors.block(scope, embeddings.profile().id(), embeddings.profile().dimension(), epoch));
     }
     return out;
   }
@@ -650,6 +706,11 @@ final class SearchService {
             }
           }
           tx.putVectors(profile, put);
+          if (n > 0) {
+            // vectors of versions committed earlier: no revision moves, so every process's cache learns
+            // of them through the epoch
+            tx.advanceVectorEpoch();
+          }
           return n;
         });
       }

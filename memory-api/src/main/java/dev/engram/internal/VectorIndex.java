@@ -4,73 +4,365 @@
  */
 package dev.engram.internal;
 
+import dev.engram.Change;
+import dev.engram.ChangeKind;
+import dev.engram.EntryStatus;
 import dev.engram.EntryType;
 import dev.engram.MemoryEntry;
-import dev.engram.EntryStatus;
+import dev.engram.Revision;
+import dev.engram.VectorCacheStats;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoredVector;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Exact cosine search over the vectors of the active versions of each scope, served from blocks
- * cached in process and keyed by the scope's revision and the embedding profile: a change committed by
- * any process moves the revision, and the next search reloads that scope's block.
+ * Cosine search over the vectors of the active versions of each scope, served from blocks cached in
+ * process.
+ *
+ * <p><b>Freshness.</b> A block is keyed by the scope's revision, the embedding profile and the store's
+ * {@linkplain dev.engram.spi.StoreReader#vectorEpoch() vector epoch}. When the scope moved on by a few
+ * revisions, the block is updated from their change sets (the changed versions and their vectors are
+ * read, nothing else); a moved epoch (vectors stored by a reindex, in any process) or a long gap
+ * reloads the block.
+ *
+ * <p><b>Memory.</b> Blocks live in a least-recently-used cache bounded by an estimate of their bytes
+ * (vectors, their one-bit copy, row bookkeeping and the versions' text); a block larger than the bound
+ * is used by the search that loaded it and not kept.
+ *
+ * <p><b>Scan.</b> Every row has a float copy (unit vector) and a one-bit copy: the sign of each value
+ * after subtracting the block's mean vector (taken when the block is loaded or compacted), so the bits
+ * spread over the directions that tell vectors apart. Searches over at least
+ * {@value #QUANTIZED_MIN_ROWS} rows first rank every version by the Hamming distance of those bits to
+ * the query's (popcounts, a few per row), then rescore the best {@value #CANDIDATE_FACTOR}× depth
+ * candidates (at least {@value #MIN_CANDIDATES}) exactly in float; smaller searches, and every search
+ * with quantization turned off, score the floats only (the reference). Large scans are split into
+ * slices; the caller takes slices itself, so a busy or refusing executor slows a search down but never
+ * stalls it.
  */
 final class VectorIndex {
+  /** Default bound of the block cache, in estimated bytes. */
+  static final long DEFAULT_CACHE_BYTES = dev.engram.EngramBuilder.DEFAULT_VECTOR_CACHE_BYTES;
+  /** Searches over fewer rows than this scan the float vectors only. */
+  static final int QUANTIZED_MIN_ROWS = 4096;
+  /** How many candidates per wanted result the one-bit pass hands to the exact rescoring. */
+  static final int CANDIDATE_FACTOR = 20;
+  /** The fewest candidates the one-bit pass hands to the exact rescoring. */
+  static final int MIN_CANDIDATES = 400;
+  /** More revisions behind than this, a block is reloaded instead of updated. */
+  static final int MAX_UPDATE_REVISIONS = 256;
+  /**
+   * Multiply-adds a parallel slice scores at least: a search smaller than two slices (about 11,000
+   * rows of 384 values) runs on the calling thread alone.
+   */
+  static final long MIN_SLICE_WORK = 1L << 21;
+
   private final MemoryStore store;
-  private final Map<String, Block> blocks = new ConcurrentHashMap<>();
-  private final java.util.concurrent.atomic.AtomicLong invalidations = new java.util.concurrent.atomic.AtomicLong();
+  private final BlockCache cache;
+  private final Executor executor;
+  private final @Nullable ExecutorService owned;
+  private final int threads;
+  private final boolean quantized;
+  private final AtomicLong invalidations = new AtomicLong();
 
   VectorIndex(MemoryStore store) {
-    this.store = store;
+    this(store, DEFAULT_CACHE_BYTES, null, true);
   }
 
-  /** The vectors of one scope at one revision. Rows of one version are contiguous. */
-  static final class Block {
-    final long revision;
-    final String profileId;
-    final int dim;
-    final MemoryEntry[] entries;
-    final int[] rowEntry;
-    final float[] data;
-    final int missing;
-
-    Block(long revision, String profileId, int dim, MemoryEntry[] entries, int[] rowEntry, float[] data, int missing) {
-      this.revision = revision;
-      this.profileId = profileId;
-      this.dim = dim;
-      this.entries = entries;
-      this.rowEntry = rowEntry;
-      this.data = data;
-      this.missing = missing;
+  /**
+   * @param cacheBytes the bound of the block cache
+   * @param executor where slices of large scans run; null: a pool of daemon threads
+   *     ({@code engram-vector-scan-N}) this index owns and {@link #close()} stops
+   * @param quantized whether large searches rank by one-bit copies before rescoring exactly
+   */
+  VectorIndex(MemoryStore store, long cacheBytes, @Nullable Executor executor, boolean quantized) {
+    this.store = store;
+    this.cache = new BlockCache(cacheBytes);
+    int cores = Runtime.getRuntime().availableProcessors();
+    this.threads = Math.max(1, cores);
+    if (executor == null) {
+      int helpers = Math.max(1, cores - 1);
+      ThreadPoolExecutor pool = new ThreadPoolExecutor(helpers, helpers, 30, TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(4 * helpers), Embeddings.daemonThreads("engram-vector-scan-"),
+          new ThreadPoolExecutor.AbortPolicy());
+      pool.allowCoreThreadTimeOut(true);
+      this.owned = pool;
+      this.executor = pool;
+    } else {
+      this.owned = null;
+      this.executor = executor;
     }
+    this.quantized = quantized;
+  }
+
+  /** Stops the executor this index created (never one it was given). */
+  void close() {
+    if (owned != null) {
+      owned.shutdownNow();
+    }
+  }
+
+  VectorCacheStats stats() {
+    return cache.stats();
   }
 
   record Scored(MemoryEntry entry, float cosine) {}
 
-  /** The current block of {@code scope}, loaded when the scope moved past the cached revision. */
-  Block block(String scope, String profileId, int dim) {
-    long head = store.headRevision(scope);
-    Block b = blocks.get(scope);
-    if (b != null && b.revision == head && b.profileId.equals(profileId)) {
+  /**
+   * The vectors of one scope at one revision and epoch: an immutable view over rows that later views
+   * of the same scope may extend. Rows of one version are contiguous; versions no longer active are
+   * marked dead until the rows are compacted.
+   */
+  static final class Block {
+    final String scope;
+    final long revision;
+    final long epoch;
+    final String profileId;
+    final int dim;
+    final int rows;
+    final float[] data;
+    final long[] bits;
+    final int words;
+    final float[] mean;
+    final int[] rowEntry;
+    final int entryCount;
+    final MemoryEntry[] entries;
+    final int[] firstRow;
+    final int[] rowCount;
+    final long[] dead;
+    final int live;
+    final int missing;
+    final long bytes;
+    final Backing backing;
+
+    private Block(Backing k, String scope, long revision, long epoch) {
+      this.scope = scope;
+      this.revision = revision;
+      this.epoch = epoch;
+      this.profileId = k.profileId;
+      this.dim = k.dim;
+      this.rows = k.rows;
+      this.data = k.data;
+      this.bits = k.bits;
+      this.words = k.words;
+      this.mean = k.mean;
+      this.rowEntry = k.rowEntry;
+      this.entryCount = k.entryCount;
+      this.entries = k.entries;
+      this.firstRow = k.firstRow;
+      this.rowCount = k.rowCount;
+      this.dead = k.dead;
+      this.live = k.live;
+      this.missing = k.missing;
+      this.bytes = 4L * data.length + 8L * bits.length + 4L * mean.length + 4L * rowEntry.length
+          + 16L * entries.length + 8L * dead.length + k.entryBytes;
+      this.backing = k;
+    }
+
+    /** A block of {@code entries} whose vectors are {@code vectors.get(i)} (possibly none). */
+    static Block of(String scope, long revision, long epoch, String profileId, int dim, List<MemoryEntry> entries,
+        List<List<float[]>> vectors) {
+      int rows = 0;
+      for (List<float[]> v : vectors) {
+        rows += v.size();
+      }
+      Backing k = new Backing(profileId, dim, entries.size(), rows, mean(vectors, dim));
+      for (int i = 0; i < entries.size(); i++) {
+        k.append(entries.get(i), vectors.get(i));
+      }
+      return k.publish(scope, revision, epoch);
+    }
+
+    boolean isDead(int e) {
+      return (dead[e >>> 6] & (1L << e)) != 0;
+    }
+  }
+
+  /**
+   * The growing storage behind the blocks of one scope. Only the newest block may extend it (under its
+   * lock); older blocks never look past their own row and entry counts, so appends do not disturb the
+   * searches using them.
+   */
+  static final class Backing {
+    final String profileId;
+    final int dim;
+    int rows;
+    float[] data;
+    final int words;
+    final float[] mean;
+    long[] bits;
+    int[] rowEntry;
+    int entryCount;
+    MemoryEntry[] entries;
+    int[] firstRow;
+    int[] rowCount;
+    long[] dead;
+    boolean deadShared;
+    int live;
+    int missing;
+    int deadRows;
+    long entryBytes;
+    final Map<String, Integer> byVersion = new HashMap<>();
+    final Map<String, Integer> byEntry = new HashMap<>();
+    @Nullable Block latest;
+
+    Backing(String profileId, int dim, int entryCapacity, int rowCapacity, float[] mean) {
+      this.profileId = profileId;
+      this.dim = dim;
+      this.mean = mean;
+      this.words = (dim + 63) >>> 6;
+      this.data = new float[rowCapacity * dim];
+      this.bits = new long[rowCapacity * words];
+      this.rowEntry = new int[rowCapacity];
+      this.entries = new MemoryEntry[entryCapacity];
+      this.firstRow = new int[entryCapacity];
+      this.rowCount = new int[entryCapacity];
+      this.dead = new long[(entryCapacity + 63) >>> 6];
+    }
+
+    void append(MemoryEntry e, List<float[]> vectors) {
+      ensure(entryCount + 1, rows + vectors.size());
+      int idx = entryCount++;
+      entries[idx] = e;
+      firstRow[idx] = rows;
+      rowCount[idx] = vectors.size();
+      for (float[] v : vectors) {
+        int off = rows * dim;
+        System.arraycopy(v, 0, data, off, dim);
+        signs(v, mean, bits, rows * words);
+        rowEntry[rows] = idx;
+        rows++;
+      }
+      live++;
+      if (vectors.isEmpty()) {
+        missing++;
+      }
+      entryBytes += 160 + 2L * e.content().length();
+      byVersion.put(e.versionId(), idx);
+      byEntry.put(e.entryId(), idx);
+    }
+
+    void kill(int idx) {
+      if (deadShared) {
+        dead = dead.clone();
+        deadShared = false;
+      }
+      if ((dead[idx >>> 6] & (1L << idx)) != 0) {
+        return;
+      }
+      dead[idx >>> 6] |= 1L << idx;
+      live--;
+      deadRows += rowCount[idx];
+      if (rowCount[idx] == 0) {
+        missing--;
+      }
+      MemoryEntry e = entries[idx];
+      byVersion.remove(e.versionId(), idx);
+      byEntry.remove(e.entryId(), idx);
+    }
+
+    private void ensure(int entriesNeeded, int rowsNeeded) {
+      if (entriesNeeded > entries.length) {
+        int cap = Math.max(entriesNeeded, entries.length + (entries.length >> 1) + 4);
+        entries = Arrays.copyOf(entries, cap);
+        firstRow = Arrays.copyOf(firstRow, cap);
+        rowCount = Arrays.copyOf(rowCount, cap);
+      }
+      int deadWords = (entriesNeeded + 63) >>> 6;
+      if (deadWords > dead.length) {
+        dead = Arrays.copyOf(dead, Math.max(deadWords, dead.length + (dead.length >> 1) + 1));
+        deadShared = false;
+      }
+      if (rowsNeeded > rowEntry.length) {
+        int cap = Math.max(rowsNeeded, rowEntry.length + (rowEntry.length >> 1) + 4);
+        data = Arrays.copyOf(data, cap * dim);
+        bits = Arrays.copyOf(bits, cap * this.words);
+        rowEntry = Arrays.copyOf(rowEntry, cap);
+      }
+    }
+
+    /** Whether dead rows or versions take so much room that copying the live ones out pays. */
+    boolean wasteful() {
+      int deadEntries = entryCount - live;
+      return deadRows > 1024 + rows / 4 || deadEntries > 1024 + entryCount / 4;
+    }
+
+    /** A new backing with the live versions only, in their order. */
+    Backing compacted() {
+      List<MemoryEntry> keep = new ArrayList<>(live);
+      List<List<float[]>> vectors = new ArrayList<>(live);
+      for (int e = 0; e < entryCount; e++) {
+        if ((dead[e >>> 6] & (1L << e)) == 0) {
+          List<float[]> vs = new ArrayList<>(rowCount[e]);
+          for (int r = firstRow[e]; r < firstRow[e] + rowCount[e]; r++) {
+            vs.add(Arrays.copyOfRange(data, r * dim, (r + 1) * dim));
+          }
+          keep.add(entries[e]);
+          vectors.add(vs);
+        }
+      }
+      int liveRows = rows - deadRows;
+      Backing k = new Backing(profileId, dim, live + live / 8, liveRows + liveRows / 8, mean(vectors, dim));
+      for (int i = 0; i < keep.size(); i++) {
+        k.append(keep.get(i), vectors.get(i));
+      }
+      return k;
+    }
+
+    Block publish(String scope, long revision, long epoch) {
+      Block b = new Block(this, scope, revision, epoch);
+      deadShared = true;
+      latest = b;
       return b;
     }
+  }
+
+  /** The current block of {@code scope}, at the store's vector epoch {@code epoch} (read before this call). */
+  Block block(String scope, String profileId, int dim, long epoch) {
+    long head = store.headRevision(scope);
     long seen = invalidations.get();
-    b = load(scope, head, profileId, dim);
-    blocks.put(scope, b);
+    Block b = cache.get(scope);
+    if (b != null && b.profileId.equals(profileId) && b.dim == dim && b.epoch == epoch) {
+      if (b.revision == head) {
+        cache.hit();
+        return b;
+      }
+      if (head > b.revision && head - b.revision <= MAX_UPDATE_REVISIONS) {
+        Block u = update(b, head);
+        if (u != null) {
+          cache.updated();
+          return keep(scope, u, seen);
+        }
+      }
+    }
+    cache.loaded();
+    return keep(scope, load(scope, head, epoch, profileId, dim), seen);
+  }
+
+  private Block keep(String scope, Block b, long seen) {
+    cache.put(scope, b);
     if (invalidations.get() != seen) {
-      blocks.remove(scope, b);
+      cache.remove(scope, b);
     }
     return b;
   }
@@ -82,91 +374,222 @@ final class VectorIndex {
    */
   void invalidate(String scope) {
     invalidations.incrementAndGet();
-    blocks.remove(scope);
+    cache.remove(scope);
   }
 
-  private Block load(String scope, long head, String profileId, int dim) {
+  private Block load(String scope, long head, long epoch, String profileId, int dim) {
     List<MemoryEntry> active = store.versionsIn(List.of(scope), EnumSet.of(EntryStatus.ACTIVE));
-    Map<String, Integer> index = new HashMap<>(active.size() * 2);
-    MemoryEntry[] entries = active.toArray(new MemoryEntry[0]);
-    for (int i = 0; i < entries.length; i++) {
-      index.put(entries[i].versionId(), i);
-    }
-    List<StoredVector> vectors = new ArrayList<>(store.activeVectors(scope, profileId));
-    vectors.removeIf(v -> v.vector().length != dim || !index.containsKey(v.versionId()));
-    vectors.sort((a, c) -> Integer.compare(index.get(a.versionId()), index.get(c.versionId())));
-    int[] rowEntry = new int[vectors.size()];
-    float[] data = new float[vectors.size() * dim];
-    boolean[] covered = new boolean[entries.length];
-    for (int r = 0; r < vectors.size(); r++) {
-      StoredVector v = vectors.get(r);
-      int e = index.get(v.versionId());
-      rowEntry[r] = e;
-      covered[e] = true;
-      System.arraycopy(v.vector(), 0, data, r * dim, dim);
-    }
-    int missing = 0;
-    for (boolean c : covered) {
-      if (!c) {
-        missing++;
+    Map<String, List<float[]>> byVersion = new HashMap<>(active.size() * 2);
+    for (StoredVector v : store.activeVectors(scope, profileId)) {
+      if (v.vector().length == dim) {
+        byVersion.computeIfAbsent(v.versionId(), x -> new ArrayList<>(4)).add(v.vector());
       }
     }
-    return new Block(head, profileId, dim, entries, rowEntry, data, missing);
+    int rows = 0;
+    List<List<float[]>> ordered = new ArrayList<>(active.size());
+    for (MemoryEntry e : active) {
+      List<float[]> vs = byVersion.getOrDefault(e.versionId(), List.of());
+      rows += vs.size();
+      ordered.add(vs);
+    }
+    Backing k = new Backing(profileId, dim, active.size() + active.size() / 8, rows + rows / 8,
+        mean(ordered, dim));
+    for (MemoryEntry e : active) {
+      k.append(e, byVersion.getOrDefault(e.versionId(), List.of()));
+    }
+    synchronized (k) {
+      return k.publish(scope, head, epoch);
+    }
   }
 
   /**
-   * Multiply-adds a parallel slice scores at least: a search smaller than two slices (about 11,000
-   * rows of 384 values) runs on the calling thread alone.
+   * {@code b} moved to the scope's revision {@code head} by the change sets in between, or null when
+   * a reload is the better way (too many changes, or a newer block of the scope was made meanwhile).
    */
-  static final long MIN_SLICE_WORK = 1L << 21;
+  private @Nullable Block update(Block b, long head) {
+    List<Revision> revisions = store.revisions(b.scope, b.revision, (int) (head - b.revision));
+    if (revisions.isEmpty()) {
+      return null;
+    }
+    long to = revisions.get(revisions.size() - 1).revision();
+    Set<String> versionIds = new LinkedHashSet<>();
+    Set<String> erased = new LinkedHashSet<>();
+    for (Revision r : revisions) {
+      for (Change c : r.changes()) {
+        if (c.versionId() != null) {
+          versionIds.add(c.versionId());
+        } else if (c.kind() == ChangeKind.DELETE) {
+          erased.add(c.entryId());
+        }
+      }
+    }
+    if (versionIds.size() + erased.size() > Math.max(64, b.live / 4)) {
+      return null;
+    }
+    // The current state of each changed version; a version changed again after `to` is fixed up by the
+    // next update, whose change set names it too.
+    Map<String, MemoryEntry> active = new LinkedHashMap<>();
+    for (String id : versionIds) {
+      store.version(id).filter(v -> v.scope().equals(b.scope) && v.status() == EntryStatus.ACTIVE)
+          .ifPresent(v -> active.put(id, v));
+    }
+    Map<String, List<float[]>> vectors = new HashMap<>();
+    if (!active.isEmpty()) {
+      for (StoredVector v : store.vectorsOf(b.scope, b.profileId, active.keySet())) {
+        if (v.vector().length == b.dim) {
+          vectors.computeIfAbsent(v.versionId(), x -> new ArrayList<>(4)).add(v.vector());
+        }
+      }
+    }
+    Backing k = b.backing;
+    synchronized (k) {
+      if (k.latest != b) {
+        Block newest = k.latest;
+        return newest != null && newest.revision >= to && newest.epoch == b.epoch ? newest : null;
+      }
+      for (String entryId : erased) {
+        Integer idx = k.byEntry.get(entryId);
+        if (idx != null) {
+          k.kill(idx);
+        }
+      }
+      for (String id : versionIds) {
+        Integer idx = k.byVersion.get(id);
+        MemoryEntry now = active.get(id);
+        if (idx != null && now == null) {
+          k.kill(idx);
+        } else if (idx == null && now != null) {
+          Integer other = k.byEntry.get(now.entryId());
+          if (other != null) {
+            k.kill(other);
+          }
+          k.append(now, vectors.getOrDefault(id, List.of()));
+        }
+      }
+      Backing target = k.wasteful() ? k.compacted() : k;
+      synchronized (target) {
+        return target.publish(b.scope, to, b.epoch);
+      }
+    }
+  }
+
+  // ---- scanning
+
+  /** The best {@code depth} versions over {@code blocks} with cosine at or above {@code floor}, best first. */
+  List<Scored> search(Collection<Block> blocks, float[] q, float floor, int depth, Set<String> topics,
+      Set<EntryType> types) {
+    return search(blocks, q, floor, depth, topics, types, executor, threads, quantized);
+  }
 
   /**
    * The best {@code depth} versions over {@code blocks} with cosine at or above {@code floor}, best
-   * first. Large searches are split into slices scored in parallel on the common fork-join pool (the
-   * calling thread takes the first slice); the result does not depend on the split.
+   * first, scanned in at most {@code threads} slices on {@code executor} and the calling thread. With
+   * {@code quantized} and at least {@value #QUANTIZED_MIN_ROWS} rows, one-bit estimates pick the
+   * candidates that are rescored exactly; otherwise every row is scored exactly. The result of an exact
+   * scan does not depend on the split.
    */
-  static List<Scored> search(
-      Collection<Block> blocks, float[] q, float floor, int depth, Set<String> topics, Set<EntryType> types) {
-    int threads = Math.min(Runtime.getRuntime().availableProcessors(), ForkJoinPool.getCommonPoolParallelism() + 1);
-    return search(blocks, q, floor, depth, topics, types, threads);
+  static List<Scored> search(Collection<Block> blocks, float[] q, float floor, int depth, Set<String> topics,
+      Set<EntryType> types, Executor executor, int threads, boolean quantized) {
+    long rows = 0;
+    long work = 0;
+    for (Block b : blocks) {
+      rows += b.rows;
+      work += (long) b.rows * b.dim;
+    }
+    boolean approximate = quantized && rows >= QUANTIZED_MIN_ROWS;
+    // a one-bit row costs a few popcounts instead of dim multiply-adds
+    long sliceWork = approximate ? MIN_SLICE_WORK * 16 : MIN_SLICE_WORK;
+    int parts = (int) Math.max(1, Math.min(threads, work / sliceWork));
+    List<List<Segment>> slices = partition(blocks, parts);
+    int keep = approximate ? Math.max(MIN_CANDIDATES, depth * CANDIDATE_FACTOR) : depth;
+    PriorityQueue<Candidate> top;
+    if (approximate) {
+      List<List<Candidate>> found = runSlices(slices, executor, slice -> scanBits(slice, q, keep, topics, types));
+      List<Candidate> pool = new ArrayList<>();
+      for (List<Candidate> part : found) {
+        pool.addAll(part);
+      }
+      top = new PriorityQueue<>(depth + 1, VectorIndex::compare);
+      for (Candidate c : nearest(pool, keep)) {
+        float best = exactBest(c.block, c.entry, q);
+        if (best >= floor) {
+          offer(top, new Candidate(c.block, c.entry, best), depth);
+        }
+      }
+    } else {
+      List<PriorityQueue<Candidate>> found = runSlices(slices, executor, slice -> scan(slice, q, floor, keep, topics,
+          types));
+      top = new PriorityQueue<>(keep + 1, VectorIndex::compare);
+      for (PriorityQueue<Candidate> part : found) {
+        for (Candidate c : part) {
+          offer(top, c, keep);
+        }
+      }
+    }
+    List<Candidate> ordered = new ArrayList<>(top);
+    ordered.sort((a, b) -> compare(b, a));
+    List<Scored> out = new ArrayList<>(ordered.size());
+    for (Candidate c : ordered) {
+      out.add(new Scored(c.block.entries[c.entry], c.score));
+    }
+    return out;
   }
 
-  /** As {@link #search(Collection, float[], float, int, Set, Set)}, in at most {@code threads} slices. */
+  /** As {@link #search(Collection, float[], float, int, Set, Set, Executor, int, boolean)}, exact, on the common pool. */
   static List<Scored> search(
       Collection<Block> blocks, float[] q, float floor, int depth, Set<String> topics, Set<EntryType> types,
       int threads) {
-    long work = 0;
-    for (Block b : blocks) {
-      work += (long) b.rowEntry.length * b.dim;
+    return search(blocks, q, floor, depth, topics, types, java.util.concurrent.ForkJoinPool.commonPool(), threads,
+        false);
+  }
+
+  /** Runs {@code scan} over every slice: helpers on {@code executor} and the calling thread claim slices in turn. */
+  private static <R> List<R> runSlices(List<List<Segment>> slices, Executor executor,
+      java.util.function.Function<List<Segment>, R> scan) {
+    int n = slices.size();
+    if (n <= 1) {
+      return n == 0 ? List.of() : List.of(scan.apply(slices.get(0)));
     }
-    int parts = (int) Math.max(1, Math.min(threads, work / MIN_SLICE_WORK));
-    List<List<Segment>> slices = partition(blocks, parts);
-    List<CompletableFuture<PriorityQueue<Scored>>> others = new ArrayList<>();
-    for (int i = 1; i < slices.size(); i++) {
-      List<Segment> slice = slices.get(i);
-      others.add(CompletableFuture.supplyAsync(
-          () -> scan(slice, q, floor, depth, topics, types), ForkJoinPool.commonPool()));
-    }
-    PriorityQueue<Scored> top = slices.isEmpty()
-        ? new PriorityQueue<>(VectorIndex::compare)
-        : scan(slices.get(0), q, floor, depth, topics, types);
-    for (CompletableFuture<PriorityQueue<Scored>> f : others) {
-      PriorityQueue<Scored> part;
-      try {
-        part = f.join();
-      } catch (CompletionException e) {
-        if (e.getCause() instanceof RuntimeException r) {
-          throw r;
+    @SuppressWarnings("unchecked")
+    R[] out = (R[]) new Object[n];
+    AtomicInteger next = new AtomicInteger();
+    CountDownLatch done = new CountDownLatch(n);
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    Runnable worker = () -> {
+      for (int i; (i = next.getAndIncrement()) < n; ) {
+        try {
+          out[i] = scan.apply(slices.get(i));
+        } catch (RuntimeException e) {
+          failure.compareAndSet(null, e);
+        } finally {
+          done.countDown();
         }
-        throw e;
       }
-      for (Scored s : part) {
-        offer(top, s, depth);
+    };
+    for (int i = 1; i < n; i++) {
+      try {
+        executor.execute(worker);
+      } catch (RejectedExecutionException e) {
+        break; // the calling thread scans what no helper took
       }
     }
-    List<Scored> out = new ArrayList<>(top);
-    out.sort((a, b) -> compare(b, a));
-    return out;
+    worker.run();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        done.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true; // slices claimed by helpers are running and finish
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (failure.get() != null) {
+      throw failure.get();
+    }
+    return Arrays.asList(out);
   }
 
   /** Rows {@code [from, to)} of a block; never splits the rows of one version. */
@@ -176,14 +599,14 @@ final class VectorIndex {
   static List<List<Segment>> partition(Collection<Block> blocks, int parts) {
     long total = 0;
     for (Block b : blocks) {
-      total += b.rowEntry.length;
+      total += b.rows;
     }
     long target = Math.max(1, (total + parts - 1) / parts);
     List<List<Segment>> out = new ArrayList<>(parts);
     List<Segment> cur = new ArrayList<>();
     long curRows = 0;
     for (Block b : blocks) {
-      int rows = b.rowEntry.length;
+      int rows = b.rows;
       int r = 0;
       while (r < rows) {
         long room = out.size() == parts - 1 ? rows - r : target - curRows;
@@ -207,16 +630,30 @@ final class VectorIndex {
     return out;
   }
 
-  /** The best {@code depth} versions of one slice, worst at the head. */
-  private static PriorityQueue<Scored> scan(
+  /** A version of a block and its score. */
+  private record Candidate(Block block, int entry, float score) {}
+
+  private static boolean admitted(MemoryEntry entry, Set<String> topics, Set<EntryType> types) {
+    if (!topics.isEmpty() && entry.topics().stream().noneMatch(topics::contains)) {
+      return false;
+    }
+    return types.isEmpty() || types.contains(entry.type());
+  }
+
+  /** The best {@code depth} versions of one slice by exact cosine, worst at the head. */
+  private static PriorityQueue<Candidate> scan(
       List<Segment> slice, float[] q, float floor, int depth, Set<String> topics, Set<EntryType> types) {
-    PriorityQueue<Scored> top = new PriorityQueue<>(depth + 1, VectorIndex::compare);
+    PriorityQueue<Candidate> top = new PriorityQueue<>(depth + 1, VectorIndex::compare);
     for (Segment seg : slice) {
       Block b = seg.block();
       int r = seg.from();
       int rows = seg.to();
       while (r < rows) {
         int e = b.rowEntry[r];
+        if (b.isDead(e)) {
+          r += b.rowCount[e];
+          continue;
+        }
         float best = -2;
         while (r < rows && b.rowEntry[r] == e) {
           float s = dot(q, b.data, r * b.dim, b.dim);
@@ -225,35 +662,157 @@ final class VectorIndex {
           }
           r++;
         }
-        if (best < floor || top.size() >= depth && best < top.peek().cosine) {
+        if (best < floor || top.size() >= depth && best < top.peek().score) {
           continue;
         }
-        MemoryEntry entry = b.entries[e];
-        if (!topics.isEmpty() && entry.topics().stream().noneMatch(topics::contains)) {
-          continue;
+        if (admitted(b.entries[e], topics, types)) {
+          offer(top, new Candidate(b, e, best), depth);
         }
-        if (!types.isEmpty() && !types.contains(entry.type())) {
-          continue;
-        }
-        offer(top, new Scored(entry, best), depth);
       }
     }
     return top;
   }
 
-  private static void offer(PriorityQueue<Scored> top, Scored s, int depth) {
-    if (top.size() < depth) {
-      top.add(s);
-    } else if (compare(s, top.peek()) > 0) {
-      top.poll();
-      top.add(s);
+  /** The mean of {@code vectors} (all rows), or zeros when there are none. */
+  static float[] mean(List<List<float[]>> vectors, int dim) {
+    double[] sum = new double[dim];
+    long n = 0;
+    for (List<float[]> vs : vectors) {
+      for (float[] v : vs) {
+        if (v.length == dim) {
+          for (int i = 0; i < dim; i++) {
+            sum[i] += v[i];
+          }
+          n++;
+        }
+      }
+    }
+    float[] out = new float[dim];
+    for (int i = 0; n > 0 && i < dim; i++) {
+      out[i] = (float) (sum[i] / n);
+    }
+    return out;
+  }
+
+  /** Writes the signs of {@code v - mean} as bits into {@code bits[off ..]}, one bit per value. */
+  static void signs(float[] v, float[] mean, long[] bits, int off) {
+    int words = (v.length + 63) >>> 6;
+    for (int w = 0; w < words; w++) {
+      long word = 0;
+      for (int i = w << 6, end = Math.min(v.length, (w + 1) << 6); i < end; i++) {
+        if (v[i] > mean[i]) {
+          word |= 1L << i;
+        }
+      }
+      bits[off + w] = word;
     }
   }
 
-  /** Ascending: lower cosine first; among equal cosines the older version first. */
-  private static int compare(Scored a, Scored b) {
-    int c = Float.compare(a.cosine, b.cosine);
-    return c != 0 ? c : a.entry.versionId().compareTo(b.entry.versionId());
+  /**
+   * The {@code keep} versions of one slice nearest to the query by the Hamming distance of their sign
+   * bits (the best over a version's rows), as candidates scored minus the distance. Distances are small
+   * integers: they are counted per value and cut at the distance that fills {@code keep}, with no
+   * comparisons between versions. Each block has its own mean, so the query's bits are made per block.
+   */
+  private static List<Candidate> scanBits(
+      List<Segment> slice, float[] q, int keep, Set<String> topics, Set<EntryType> types) {
+    int rowsInSlice = 0;
+    for (Segment seg : slice) {
+      rowsInSlice += seg.to() - seg.from();
+    }
+    List<Candidate> all = new ArrayList<>(Math.min(rowsInSlice, 1 << 16));
+    boolean filtered = !topics.isEmpty() || !types.isEmpty();
+    Block last = null;
+    long[] qb = null;
+    for (Segment seg : slice) {
+      Block b = seg.block();
+      if (b != last) {
+        qb = new long[b.words];
+        signs(q, b.mean, qb, 0);
+        last = b;
+      }
+      int words = b.words;
+      long[] bits = b.bits;
+      int[] rowEntry = b.rowEntry;
+      int r = seg.from();
+      int rows = seg.to();
+      while (r < rows) {
+        int e = rowEntry[r];
+        if (b.isDead(e) || filtered && !admitted(b.entries[e], topics, types)) {
+          r += b.rowCount[e];
+          continue;
+        }
+        int best = Integer.MAX_VALUE;
+        while (r < rows && rowEntry[r] == e) {
+          int h = 0;
+          for (int w = 0, off = r * words; w < words; w++) {
+            h += Long.bitCount(qb[w] ^ bits[off + w]);
+          }
+          best = Math.min(best, h);
+          r++;
+        }
+        all.add(new Candidate(b, e, -best));
+      }
+    }
+    return nearest(all, keep);
+  }
+
+  /**
+   * The {@code keep} candidates with the highest (integer, non-positive) scores, those of the cut score
+   * in the order given.
+   */
+  private static List<Candidate> nearest(List<Candidate> all, int keep) {
+    if (all.size() <= keep) {
+      return all;
+    }
+    int max = 0;
+    for (Candidate c : all) {
+      max = Math.max(max, (int) -c.score);
+    }
+    int[] count = new int[max + 1];
+    for (Candidate c : all) {
+      count[(int) -c.score]++;
+    }
+    int cut = 0;
+    int below = 0;
+    while (cut <= max && below + count[cut] < keep) {
+      below += count[cut++];
+    }
+    int atCut = keep - below;
+    List<Candidate> out = new ArrayList<>(keep);
+    for (Candidate c : all) {
+      int d = (int) -c.score;
+      if (d < cut) {
+        out.add(c);
+      } else if (d == cut && atCut > 0) {
+        out.add(c);
+        atCut--;
+      }
+    }
+    return out;
+  }
+
+  private static float exactBest(Block b, int e, float[] q) {
+    float best = -2;
+    for (int r = b.firstRow[e]; r < b.firstRow[e] + b.rowCount[e]; r++) {
+      best = Math.max(best, dot(q, b.data, r * b.dim, b.dim));
+    }
+    return best;
+  }
+
+  private static void offer(PriorityQueue<Candidate> top, Candidate c, int depth) {
+    if (top.size() < depth) {
+      top.add(c);
+    } else if (compare(c, top.peek()) > 0) {
+      top.poll();
+      top.add(c);
+    }
+  }
+
+  /** Ascending: lower score first; among equal scores the older version first. */
+  private static int compare(Candidate a, Candidate b) {
+    int c = Float.compare(a.score, b.score);
+    return c != 0 ? c : a.block.entries[a.entry].versionId().compareTo(b.block.entries[b.entry].versionId());
   }
 
   /** Dot product of {@code q} with {@code data[off .. off+dim)}, unrolled by eight. */
@@ -283,5 +842,72 @@ final class VectorIndex {
       s += q[i] * data[off + i];
     }
     return s;
+  }
+
+  /** Blocks by scope, least recently used first, bounded by their estimated bytes. */
+  private static final class BlockCache {
+    private final long maxBytes;
+    private final LinkedHashMap<String, Block> blocks = new LinkedHashMap<>(16, 0.75f, true);
+    private long bytes;
+    private long hits;
+    private long updates;
+    private long loads;
+    private long evictions;
+
+    BlockCache(long maxBytes) {
+      this.maxBytes = maxBytes;
+    }
+
+    synchronized @Nullable Block get(String scope) {
+      return blocks.get(scope);
+    }
+
+    synchronized void hit() {
+      hits++;
+    }
+
+    synchronized void updated() {
+      updates++;
+    }
+
+    synchronized void loaded() {
+      loads++;
+    }
+
+    synchronized void put(String scope, Block b) {
+      Block old = blocks.remove(scope);
+      if (old != null) {
+        bytes -= old.bytes;
+      }
+      if (b.bytes > maxBytes) {
+        return;
+      }
+      blocks.put(scope, b);
+      bytes += b.bytes;
+      var it = blocks.entrySet().iterator();
+      while (bytes > maxBytes && it.hasNext()) {
+        Block eldest = it.next().getValue();
+        it.remove();
+        bytes -= eldest.bytes;
+        evictions++;
+      }
+    }
+
+    synchronized void remove(String scope) {
+      Block old = blocks.remove(scope);
+      if (old != null) {
+        bytes -= old.bytes;
+      }
+    }
+
+    synchronized void remove(String scope, Block b) {
+      if (blocks.get(scope) == b) {
+        remove(scope);
+      }
+    }
+
+    synchronized VectorCacheStats stats() {
+      return new VectorCacheStats(hits, updates, loads, evictions, blocks.size(), bytes, maxBytes);
+    }
   }
 }

@@ -26,6 +26,26 @@ public interface MemoryStore extends StoreReader, AutoCloseable {
    * serialized (across processes for multi-process stores), everything the work writes commits
    * together, and nothing commits when it throws. The work's exception is rethrown unchanged.
    *
+   * <p>Every store follows the same rules:
+   *
+   * <ul>
+   *   <li><b>Reads.</b> The transaction answers every {@link StoreReader} query the store answers,
+   *       with the same capabilities (full-text search and vectors included), and sees its own
+   *       uncommitted changes.
+   *   <li><b>Scope.</b> The transaction is bound to {@code scope}: every write names it (the version's,
+   *       event's, revision's, source's and topic rows' scope, and the scope of the versions and entries
+   *       whose status, vectors or existence it changes). A write for another scope is refused with an
+   *       {@link IllegalStateException} before anything is changed, and the transaction stays usable.
+   *   <li><b>Nesting.</b> {@code inTransaction} called by the work itself (on the same thread, on the
+   *       same store) runs as a nested unit of the running transaction, like an SQL savepoint: it sees
+   *       the outer changes, may be bound to another scope (whose head it then holds too), and never
+   *       waits for a lock the outer transaction holds. When its work returns, its changes become part
+   *       of the outer transaction and commit or roll back with it; when its work throws, only its own
+   *       changes are undone and the outer work may carry on.
+   *   <li><b>After the work.</b> The {@link StoreTransaction} handed to the work must not be used once
+   *       the work returned; its methods then throw {@link IllegalStateException}.
+   * </ul>
+   *
    * @param <T> what the work returns
    * @param scope the scope whose head the transaction holds
    * @param work the work

@@ -46,6 +46,21 @@ public interface StoreReader {
   List<MemoryEntry> versions(String entryId);
 
   /**
+   * The current version of an entry: the one with the highest version number, whatever its status.
+   * This is the lookup behind every operation on "the entry" (get, correct, retire, move, …), so a
+   * store answers it from an index on (entry, version) without reading the rest of the chain: its
+   * cost must not grow with the number of versions. The default reads the whole chain and exists only
+   * so that older stores keep compiling; every store of this project overrides it.
+   *
+   * @param entryId the entry
+   * @return its newest version, or empty when unknown
+   */
+  default Optional<MemoryEntry> currentVersion(String entryId) {
+    List<MemoryEntry> all = versions(entryId);
+    return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
+  }
+
+  /**
    * The active version in {@code scope} whose content hash matches.
    *
    * @param scope the scope
@@ -53,6 +68,22 @@ public interface StoreReader {
    * @return the version, or empty when none matches
    */
   Optional<MemoryEntry> findActiveByHash(String scope, String contentHash);
+
+  /**
+   * {@link #findActiveByHash} for many hashes at once: a batch write asks once for all its items. The
+   * default asks once per hash; a store with round trips answers in one.
+   *
+   * @param scope the scope
+   * @param contentHashes canonical content hashes
+   * @return for each hash that has an active version, the version {@link #findActiveByHash} returns
+   */
+  default java.util.Map<String, MemoryEntry> findActiveByHashes(String scope, Collection<String> contentHashes) {
+    java.util.Map<String, MemoryEntry> out = new java.util.HashMap<>();
+    for (String hash : new java.util.LinkedHashSet<>(contentHashes)) {
+      findActiveByHash(scope, hash).ifPresent(e -> out.put(hash, e));
+    }
+    return out;
+  }
 
   /**
    * The active version in {@code scope} with this path.
@@ -90,6 +121,31 @@ public interface StoreReader {
    * @return its events ordered by revision, then event id; empty when unknown
    */
   List<MemoryEvent> events(String entryId);
+
+  /**
+   * One page of the history of an entry: its events ordered by revision, then event id, strictly
+   * after the position ({@code afterRevision}, {@code afterEventId}), at most {@code limit}. Start with
+   * {@code (0, "")}; continue from the revision and id of the last event of the previous page. A store
+   * answers it from an index on (entry, revision, event id), so one page costs the same at any depth of
+   * a long chain. The default filters {@link #events(String)} and exists only so that older stores keep
+   * compiling; every store of this project overrides it.
+   *
+   * @param entryId the entry
+   * @param afterRevision the revision of the last event already seen (0 to start)
+   * @param afterEventId the id of the last event already seen ({@code ""} to start)
+   * @param limit the most events returned, at least 1
+   * @return the events of the page, ordered; fewer than {@code limit} only at the end of the history
+   */
+  default List<MemoryEvent> events(String entryId, long afterRevision, String afterEventId, int limit) {
+    List<MemoryEvent> out = new java.util.ArrayList<>();
+    for (MemoryEvent e : events(entryId)) {
+      if (out.size() < limit && (e.revision() > afterRevision
+          || (e.revision() == afterRevision && e.eventId().compareTo(afterEventId) > 0))) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
 
   /**
    * One event by id.
@@ -171,6 +227,42 @@ public interface StoreReader {
    */
   default List<StoredVector> activeVectors(String scope, String profileId) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
+  }
+
+  /**
+   * The vectors stored under {@code profileId} for the named versions of {@code scope}, whatever their
+   * status, grouped by version (the rows of one version in their stored order). The engine reads the
+   * vectors of the versions a revision changed through it, instead of reloading the scope's vectors.
+   * The default filters {@link #activeVectors}; stores keeping many vectors answer from an index.
+   *
+   * @param scope the scope
+   * @param profileId the embedding profile id
+   * @param versionIds the versions
+   * @return their vectors; a version without vectors has none
+   * @throws CapabilityNotSupportedException if the store keeps no vectors
+   */
+  default List<StoredVector> vectorsOf(String scope, String profileId, Collection<String> versionIds) {
+    Set<String> wanted = Set.copyOf(versionIds);
+    List<StoredVector> out = new java.util.ArrayList<>();
+    for (StoredVector v : activeVectors(scope, profileId)) {
+      if (wanted.contains(v.versionId())) {
+        out.add(v);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The store's vector epoch: a counter {@link StoreTransaction#advanceVectorEpoch()} moves whenever
+   * vectors of versions committed earlier are stored (reindex), which no revision records. Engines
+   * cache vectors keyed by it together with the scope's revision, so vectors another process stored
+   * are seen by the next search. Stores declaring {@link StoreCapability#VECTOR_STORAGE} keep it
+   * durably and shared by every process using the store; the default (always 0) suits stores without.
+   *
+   * @return the epoch, 0 when it never moved
+   */
+  default long vectorEpoch() {
+    return 0;
   }
 
   /**

@@ -17,6 +17,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * A unit of work on one scope, handed out by {@link MemoryStore#inTransaction}. All changes made
  * through it commit together when the work returns, or not at all when it throws.
+ *
+ * <p>Writes are bound to {@link #scope()}: a version, event, revision, topic row or source of another
+ * scope, and a status, vector or erasure change of another scope's version or entry, is refused with an
+ * {@link IllegalStateException} and changes nothing. Reads are not bound: they answer for any scope, as
+ * the store does, and include this transaction's own changes. Nesting follows
+ * {@link MemoryStore#inTransaction}.
  */
 public interface StoreTransaction extends StoreReader {
 
@@ -107,6 +113,17 @@ public interface StoreTransaction extends StoreReader {
    * @throws CapabilityNotSupportedException if the store keeps no vectors
    */
   default void putVectors(String profileId, List<StoredVector> vectors) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
+  }
+
+  /**
+   * Moves the store's {@link #vectorEpoch() vector epoch} forward by one when this transaction commits.
+   * The engine calls it when it stores vectors for versions committed earlier (reindex), so every
+   * process's cache notices them. Stores declaring {@link StoreCapability#VECTOR_STORAGE} implement it.
+   *
+   * @throws CapabilityNotSupportedException if the store keeps no vectors
+   */
+  default void advanceVectorEpoch() {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
   }
 

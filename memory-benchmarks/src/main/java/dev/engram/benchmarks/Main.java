@@ -6,6 +6,7 @@ package dev.engram.benchmarks;
 
 import dev.engram.benchmarks.retrieval.RetrievalCommand;
 import dev.engram.benchmarks.search.SearchCommand;
+import dev.engram.benchmarks.search.VectorCommand;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -34,6 +35,10 @@ public final class Main {
   static {
     register("retrieval", RetrievalCommand.SUMMARY, RetrievalCommand::run);
     register("search", SearchCommand.SUMMARY, SearchCommand::run);
+    register("vectors", VectorCommand.SUMMARY, VectorCommand::run);
+    register("chain", ChainCommand.SUMMARY, ChainCommand::run);
+    register("context", ContextCommand.SUMMARY, ContextCommand::run);
+    register("server", ServerCommand.SUMMARY, ServerCommand::run);
   }
 
   private Main() {}

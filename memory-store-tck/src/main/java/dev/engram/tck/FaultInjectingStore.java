@@ -50,6 +50,7 @@ public final class FaultInjectingStore implements MemoryStore {
   private final MemoryStore delegate;
   private final AtomicReference<@Nullable Step> armed = new AtomicReference<>();
   private final AtomicInteger injected = new AtomicInteger();
+  private final AtomicInteger skip = new AtomicInteger();
 
   public FaultInjectingStore(MemoryStore delegate) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
@@ -57,7 +58,20 @@ public final class FaultInjectingStore implements MemoryStore {
 
   /** Arms one fault: the next time {@code step} is applied inside a transaction, that transaction throws. */
   public void failAfter(Step step) {
-    armed.set(Objects.requireNonNull(step, "step"));
+    failAfter(step, 1);
+  }
+
+  /**
+   * Arms one fault for the {@code occurrence}-th time {@code step} is applied from now on (1: the next
+   * time), e.g. the third version a batch inserts.
+   */
+  public void failAfter(Step step, int occurrence) {
+    Objects.requireNonNull(step, "step");
+    if (occurrence < 1) {
+      throw new IllegalArgumentException("occurrence must be >= 1, was " + occurrence);
+    }
+    skip.set(occurrence - 1);
+    armed.set(step);
   }
 
   /** Whether an armed fault is still waiting for its step. */
@@ -98,6 +112,9 @@ public final class FaultInjectingStore implements MemoryStore {
   }
 
   private void after(Step step) {
+    if (armed.get() == step && skip.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      return;
+    }
     if (armed.compareAndSet(step, null)) {
       injected.incrementAndGet();
       throw StoreException.unavailable("injected fault after " + step, null);
@@ -117,6 +134,11 @@ public final class FaultInjectingStore implements MemoryStore {
   @Override
   public List<MemoryEntry> versions(String entryId) {
     return delegate.versions(entryId);
+  }
+
+  @Override
+  public java.util.Optional<MemoryEntry> currentVersion(String entryId) {
+    return delegate.currentVersion(entryId);
   }
 
   @Override
@@ -142,6 +164,11 @@ public final class FaultInjectingStore implements MemoryStore {
   @Override
   public List<MemoryEvent> events(String entryId) {
     return delegate.events(entryId);
+  }
+
+  @Override
+  public List<MemoryEvent> events(String entryId, long afterRevision, String afterEventId, int limit) {
+    return delegate.events(entryId, afterRevision, afterEventId, limit);
   }
 
   @Override
@@ -268,6 +295,11 @@ public final class FaultInjectingStore implements MemoryStore {
     }
 
     @Override
+    public java.util.Optional<MemoryEntry> currentVersion(String entryId) {
+      return tx.currentVersion(entryId);
+    }
+
+    @Override
     public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
       return tx.findActiveByHash(scope, contentHash);
     }
@@ -290,6 +322,11 @@ public final class FaultInjectingStore implements MemoryStore {
     @Override
     public List<MemoryEvent> events(String entryId) {
       return tx.events(entryId);
+    }
+
+    @Override
+    public List<MemoryEvent> events(String entryId, long afterRevision, String afterEventId, int limit) {
+      return tx.events(entryId, afterRevision, afterEventId, limit);
     }
 
     @Override

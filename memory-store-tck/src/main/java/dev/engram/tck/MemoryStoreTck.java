@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * The whole contract. A store's test class extends this and implements {@link #createStore()}; each
- * layer below runs as a nested class, in the order CRUD → grants and isolation → versions, history,
+ * layer below runs as a nested class, in the order store SPI (driven directly, without the engine; its
+ * optional parts run by declared capability) → CRUD → grants and isolation → versions, history,
  * rollback, revisions → topics and dirty tracking → erasure → bad input → concurrency → the commit
  * path's invariants (policy narrowing, caps, canonical dedupe, closed engines, curation bounds).
  */
@@ -17,6 +18,14 @@ public abstract class MemoryStoreTck {
 
   /** A new, empty store. */
   protected abstract MemoryStore createStore();
+
+  @Nested
+  class StoreSpi extends StoreSpiContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
 
   @Nested
   class Crud extends CrudContract {
@@ -99,6 +108,14 @@ public abstract class MemoryStoreTck {
   }
 
   @Nested
+  class Vectors extends VectorsContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
   class Paths extends PathsContract {
     @Override
     protected MemoryStore createStore() {
@@ -172,6 +189,14 @@ public abstract class MemoryStoreTck {
 
   @Nested
   class Sources extends SourcesContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
+  class BatchWrites extends BatchWriteContract {
     @Override
     protected MemoryStore createStore() {
       return MemoryStoreTck.this.createStore();

@@ -398,9 +398,12 @@ public abstract class SearchContract extends ContractSupport {
   @Test
   void autoFallsBackWhenQueryEmbeddingTimesOutButExplicitModesFail() {
     HashingEmbedder embedder = new HashingEmbedder();
-    Engram engram = newEngram(new DeterministicReasoner(), b -> b.embedder(embedder)
+    MemoryStore store = createStore();
+    // the timeout bounds write-time embeddings too: seed with the default one, so a slow machine cannot
+    // leave the seed without vectors
+    seed(newEngram(store, new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder())));
+    Engram engram = newEngram(store, new DeterministicReasoner(), b -> b.embedder(embedder)
         .searchSettings(SearchSettings.DEFAULTS.withEmbedTimeout(Duration.ofMillis(50))));
-    seed(engram);
     embedder.stalling(1000);
     SearchResult auto = search(engram, U1, "contract tests deploys", SearchMode.AUTO);
     assertThat(auto.used()).isEqualTo(SearchMode.FTS);

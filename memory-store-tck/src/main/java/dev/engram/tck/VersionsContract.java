@@ -644,4 +644,46 @@ public abstract class VersionsContract extends ContractSupport {
     })).isInstanceOf(IllegalStateException.class);
     assertThat(StoreSnapshot.of(store, List.of(S1))).isEqualTo(before);
   }
+
+  @Test
+  void historyPagesFollowTheirCursorToTheEndOfALongChain() {
+    Engram engram = newEngram(new DeterministicReasoner(), clocked());
+    Grants grants = Grants.of(S1);
+    MemoryEntry cur = engram.write(grants, "Version one of a long chain.").entry();
+    for (int i = 2; i <= 25; i++) {
+      cur = engram.correct(grants, cur.entryId(), "Version " + i + " of a long chain.");
+    }
+    assertThat(engram.get(grants, cur.entryId())).isEqualTo(cur);
+    List<MemoryEvent> whole = engram.history(grants, cur.entryId());
+    assertThat(whole).hasSize(25);
+    List<MemoryEvent> paged = new ArrayList<>();
+    dev.engram.HistoryOptions options = dev.engram.HistoryOptions.of(7);
+    int pages = 0;
+    while (true) {
+      dev.engram.HistoryPage page = engram.history(grants, cur.entryId(), options);
+      pages++;
+      paged.addAll(page.events());
+      if (!page.hasMore()) {
+        assertThat(page.events()).hasSizeLessThanOrEqualTo(7);
+        break;
+      }
+      assertThat(page.events()).hasSize(7);
+      options = options.after(page.nextCursor());
+    }
+    assertThat(pages).isEqualTo(4);
+    assertThat(paged).isEqualTo(whole);
+    assertThat(engram.history(grants, cur.entryId(), dev.engram.HistoryOptions.of(25)).hasMore()).isFalse();
+
+    String entryId = cur.entryId();
+    assertThatThrownBy(() -> engram.history(grants, entryId, dev.engram.HistoryOptions.of(5).after("not-a-cursor")))
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("after");
+    assertThatThrownBy(() -> engram.history(grants, entryId, dev.engram.HistoryOptions.of(5).after("-3:x")))
+        .isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> dev.engram.HistoryOptions.of(0)).isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("limit");
+    assertThatThrownBy(() -> dev.engram.HistoryOptions.of(dev.engram.HistoryOptions.MAX_LIMIT + 1))
+        .isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> engram.history(Grants.of(S2), entryId, dev.engram.HistoryOptions.first()))
+        .isInstanceOf(NotFoundException.class);
+  }
 }

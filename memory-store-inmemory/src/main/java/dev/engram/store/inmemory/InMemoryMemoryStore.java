@@ -38,7 +38,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,65 +46,40 @@ import org.jspecify.annotations.Nullable;
  * serialized and roll back through an undo log when their work throws. Thread-safe; nothing survives
  * the process.
  */
-public final class InMemoryMemoryStore implements MemoryStore {
+public final class InMemoryMemoryStore extends InMemoryReads implements MemoryStore {
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Data data = new Data();
 
-  private static final class TopicRow {
-    @Nullable String blurb;
-    long lastWrite;
-    long lastCurated;
-    @Nullable Instant lastUpdatedAt;
-
-    TopicRow copy() {
-      TopicRow r = new TopicRow();
-      r.blurb = blurb;
-      r.lastWrite = lastWrite;
-      r.lastCurated = lastCurated;
-      r.lastUpdatedAt = lastUpdatedAt;
-      return r;
-    }
-  }
-
-  /** All state; only touched under the lock. */
-  private static final class Data {
-    final Map<String, MemoryEntry> versions = new HashMap<>();
-    final Map<String, TreeMap<Integer, String>> entryVersions = new HashMap<>();
-    /** scope -> versionId -> version (sorted by id, i.e. by creation). */
-    final Map<String, TreeMap<String, MemoryEntry>> byScope = new HashMap<>();
-    final Map<String, Long> heads = new HashMap<>();
-    final Map<String, List<Revision>> revisions = new HashMap<>();
-    final Map<String, MemoryEvent> events = new HashMap<>();
-    final Map<String, List<String>> entryEvents = new HashMap<>();
-    final Map<String, TreeMap<String, TopicRow>> topics = new HashMap<>();
-    /** scope -> ("h:" + content hash | "p:" + path) -> active versionIds, for dedupe and path lookups. */
-    final Map<String, Map<String, TreeSet<String>>> activeKeys = new HashMap<>();
-    /** scope -> full-text index of its active versions. */
-    final Map<String, TextIndex> text = new HashMap<>();
-    /** profile -> versionId -> vectors of that version's views. */
-    final Map<String, Map<String, List<StoredVector>>> vectors = new HashMap<>();
-    /** scope -> position -> captured source. */
-    final Map<String, TreeMap<Long, CapturedSource>> sources = new HashMap<>();
-    /** scope -> source id -> position. */
-    final Map<String, Map<String, Long>> sourceIds = new HashMap<>();
-    /** scope -> last position and cursor. */
-    final Map<String, SourceState> sourceStates = new HashMap<>();
-  }
-
   private volatile boolean closed;
+  /** The innermost running transaction; only touched by the thread holding the write lock. */
+  private @Nullable Tx active;
 
   @Override
   public Set<StoreCapability> capabilities() {
     return EnumSet.of(StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES);
   }
 
+  /**
+   * Runs {@code work} under the write lock. Called from inside a transaction on the same thread it runs
+   * as a nested unit of that transaction: its undo log joins the outer one when it returns, and is
+   * played back at once when it throws.
+   */
   @Override
   public <T> T inTransaction(String scope, StoreWork<T> work) {
+    java.util.Objects.requireNonNull(scope, "scope");
+    java.util.Objects.requireNonNull(work, "work");
     checkOpen();
     lock.writeLock().lock();
+    Tx outer = active;
     Tx tx = new Tx(scope);
+    active = tx;
     try {
       T result = work.run(tx);
+      if (outer != null) {
+        for (Iterator<Runnable> it = tx.undo.descendingIterator(); it.hasNext(); ) {
+          outer.undo.push(it.next());
+        }
+      }
       tx.undo.clear();
       return result;
     } catch (RuntimeException | Error e) {
@@ -112,6 +87,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
       throw e;
     } finally {
       tx.closed = true;
+      active = outer;
       lock.writeLock().unlock();
     }
   }
@@ -127,364 +103,19 @@ public final class InMemoryMemoryStore implements MemoryStore {
     }
   }
 
-  private <T> T read(Supplier<T> query) {
+  @Override
+  <T> T read(Function<Data, T> query) {
     checkOpen();
     lock.readLock().lock();
     try {
-      return query.get();
+      return query.apply(data);
     } finally {
       lock.readLock().unlock();
     }
   }
 
-  // ---- StoreReader, each call under the read lock
-
-  @Override
-  public long headRevision(String scope) {
-    return read(() -> Queries.headRevision(data, scope));
-  }
-
-  @Override
-  public Optional<MemoryEntry> version(String versionId) {
-    return read(() -> Optional.ofNullable(data.versions.get(versionId)));
-  }
-
-  @Override
-  public List<MemoryEntry> versions(String entryId) {
-    return read(() -> Queries.versions(data, entryId));
-  }
-
-  @Override
-  public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
-    return read(() -> Queries.findActive(data, scope, "h:" + contentHash));
-  }
-
-  @Override
-  public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
-    return read(() -> Queries.findActive(data, scope, "p:" + path));
-  }
-
-  @Override
-  public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
-    return read(() -> Queries.activeByTopic(data, scopes, topic, limit));
-  }
-
-  @Override
-  public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
-    return read(() -> Queries.versionsIn(data, scopes, statuses));
-  }
-
-  @Override
-  public List<MemoryEvent> events(String entryId) {
-    return read(() -> Queries.events(data, entryId));
-  }
-
-  @Override
-  public Optional<MemoryEvent> event(String eventId) {
-    return read(() -> Optional.ofNullable(data.events.get(eventId)));
-  }
-
-  @Override
-  public List<Revision> revisions(String scope, long sinceExclusive, int limit) {
-    return read(() -> Queries.revisions(data, scope, sinceExclusive, limit));
-  }
-
-  @Override
-  public List<TopicState> topics(Collection<String> scopes) {
-    return read(() -> Queries.topics(data, scopes));
-  }
-
-  @Override
-  public List<TopicState> dirtyTopics(int limit) {
-    return read(() -> Queries.dirtyTopics(data, limit));
-  }
-
-  @Override
-  public int countActiveWithPriority(String namespace, int priority) {
-    return read(() -> Queries.countActiveWithPriority(data, namespace, priority));
-  }
-
-  @Override
-  public List<String> scopes(String prefix, boolean recursive) {
-    return read(() -> Queries.scopes(data, prefix, recursive));
-  }
-
-  @Override
-  public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
-    return read(() -> Queries.searchFullText(data, scopes, query, limit));
-  }
-
-  @Override
-  public List<StoredVector> activeVectors(String scope, String profileId) {
-    return read(() -> Queries.activeVectors(data, scope, profileId));
-  }
-
-  @Override
-  public int countActiveWithoutVectors(String scope, String profileId) {
-    return read(() -> Queries.countActiveWithoutVectors(data, scope, profileId));
-  }
-
-  @Override
-  public SourceState sourceState(String scope) {
-    return read(() -> Queries.sourceState(data, scope));
-  }
-
-  @Override
-  public Optional<CapturedSource> source(String scope, String sourceId) {
-    return read(() -> Queries.source(data, scope, sourceId));
-  }
-
-  @Override
-  public List<CapturedSource> sources(String scope, SourceFilter filter) {
-    return read(() -> Queries.sources(data, scope, filter));
-  }
-
-  /** Queries over {@link Data}; the caller holds a lock. */
-  private static final class Queries {
-    static long headRevision(Data d, String scope) {
-      return d.heads.getOrDefault(scope, 0L);
-    }
-
-    static List<MemoryEntry> versions(Data d, String entryId) {
-      TreeMap<Integer, String> ids = d.entryVersions.get(entryId);
-      if (ids == null) {
-        return List.of();
-      }
-      List<MemoryEntry> out = new ArrayList<>(ids.size());
-      for (String id : ids.values()) {
-        out.add(d.versions.get(id));
-      }
-      return out;
-    }
-
-    /** The newest active version of {@code scope} under {@code key} ({@code h:hash} or {@code p:path}). */
-    static Optional<MemoryEntry> findActive(Data d, String scope, String key) {
-      TreeSet<String> ids = d.activeKeys.getOrDefault(scope, Map.of()).get(key);
-      return ids == null || ids.isEmpty() ? Optional.empty() : Optional.of(d.versions.get(ids.last()));
-    }
-
-    static List<String> keys(MemoryEntry e) {
-      return e.path() == null ? List.of("h:" + e.contentHash()) : List.of("h:" + e.contentHash(), "p:" + e.path());
-    }
-
-    static List<MemoryEntry> activeByTopic(Data d, Collection<String> scopes, String topic, int limit) {
-      TreeSet<MemoryEntry> best = new TreeSet<>((a, b) -> b.versionId().compareTo(a.versionId()));
-      for (String scope : new HashSet<>(scopes)) {
-        TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
-        if (s == null) {
-          continue;
-        }
-        int taken = 0;
-        for (MemoryEntry e : s.descendingMap().values()) {
-          if (e.isActive() && e.topics().contains(topic)) {
-            best.add(e);
-            if (++taken >= limit) {
-              break;
-            }
-          }
-        }
-      }
-      List<MemoryEntry> out = new ArrayList<>(Math.min(limit, best.size()));
-      Iterator<MemoryEntry> it = best.iterator();
-      while (it.hasNext() && out.size() < limit) {
-        out.add(it.next());
-      }
-      return out;
-    }
-
-    static List<MemoryEntry> versionsIn(Data d, Collection<String> scopes, Set<EntryStatus> statuses) {
-      List<MemoryEntry> out = new ArrayList<>();
-      for (String scope : new HashSet<>(scopes)) {
-        TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
-        if (s != null) {
-          for (MemoryEntry e : s.values()) {
-            if (statuses.contains(e.status())) {
-              out.add(e);
-            }
-          }
-        }
-      }
-      return out;
-    }
-
-    static List<MemoryEvent> events(Data d, String entryId) {
-      List<String> ids = d.entryEvents.get(entryId);
-      if (ids == null) {
-        return List.of();
-      }
-      List<MemoryEvent> out = new ArrayList<>();
-      for (String id : ids) {
-        out.add(d.events.get(id));
-      }
-      out.sort((a, b) -> a.revision() != b.revision()
-          ? Long.compare(a.revision(), b.revision())
-          : a.eventId().compareTo(b.eventId()));
-      return out;
-    }
-
-    static List<Revision> revisions(Data d, String scope, long since, int limit) {
-      List<Revision> all = d.revisions.getOrDefault(scope, List.of());
-      List<Revision> out = new ArrayList<>();
-      for (Revision r : all) {
-        if (r.revision() > since && out.size() < limit) {
-          out.add(r);
-        }
-      }
-      return out;
-    }
-
-    static List<TopicState> topics(Data d, Collection<String> scopes) {
-      List<TopicState> out = new ArrayList<>();
-      for (String scope : new TreeSet<>(scopes)) {
-        TreeMap<String, TopicRow> rows = d.topics.get(scope);
-        if (rows != null) {
-          rows.forEach((topic, row) -> out.add(state(d, scope, topic, row)));
-        }
-      }
-      return out;
-    }
-
-    static List<TopicState> dirtyTopics(Data d, int limit) {
-      List<TopicState> out = new ArrayList<>();
-      for (String scope : new TreeSet<>(d.topics.keySet())) {
-        for (Map.Entry<String, TopicRow> e : d.topics.get(scope).entrySet()) {
-          if (e.getValue().lastWrite > e.getValue().lastCurated && out.size() < limit) {
-            out.add(state(d, scope, e.getKey(), e.getValue()));
-          }
-        }
-      }
-      return out;
-    }
-
-    static TopicState state(Data d, String scope, String topic, TopicRow row) {
-      int count = 0;
-      TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
-      if (s != null) {
-        for (MemoryEntry e : s.values()) {
-          if (e.isActive() && e.topics().contains(topic)) {
-            count++;
-          }
-        }
-      }
-      return new TopicState(scope, topic, count, row.blurb, row.lastWrite, row.lastCurated, row.lastUpdatedAt);
-    }
-
-    static int countActiveWithPriority(Data d, String scope, int priority) {
-      int n = 0;
-      for (MemoryEntry e : d.byScope.getOrDefault(scope, new TreeMap<>()).values()) {
-        if (e.isActive() && e.priority() == priority) {
-          n++;
-        }
-      }
-      return n;
-    }
-
-    static List<ScoredEntry> searchFullText(Data d, Collection<String> scopes, FullTextQuery query, int limit) {
-      List<TextIndex> indexes = new ArrayList<>();
-      for (String scope : new HashSet<>(scopes)) {
-        TextIndex ix = d.text.get(scope);
-        if (ix != null) {
-          indexes.add(ix);
-        }
-      }
-      Set<String> stems = new LinkedHashSet<>();
-      for (String term : query.terms()) {
-        stems.addAll(TextIndex.analyze(term));
-      }
-      return TextIndex.search(indexes, stems, limit, versionId -> {
-        MemoryEntry e = d.versions.get(versionId);
-        if (e == null || !e.isActive()) {
-          return null;
-        }
-        if (!query.topics().isEmpty() && e.topics().stream().noneMatch(query.topics()::contains)) {
-          return null;
-        }
-        if (!query.types().isEmpty() && !query.types().contains(e.type())) {
-          return null;
-        }
-        return e;
-      });
-    }
-
-    static List<StoredVector> activeVectors(Data d, String scope, String profileId) {
-      Map<String, List<StoredVector>> byVersion = d.vectors.getOrDefault(profileId, Map.of());
-      List<StoredVector> out = new ArrayList<>();
-      TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
-      if (s != null) {
-        for (MemoryEntry e : s.values()) {
-          if (e.isActive()) {
-            out.addAll(byVersion.getOrDefault(e.versionId(), List.of()));
-          }
-        }
-      }
-      return out;
-    }
-
-    static int countActiveWithoutVectors(Data d, String scope, String profileId) {
-      Map<String, List<StoredVector>> byVersion = d.vectors.getOrDefault(profileId, Map.of());
-      int n = 0;
-      TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
-      if (s != null) {
-        for (MemoryEntry e : s.values()) {
-          if (e.isActive() && !byVersion.containsKey(e.versionId())) {
-            n++;
-          }
-        }
-      }
-      return n;
-    }
-
-    static SourceState sourceState(Data d, String scope) {
-      return d.sourceStates.getOrDefault(scope, SourceState.EMPTY);
-    }
-
-    static Optional<CapturedSource> source(Data d, String scope, String sourceId) {
-      Long position = d.sourceIds.getOrDefault(scope, Map.of()).get(sourceId);
-      return position == null ? Optional.empty() : Optional.of(d.sources.get(scope).get(position));
-    }
-
-    static List<CapturedSource> sources(Data d, String scope, SourceFilter f) {
-      TreeMap<Long, CapturedSource> all = d.sources.get(scope);
-      List<CapturedSource> out = new ArrayList<>();
-      if (all == null) {
-        return out;
-      }
-      for (CapturedSource s : all.tailMap(f.afterPosition(), false).values()) {
-        if ((f.sessionId() == null || f.sessionId().equals(s.sessionId()))
-            && (f.from() == null || !s.occurredAt().isBefore(f.from()))
-            && (f.to() == null || s.occurredAt().isBefore(f.to()))) {
-          out.add(s);
-          if (out.size() >= f.limit()) {
-            break;
-          }
-        }
-      }
-      return out;
-    }
-
-    static List<String> scopes(Data d, String prefix, boolean recursive) {
-      TreeSet<String> out = new TreeSet<>();
-      for (String s : d.sourceStates.keySet()) {
-        if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
-          out.add(s);
-        }
-      }
-      for (String s : d.byScope.keySet()) {
-        if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
-          out.add(s);
-        }
-      }
-      for (String s : d.topics.keySet()) {
-        if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
-          out.add(s);
-        }
-      }
-      return List.copyOf(out);
-    }
-  }
-
   /** A transaction: direct access to {@link Data} under the write lock, with an undo log. */
-  private final class Tx implements StoreTransaction {
+  private final class Tx extends InMemoryReads implements StoreTransaction {
     private final String scope;
     final Deque<Runnable> undo = new ArrayDeque<>();
     boolean closed;
@@ -511,9 +142,17 @@ public final class InMemoryMemoryStore implements MemoryStore {
       return scope;
     }
 
+    /** Refuses a write for another scope than the one this transaction is bound to. */
+    private void requireScope(String written, String what) {
+      if (!written.equals(scope)) {
+        throw new IllegalStateException(what + " of scope " + written + " in a transaction on " + scope);
+      }
+    }
+
     @Override
     public void insertVersion(MemoryEntry v) {
       Data d = d();
+      requireScope(v.scope(), "version " + v.versionId());
       if (d.versions.containsKey(v.versionId())) {
         throw new IllegalStateException("version " + v.versionId() + " already exists");
       }
@@ -548,6 +187,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
       if (old == null) {
         throw new IllegalStateException("version " + versionId + " does not exist");
       }
+      requireScope(old.scope(), "status change of version " + versionId);
       MemoryEntry updated = old.withStatus(status, supersededBy, at);
       if (!old.isActive() && updated.isActive()) {
         requireUniqueActive(d, updated);
@@ -581,9 +221,45 @@ public final class InMemoryMemoryStore implements MemoryStore {
       }
     }
 
+    /** Adds an active version to the per-topic index of its scope (newest first reads, active counts). */
+    private void indexTopics(Data d, MemoryEntry v) {
+      for (String topic : v.topics()) {
+        d.activeTopics.computeIfAbsent(v.scope(), k -> new HashMap<>())
+            .computeIfAbsent(topic, k -> new TreeSet<>()).add(v.versionId());
+      }
+      undo.push(() -> removeTopics(d, v));
+    }
+
+    private void unindexTopics(Data d, MemoryEntry v) {
+      removeTopics(d, v);
+      undo.push(() -> {
+        for (String topic : v.topics()) {
+          d.activeTopics.computeIfAbsent(v.scope(), k -> new HashMap<>())
+              .computeIfAbsent(topic, k -> new TreeSet<>()).add(v.versionId());
+        }
+      });
+    }
+
+    private static void removeTopics(Data d, MemoryEntry v) {
+      Map<String, TreeSet<String>> byTopic = d.activeTopics.get(v.scope());
+      if (byTopic == null) {
+        return;
+      }
+      for (String topic : v.topics()) {
+        TreeSet<String> ids = byTopic.get(topic);
+        if (ids != null && ids.remove(v.versionId()) && ids.isEmpty()) {
+          byTopic.remove(topic);
+        }
+      }
+      if (byTopic.isEmpty()) {
+        d.activeTopics.remove(v.scope());
+      }
+    }
+
     /** Adds an active version to the lookup keys and the full-text index of its scope. */
     private void indexText(MemoryEntry v) {
       Data d = d();
+      indexTopics(d, v);
       Map<String, TreeSet<String>> keys = d.activeKeys.computeIfAbsent(v.scope(), k -> new HashMap<>());
       for (String key : Queries.keys(v)) {
         keys.computeIfAbsent(key, k -> new TreeSet<>()).add(v.versionId());
@@ -621,6 +297,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
     /** Removes an active version from the lookup keys and the full-text index of its scope. */
     private void unindexText(MemoryEntry v) {
       Data d = d();
+      unindexTopics(d, v);
       removeKeys(d, v);
       undo.push(() -> {
         Map<String, TreeSet<String>> keys = d.activeKeys.computeIfAbsent(v.scope(), k -> new HashMap<>());
@@ -644,9 +321,11 @@ public final class InMemoryMemoryStore implements MemoryStore {
       Data d = d();
       Map<String, List<StoredVector>> grouped = new LinkedHashMap<>();
       for (StoredVector v : vectors) {
-        if (!d.versions.containsKey(v.versionId())) {
+        MemoryEntry owner = d.versions.get(v.versionId());
+        if (owner == null) {
           throw new IllegalStateException("version " + v.versionId() + " does not exist");
         }
+        requireScope(owner.scope(), "vectors of version " + v.versionId());
         grouped.computeIfAbsent(v.versionId(), k -> new ArrayList<>()).add(v);
       }
       Map<String, List<StoredVector>> byVersion = d.vectors.computeIfAbsent(profileId, k -> new HashMap<>());
@@ -675,15 +354,17 @@ public final class InMemoryMemoryStore implements MemoryStore {
     @Override
     public void appendEvent(MemoryEvent e) {
       Data d = d();
+      requireScope(e.scope(), "event " + e.eventId());
       if (d.events.containsKey(e.eventId())) {
         throw new IllegalStateException("event " + e.eventId() + " already exists");
       }
       d.events.put(e.eventId(), e);
-      d.entryEvents.computeIfAbsent(e.entryId(), k -> new ArrayList<>()).add(e.eventId());
+      EventPosition position = new EventPosition(e.revision(), e.eventId());
+      d.entryEvents.computeIfAbsent(e.entryId(), k -> new TreeMap<>()).put(position, e.eventId());
       undo.push(() -> {
         d.events.remove(e.eventId());
-        List<String> ids = d.entryEvents.get(e.entryId());
-        ids.remove(e.eventId());
+        TreeMap<EventPosition, String> ids = d.entryEvents.get(e.entryId());
+        ids.remove(position);
         if (ids.isEmpty()) {
           d.entryEvents.remove(e.entryId());
         }
@@ -715,6 +396,8 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public void markTopicsWritten(String topicScope, Collection<String> topics, long revision, Instant at) {
+      d();
+      requireScope(topicScope, "topic rows");
       for (String topic : topics) {
         TopicRow row = row(topicScope, topic);
         row.lastWrite = Math.max(row.lastWrite, revision);
@@ -724,6 +407,8 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public void markTopicCurated(String topicScope, String topic, long revision, @Nullable String blurb) {
+      d();
+      requireScope(topicScope, "topic row " + topic);
       TopicRow row = row(topicScope, topic);
       row.lastCurated = Math.max(row.lastCurated, revision);
       if (blurb != null) {
@@ -762,6 +447,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
         return 0;
       }
       String entryScope = versions.get(0).scope();
+      requireScope(entryScope, "erasure of entry " + entryId);
       Map<String, MemoryEntry> savedVersions = new HashMap<>();
       for (MemoryEntry v : versions) {
         if (v.isActive()) {
@@ -773,10 +459,10 @@ public final class InMemoryMemoryStore implements MemoryStore {
         d.byScope.get(v.scope()).remove(v.versionId());
       }
       TreeMap<Integer, String> savedIds = d.entryVersions.remove(entryId);
-      List<String> savedEventIds = d.entryEvents.remove(entryId);
+      TreeMap<EventPosition, String> savedEventIds = d.entryEvents.remove(entryId);
       Map<String, MemoryEvent> savedEvents = new HashMap<>();
       if (savedEventIds != null) {
-        for (String id : savedEventIds) {
+        for (String id : savedEventIds.values()) {
           savedEvents.put(id, d.events.remove(id));
         }
       }
@@ -954,106 +640,16 @@ public final class InMemoryMemoryStore implements MemoryStore {
       });
     }
 
-    // reads inside the transaction see its own writes
-
     @Override
-    public SourceState sourceState(String s) {
-      return Queries.sourceState(d(), s);
+    <T> T read(Function<Data, T> query) {
+      return query.apply(d());
     }
 
     @Override
-    public Optional<CapturedSource> source(String s, String sourceId) {
-      return Queries.source(d(), s, sourceId);
-    }
-
-    @Override
-    public List<CapturedSource> sources(String s, SourceFilter filter) {
-      return Queries.sources(d(), s, filter);
-    }
-
-    @Override
-    public long headRevision(String s) {
-      return Queries.headRevision(d(), s);
-    }
-
-    @Override
-    public Optional<MemoryEntry> version(String versionId) {
-      return Optional.ofNullable(d().versions.get(versionId));
-    }
-
-    @Override
-    public List<MemoryEntry> versions(String entryId) {
-      return Queries.versions(d(), entryId);
-    }
-
-    @Override
-    public Optional<MemoryEntry> findActiveByHash(String s, String contentHash) {
-      return Queries.findActive(d(), s, "h:" + contentHash);
-    }
-
-    @Override
-    public Optional<MemoryEntry> findActiveByPath(String s, String path) {
-      return Queries.findActive(d(), s, "p:" + path);
-    }
-
-    @Override
-    public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
-      return Queries.activeByTopic(d(), scopes, topic, limit);
-    }
-
-    @Override
-    public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
-      return Queries.versionsIn(d(), scopes, statuses);
-    }
-
-    @Override
-    public List<MemoryEvent> events(String entryId) {
-      return Queries.events(d(), entryId);
-    }
-
-    @Override
-    public Optional<MemoryEvent> event(String eventId) {
-      return Optional.ofNullable(d().events.get(eventId));
-    }
-
-    @Override
-    public List<Revision> revisions(String s, long sinceExclusive, int limit) {
-      return Queries.revisions(d(), s, sinceExclusive, limit);
-    }
-
-    @Override
-    public List<TopicState> topics(Collection<String> scopes) {
-      return Queries.topics(d(), scopes);
-    }
-
-    @Override
-    public List<TopicState> dirtyTopics(int limit) {
-      return Queries.dirtyTopics(d(), limit);
-    }
-
-    @Override
-    public int countActiveWithPriority(String namespace, int priority) {
-      return Queries.countActiveWithPriority(d(), namespace, priority);
-    }
-
-    @Override
-    public List<String> scopes(String prefix, boolean recursive) {
-      return Queries.scopes(d(), prefix, recursive);
-    }
-
-    @Override
-    public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
-      return Queries.searchFullText(d(), scopes, query, limit);
-    }
-
-    @Override
-    public List<StoredVector> activeVectors(String s, String profileId) {
-      return Queries.activeVectors(d(), s, profileId);
-    }
-
-    @Override
-    public int countActiveWithoutVectors(String s, String profileId) {
-      return Queries.countActiveWithoutVectors(d(), s, profileId);
+    public void advanceVectorEpoch() {
+      Data d = d();
+      d.vectorEpoch++;
+      undo.push(() -> d.vectorEpoch--);
     }
   }
 

@@ -30,7 +30,7 @@ final class Migrations {
   /** Advisory lock class id of Engram migrations ("Engr"). */
   private static final int LOCK_CLASS = 0x456E6772;
   private static final List<String> SCRIPTS = List.of("V1__init.sql", "V2__unique_active.sql", "V3__sources.sql",
-      "V4__sources_occurred_at.sql");
+      "V4__sources_occurred_at.sql", "V5__vector_epoch.sql", "V6__topic_counts.sql");
 
   /** The newest schema version this library knows. */
   static final int LATEST = SCRIPTS.size();
@@ -88,6 +88,13 @@ final class Migrations {
         }
       }
       c.commit();
+      if (current < LATEST && current > 0) {
+        // Upgraded tables may hold data the new indexes and tables were just built over: plan on it at once.
+        try (Statement st = c.createStatement()) {
+          st.execute("ANALYZE " + (schema.isEmpty() ? "" : schema + ".") + prefix + "versions");
+        }
+        c.commit();
+      }
       if (current < LATEST) {
         LOG.info("Applied Engram schema migrations {} to {} ({}tables prefixed '{}')", current + 1, LATEST,
             schema.isEmpty() ? "" : "schema " + schema + ", ", prefix);

@@ -26,6 +26,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -42,9 +43,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link MemoryStore} on PostgreSQL, shared safely by many processes.
@@ -55,6 +59,10 @@ import org.jspecify.annotations.Nullable;
  *       run in parallel.
  *   <li>The schema is versioned: on start the store applies missing migrations under an advisory lock
  *       (any number of processes may start at once) and refuses a schema newer than it knows.
+ *   <li>Plans do not wait for autovacuum: after every {@value #ANALYZE_AFTER_VERSIONS} versions (or a
+ *       fifth of the table, whichever is more) committed through the store, the transaction that crossed
+ *       the mark refreshes the planner statistics ({@code ANALYZE}) after its commit, so a search right
+ *       after a bulk write or an import uses the full-text index instead of a plan made for empty tables.
  *   <li>Curation workers in any number of processes take leased claims on dirty topics with
  *       {@link #claimDirtyTopics}; no two hold the same (scope, topic) at once.
  * </ul>
@@ -69,7 +77,14 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  */
-public final class PostgresMemoryStore implements MemoryStore {
+public final class PostgresMemoryStore extends ConnectionReads implements MemoryStore {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresMemoryStore.class);
+  /**
+   * The planner statistics are refreshed ({@code ANALYZE}) once this many versions were committed since
+   * the last refresh, or a fifth of the versions counted then, whichever is more: a bulk write or an
+   * import is planned on real row counts from then on, not on the empty tables autovacuum last saw.
+   */
+  static final int ANALYZE_AFTER_VERSIONS = 500;
   /** The table prefix used unless the builder sets another. */
   public static final String DEFAULT_TABLE_PREFIX = "engram_";
 
@@ -80,6 +95,8 @@ public final class PostgresMemoryStore implements MemoryStore {
   private static final int MAX_CLAIMS = 10_000;
   /** Queued writes sent at the latest when this many are waiting, to keep one batch of bounded size. */
   private static final int MAX_DEFERRED = 200;
+  /** The shortest run of one queued statement that is sent as a JDBC batch instead of in the joined string. */
+  private static final int MIN_BATCH_RUN = 8;
   private static final Comparator<TopicClaim> CLAIM_ORDER =
       Comparator.comparing(TopicClaim::scope).thenComparing(TopicClaim::topic);
 
@@ -91,6 +108,14 @@ public final class PostgresMemoryStore implements MemoryStore {
   private final Reads reads;
   private final @Nullable Runnable afterClose;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** The innermost transaction running on each thread, for nesting. */
+  private final ThreadLocal<Tx> current = new ThreadLocal<>();
+  /** Versions committed through this store since it last refreshed the planner statistics. */
+  private final AtomicLong writtenSinceAnalyze = new AtomicLong();
+  /** About how many versions the tables held at the last refresh (what this store wrote, at least). */
+  private volatile long analyzedVersions;
+  private final AtomicBoolean analyzing = new AtomicBoolean();
+  private volatile boolean analyzeRefused;
 
   /**
    * A store on the database at {@code jdbcUrl} ({@code jdbc:postgresql:…}, credentials as URL
@@ -170,18 +195,29 @@ public final class PostgresMemoryStore implements MemoryStore {
   // ---------------------------------------------------------------------------------------------
   // transactions
 
+  /**
+   * Runs {@code work} on one connection holding the row lock of the scope's head. Called from inside a
+   * transaction on the same thread it runs as a savepoint on that transaction's connection (so it never
+   * waits for a lock its own outer transaction holds) and locks its scope's head there.
+   */
   @Override
   public <T> T inTransaction(String scope, StoreWork<T> work) {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(work, "work");
+    Tx outer = current.get();
+    if (outer != null) {
+      return nested(outer, scope, work);
+    }
     Connection c = connect("a transaction on " + scope);
     Tx tx = null;
     try {
       c.setAutoCommit(false);
-      tx = new Tx(c, scope);
+      tx = new Tx(c, scope, 0);
+      current.set(tx);
       tx.lockHead();
       T result = work.run(tx);
       tx.commit();
+      afterCommit(c, tx.insertedVersions);
       return result;
     } catch (SQLException e) {
       rollback(c, e);
@@ -190,10 +226,86 @@ public final class PostgresMemoryStore implements MemoryStore {
       rollback(c, e);
       throw e;
     } finally {
+      current.remove();
       if (tx != null) {
         tx.closed = true;
       }
       release(c);
+    }
+  }
+
+  private <T> T nested(Tx outer, String scope, StoreWork<T> work) {
+    Tx tx = new Tx(outer.c, scope, outer.depth + 1);
+    Savepoint savepoint;
+    try {
+      outer.sendQueued();
+      savepoint = outer.c.setSavepoint("engram_nested_" + tx.depth);
+    } catch (SQLException e) {
+      throw failure("opening a nested transaction on " + scope, e);
+    }
+    current.set(tx);
+    try {
+      tx.lockHead();
+      T result = work.run(tx);
+      tx.sendQueued();
+      outer.c.releaseSavepoint(savepoint);
+      if (tx.scope.equals(outer.scope)) {
+        outer.head = tx.head;
+      }
+      outer.insertedVersions += tx.insertedVersions;
+      return result;
+    } catch (SQLException e) {
+      undoNested(tx, savepoint, e);
+      throw failure("the nested transaction on " + scope, e);
+    } catch (RuntimeException | Error e) {
+      undoNested(tx, savepoint, e);
+      throw e;
+    } finally {
+      tx.closed = true;
+      current.set(outer);
+    }
+  }
+
+  /**
+   * Refreshes the planner statistics of the tables that searches and reads plan over once enough
+   * versions were committed (see {@link #ANALYZE_AFTER_VERSIONS}), on the connection of the transaction
+   * that crossed the mark, after its commit. One thread refreshes at a time; a role not allowed to
+   * analyze is logged once and left to autovacuum.
+   */
+  private void afterCommit(Connection c, int inserted) {
+    if (inserted == 0 || analyzeRefused) {
+      return;
+    }
+    long written = writtenSinceAnalyze.addAndGet(inserted);
+    if (written < Math.max(ANALYZE_AFTER_VERSIONS, analyzedVersions / 5) || !analyzing.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      c.setAutoCommit(true);
+      long started = System.nanoTime();
+      try (java.sql.Statement st = c.createStatement()) {
+        st.execute(sql.analyze);
+      }
+      writtenSinceAnalyze.addAndGet(-written);
+      analyzedVersions += written;
+      LOG.debug("{}: refreshed planner statistics after {} versions in {} ms", this, written,
+          (System.nanoTime() - started) / 1_000_000);
+    } catch (SQLException e) {
+      analyzeRefused = "42501".equals(e.getSQLState());
+      LOG.warn("{}: could not refresh planner statistics after {} versions ({}); searches may be planned on stale"
+          + " row counts until autovacuum analyzes the tables", this, written, e.getMessage());
+    } finally {
+      analyzing.set(false);
+    }
+  }
+
+  private static void undoNested(Tx tx, Savepoint savepoint, Throwable cause) {
+    tx.deferred.clear();
+    try {
+      tx.c.rollback(savepoint);
+      tx.c.releaseSavepoint(savepoint);
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
     }
   }
 
@@ -368,109 +480,16 @@ public final class PostgresMemoryStore implements MemoryStore {
     return lease.toNanos() / 1e9;
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // reads outside transactions: one statement each, on a pooled connection
-
   @Override
-  public long headRevision(String scope) {
-    return read("reading the head of " + scope, c -> reads.headRevision(c, scope));
+  <T> T query(String what, SqlWork<T> work) {
+    return read(what, work);
   }
 
   @Override
-  public dev.engram.spi.SourceState sourceState(String scope) {
-    return read("reading the source state of " + scope, c -> reads.sourceState(c, scope));
+  Reads reads() {
+    return reads;
   }
 
-  @Override
-  public Optional<dev.engram.CapturedSource> source(String scope, String sourceId) {
-    return read("reading a source of " + scope, c -> reads.source(c, scope, sourceId));
-  }
-
-  @Override
-  public List<dev.engram.CapturedSource> sources(String scope, dev.engram.spi.SourceFilter filter) {
-    return read("reading sources of " + scope, c -> reads.sources(c, scope, filter));
-  }
-
-  @Override
-  public Optional<MemoryEntry> version(String versionId) {
-    return read("reading version " + versionId, c -> reads.version(c, versionId));
-  }
-
-  @Override
-  public List<MemoryEntry> versions(String entryId) {
-    return read("reading the versions of " + entryId, c -> reads.versions(c, entryId));
-  }
-
-  @Override
-  public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
-    return read("finding by content hash in " + scope, c -> reads.findActiveByHash(c, scope, contentHash));
-  }
-
-  @Override
-  public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
-    return read("finding by path in " + scope, c -> reads.findActiveByPath(c, scope, path));
-  }
-
-  @Override
-  public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
-    return read("reading topic " + topic, c -> reads.activeByTopic(c, scopes, topic, limit));
-  }
-
-  @Override
-  public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
-    return read("listing versions", c -> reads.versionsIn(c, scopes, statuses));
-  }
-
-  @Override
-  public List<MemoryEvent> events(String entryId) {
-    return read("reading the events of " + entryId, c -> reads.events(c, entryId));
-  }
-
-  @Override
-  public Optional<MemoryEvent> event(String eventId) {
-    return read("reading event " + eventId, c -> reads.event(c, eventId));
-  }
-
-  @Override
-  public List<Revision> revisions(String scope, long sinceExclusive, int limit) {
-    return read("reading the revisions of " + scope, c -> reads.revisions(c, scope, sinceExclusive, limit));
-  }
-
-  @Override
-  public List<TopicState> topics(Collection<String> scopes) {
-    return read("reading topics", c -> reads.topics(c, scopes));
-  }
-
-  @Override
-  public List<TopicState> dirtyTopics(int limit) {
-    return read("reading dirty topics", c -> reads.dirtyTopics(c, limit));
-  }
-
-  @Override
-  public int countActiveWithPriority(String namespace, int priority) {
-    return read("counting priorities in " + namespace, c -> reads.countActiveWithPriority(c, namespace, priority));
-  }
-
-  @Override
-  public List<String> scopes(String prefix, boolean recursive) {
-    return read("listing scopes under " + prefix, c -> reads.scopes(c, prefix, recursive));
-  }
-
-  @Override
-  public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
-    return read("searching full text", c -> reads.searchFullText(c, scopes, query, limit));
-  }
-
-  @Override
-  public List<StoredVector> activeVectors(String scope, String profileId) {
-    return read("reading vectors of " + scope, c -> reads.activeVectors(c, scope, profileId));
-  }
-
-  @Override
-  public int countActiveWithoutVectors(String scope, String profileId) {
-    return read("counting versions without vectors in " + scope,
-        c -> reads.countActiveWithoutVectors(c, scope, profileId));
-  }
 
   // ---------------------------------------------------------------------------------------------
   // lifecycle and plumbing
@@ -491,11 +510,6 @@ public final class PostgresMemoryStore implements MemoryStore {
   @Override
   public String toString() {
     return "PostgresMemoryStore[" + (schema.isEmpty() ? "" : schema + ".") + tablePrefix + "*]";
-  }
-
-  @FunctionalInterface
-  private interface SqlWork<T> {
-    T run(Connection c) throws SQLException;
   }
 
   private <T> T read(String what, SqlWork<T> work) {
@@ -596,16 +610,35 @@ public final class PostgresMemoryStore implements MemoryStore {
    * Writes that return nothing (events, revisions, topic marks) are queued and sent together, in
    * order, in one round trip before the next statement or the commit.
    */
-  private final class Tx implements StoreTransaction {
+  private final class Tx extends ConnectionReads implements StoreTransaction {
     private final Connection c;
     private final String scope;
+    /** 0 for a transaction, 1 and more for savepoints nested in it. */
+    private final int depth;
     private final List<Deferred> deferred = new ArrayList<>();
     private long head;
+    /** Versions this transaction (and the nested ones that committed into it) inserted. */
+    int insertedVersions;
     boolean closed;
 
-    Tx(Connection c, String scope) {
+    Tx(Connection c, String scope, int depth) {
       this.c = c;
       this.scope = scope;
+      this.depth = depth;
+    }
+
+    /** Refuses a write for another scope than the one this transaction is bound to. */
+    private void requireScope(String written, String what) {
+      checkOpen();
+      if (!written.equals(scope)) {
+        throw new IllegalStateException(what + " of scope " + written + " in a transaction on " + scope);
+      }
+    }
+
+    /** Sends the queued writes now (before a savepoint opens or closes). */
+    void sendQueued() throws SQLException {
+      checkOpen();
+      flush();
     }
 
     /**
@@ -675,8 +708,46 @@ public final class PostgresMemoryStore implements MemoryStore {
       if (deferred.isEmpty()) {
         return;
       }
+      try {
+        // Runs of one statement (a batch's versions, its events) go as one JDBC batch: parsed and
+        // planned once, sent pipelined. Everything else goes joined into one multi-statement round
+        // trip, the COMMIT with the last of them.
+        List<Deferred> joined = new ArrayList<>();
+        int i = 0;
+        while (i < deferred.size()) {
+          int end = i + 1;
+          while (end < deferred.size() && deferred.get(end).sql().equals(deferred.get(i).sql())) {
+            end++;
+          }
+          if (end - i >= MIN_BATCH_RUN) {
+            sendJoined(joined, false);
+            joined.clear();
+            try (PreparedStatement ps = c.prepareStatement(deferred.get(i).sql())) {
+              for (int k = i; k < end; k++) {
+                deferred.get(k).binder().bind(ps, 1);
+                ps.addBatch();
+              }
+              ps.executeBatch();
+            }
+          } else {
+            joined.addAll(deferred.subList(i, end));
+          }
+          i = end;
+        }
+        // when the last statements went as a batch, the caller's commit() sends the COMMIT itself
+        sendJoined(joined, thenCommit);
+      } finally {
+        deferred.clear();
+      }
+    }
+
+    /** Sends {@code statements} as one multi-statement round trip; false when there was nothing to send. */
+    private boolean sendJoined(List<Deferred> statements, boolean thenCommit) throws SQLException {
+      if (statements.isEmpty()) {
+        return false;
+      }
       StringBuilder joined = new StringBuilder();
-      for (Deferred d : deferred) {
+      for (Deferred d : statements) {
         joined.append(joined.length() == 0 ? "" : ";\n").append(d.sql());
       }
       if (thenCommit) {
@@ -684,13 +755,12 @@ public final class PostgresMemoryStore implements MemoryStore {
       }
       try (PreparedStatement ps = c.prepareStatement(joined.toString())) {
         int next = 1;
-        for (Deferred d : deferred) {
+        for (Deferred d : statements) {
           next = d.binder().bind(ps, next);
         }
         ps.execute();
-      } finally {
-        deferred.clear();
       }
+      return true;
     }
 
     @Override
@@ -701,6 +771,8 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public void insertVersion(MemoryEntry v) {
       Objects.requireNonNull(v, "version");
+      requireScope(v.scope(), "version " + v.versionId());
+      insertedVersions++;
       String glossaryWords = SearchText.words(String.join(" ", v.glossary()));
       String contentWords = SearchText.words(FullTextQuery.indexedContent(v.content()));
       String topicWords = SearchText.words(FullTextQuery.indexedTopics(v.topics()));
@@ -747,11 +819,20 @@ public final class PostgresMemoryStore implements MemoryStore {
           ps.setString(2, supersededBy);
           ps.setString(3, at.toString());
           ps.setString(4, versionId);
-          ps.setBoolean(5, status == EntryStatus.ACTIVE);
+          ps.setString(5, scope);
+          ps.setBoolean(6, status == EntryStatus.ACTIVE);
+          long n;
           try (ResultSet rs = ps.executeQuery()) {
             rs.next();
-            return rs.getLong(1);
+            n = rs.getLong(1);
           }
+          if (n == 0) {
+            Optional<MemoryEntry> other = reads.version(conn, versionId);
+            if (other.isPresent()) {
+              requireScope(other.get().scope(), "status change of version " + versionId);
+            }
+          }
+          return n;
         }
       });
       if (updated == 0) {
@@ -762,6 +843,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public void appendEvent(MemoryEvent e) {
       Objects.requireNonNull(e, "event");
+      requireScope(e.scope(), "event " + e.eventId());
       String body = EntryJson.writeEvent(e);
       defer(sql.insertEvent, (ps, i) -> {
         ps.setString(i, e.eventId());
@@ -798,6 +880,7 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public void markTopicsWritten(String topicScope, Collection<String> topics, long revision, Instant at) {
+      requireScope(topicScope, "topic rows");
       Set<String> distinct = new LinkedHashSet<>(topics);
       if (distinct.isEmpty()) {
         checkOpen();
@@ -814,6 +897,7 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public void markTopicCurated(String topicScope, String topic, long revision, @Nullable String blurb) {
+      requireScope(topicScope, "topic row " + topic);
       defer(sql.markTopicCurated, (ps, i) -> {
         ps.setString(i, topicScope);
         ps.setString(i + 1, topic);
@@ -826,6 +910,11 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public int eraseEntry(String entryId) {
       return run("erasing entry " + entryId, conn -> {
+        Optional<MemoryEntry> current = reads.currentVersion(conn, entryId);
+        if (current.isEmpty()) {
+          return 0;
+        }
+        requireScope(current.get().scope(), "erasure of entry " + entryId);
         String entryScope = null;
         Set<String> topics = new LinkedHashSet<>();
         int removed = 0;
@@ -951,21 +1040,6 @@ public final class PostgresMemoryStore implements MemoryStore {
       });
     }
 
-    @Override
-    public dev.engram.spi.SourceState sourceState(String s) {
-      return run("reading the source state of " + s, conn -> reads.sourceState(conn, s));
-    }
-
-    @Override
-    public Optional<dev.engram.CapturedSource> source(String s, String sourceId) {
-      return run("reading a source", conn -> reads.source(conn, s, sourceId));
-    }
-
-    @Override
-    public List<dev.engram.CapturedSource> sources(String s, dev.engram.spi.SourceFilter filter) {
-      return run("reading sources", conn -> reads.sources(conn, s, filter));
-    }
-
     // reads inside the transaction run on its connection and see its own writes
 
     @Override
@@ -978,83 +1052,21 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
 
     @Override
-    public Optional<MemoryEntry> version(String versionId) {
-      return run("reading version " + versionId, conn -> reads.version(conn, versionId));
+    <T> T query(String what, SqlWork<T> work) {
+      return run(what, work);
     }
 
     @Override
-    public List<MemoryEntry> versions(String entryId) {
-      return run("reading the versions of " + entryId, conn -> reads.versions(conn, entryId));
+    Reads reads() {
+      return reads;
     }
 
     @Override
-    public Optional<MemoryEntry> findActiveByHash(String s, String contentHash) {
-      return run("finding by content hash", conn -> reads.findActiveByHash(conn, s, contentHash));
-    }
-
-    @Override
-    public Optional<MemoryEntry> findActiveByPath(String s, String path) {
-      return run("finding by path", conn -> reads.findActiveByPath(conn, s, path));
-    }
-
-    @Override
-    public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
-      return run("reading topic " + topic, conn -> reads.activeByTopic(conn, scopes, topic, limit));
-    }
-
-    @Override
-    public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
-      return run("listing versions", conn -> reads.versionsIn(conn, scopes, statuses));
-    }
-
-    @Override
-    public List<MemoryEvent> events(String entryId) {
-      return run("reading the events of " + entryId, conn -> reads.events(conn, entryId));
-    }
-
-    @Override
-    public Optional<MemoryEvent> event(String eventId) {
-      return run("reading event " + eventId, conn -> reads.event(conn, eventId));
-    }
-
-    @Override
-    public List<Revision> revisions(String s, long sinceExclusive, int limit) {
-      return run("reading revisions", conn -> reads.revisions(conn, s, sinceExclusive, limit));
-    }
-
-    @Override
-    public List<TopicState> topics(Collection<String> scopes) {
-      return run("reading topics", conn -> reads.topics(conn, scopes));
-    }
-
-    @Override
-    public List<TopicState> dirtyTopics(int limit) {
-      return run("reading dirty topics", conn -> reads.dirtyTopics(conn, limit));
-    }
-
-    @Override
-    public int countActiveWithPriority(String namespace, int priority) {
-      return run("counting priorities", conn -> reads.countActiveWithPriority(conn, namespace, priority));
-    }
-
-    @Override
-    public List<String> scopes(String prefix, boolean recursive) {
-      return run("listing scopes", conn -> reads.scopes(conn, prefix, recursive));
-    }
-
-    @Override
-    public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
-      return run("searching full text", conn -> reads.searchFullText(conn, scopes, query, limit));
-    }
-
-    @Override
-    public List<StoredVector> activeVectors(String s, String profileId) {
-      return run("reading vectors", conn -> reads.activeVectors(conn, s, profileId));
-    }
-
-    @Override
-    public int countActiveWithoutVectors(String s, String profileId) {
-      return run("counting versions without vectors", conn -> reads.countActiveWithoutVectors(conn, s, profileId));
+    public void advanceVectorEpoch() {
+      run("advancing the vector epoch", conn -> {
+        reads.advanceVectorEpoch(conn);
+        return null;
+      });
     }
 
     @Override
@@ -1072,13 +1084,16 @@ public final class PostgresMemoryStore implements MemoryStore {
         java.sql.Array ids = Rows.textArray(conn, byVersion.keySet());
         try (PreparedStatement ps = conn.prepareStatement(sql.countExistingVersions)) {
           ps.setArray(1, ids);
+          ps.setString(2, scope);
           try (ResultSet rs = ps.executeQuery()) {
             rs.next();
             if (rs.getInt(1) != byVersion.size()) {
               for (String id : byVersion.keySet()) {
-                if (reads.version(conn, id).isEmpty()) {
+                Optional<MemoryEntry> owner = reads.version(conn, id);
+                if (owner.isEmpty()) {
                   throw new IllegalStateException("version " + id + " does not exist");
                 }
+                requireScope(owner.get().scope(), "vectors of version " + id);
               }
             }
           }

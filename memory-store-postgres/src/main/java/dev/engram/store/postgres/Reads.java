@@ -57,12 +57,36 @@ final class Reads {
     }
   }
 
+  Optional<MemoryEntry> currentVersion(Connection c, String entryId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.currentVersion)) {
+      ps.setString(1, entryId);
+      return first(Rows.entries(ps));
+    }
+  }
+
   Optional<MemoryEntry> findActiveByHash(Connection c, String scope, String contentHash) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.findActiveByHash)) {
       ps.setString(1, scope);
       ps.setString(2, contentHash);
       return first(Rows.entries(ps));
     }
+  }
+
+  /** For each hash with an active version in {@code scope}, the newest such version; one round trip. */
+  java.util.Map<String, MemoryEntry> findActiveByHashes(Connection c, String scope, Collection<String> hashes)
+      throws SQLException {
+    java.util.Map<String, MemoryEntry> out = new java.util.HashMap<>();
+    if (hashes.isEmpty()) {
+      return out;
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.findActiveByHashes)) {
+      ps.setString(1, scope);
+      ps.setArray(2, Rows.textArray(c, new LinkedHashSet<>(hashes)));
+      for (MemoryEntry e : Rows.entries(ps)) {
+        out.put(e.contentHash(), e);
+      }
+    }
+    return out;
   }
 
   Optional<MemoryEntry> findActiveByPath(Connection c, String scope, String path) throws SQLException {
@@ -115,6 +139,23 @@ final class Reads {
   List<MemoryEvent> events(Connection c, String entryId) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.events)) {
       ps.setString(1, entryId);
+      List<MemoryEvent> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(EntryJson.readEvent(rs.getString(1)));
+        }
+      }
+      return out;
+    }
+  }
+
+  List<MemoryEvent> events(Connection c, String entryId, long afterRevision, String afterEventId, int limit)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.eventsPage)) {
+      ps.setString(1, entryId);
+      ps.setLong(2, afterRevision);
+      ps.setString(3, afterEventId);
+      ps.setInt(4, limit);
       List<MemoryEvent> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -294,6 +335,34 @@ final class Reads {
         }
       }
       return out;
+    }
+  }
+
+  List<StoredVector> vectorsOf(Connection c, String scope, String profileId, Collection<String> versionIds)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.vectorsOf)) {
+      ps.setString(1, profileId);
+      ps.setString(2, scope);
+      ps.setArray(3, Rows.textArray(c, new LinkedHashSet<>(versionIds)));
+      List<StoredVector> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new StoredVector(rs.getString(1), rs.getString(2), StoredVector.fromBytes(rs.getBytes(3))));
+        }
+      }
+      return out;
+    }
+  }
+
+  long vectorEpoch(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.vectorEpoch); ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+
+  void advanceVectorEpoch(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.advanceVectorEpoch)) {
+      ps.executeUpdate();
     }
   }
 

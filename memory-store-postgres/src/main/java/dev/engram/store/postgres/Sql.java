@@ -58,12 +58,15 @@ final class Sql {
   final String headRevision;
   final String version;
   final String versions;
+  final String currentVersion;
   final String findActiveByHash;
+  final String findActiveByHashes;
   final String findActiveByPath;
   final String activeByTopic;
   final String activeByTopicInScope;
   final String versionsIn;
   final String events;
+  final String eventsPage;
   final String event;
   final String revisions;
   final String topics;
@@ -83,10 +86,15 @@ final class Sql {
   // ---- search and vectors
   final String searchFullText;
   final String countExistingVersions;
+  /** Refreshes the planner statistics of the tables reads and searches plan over. */
+  final String analyze;
   final String deleteVectors;
   final String insertVector;
   final String activeVectors;
   final String countActiveWithoutVectors;
+  final String vectorsOf;
+  final String vectorEpoch;
+  final String advanceVectorEpoch;
 
   // ---- claims
   final String claimDirtyTopics;
@@ -120,7 +128,7 @@ final class Sql {
         + " INSERT INTO " + topicsIdx + " (scope, topic, version_id, active)"
         + " SELECT v.scope, x.topic, v.version_id, ? FROM v, (SELECT DISTINCT unnest(?::text[]) AS topic) x";
     updateStatus = "WITH u AS (UPDATE " + versionsT + " SET status = ?, superseded_by = ?, updated_at = ?"
-        + " WHERE version_id = ? RETURNING version_id, scope, topics),"
+        + " WHERE version_id = ? AND scope = ? RETURNING version_id, scope, topics),"
         + " t AS (UPDATE " + topicsIdx + " vt SET active = ? FROM u"
         + " WHERE vt.scope = u.scope AND vt.topic = ANY (u.topics) AND vt.version_id = u.version_id)"
         + " SELECT count(*) FROM u";
@@ -189,8 +197,13 @@ final class Sql {
     String fromVersions = " FROM " + versionsT + " v";
     version = "SELECT " + VERSION_COLUMNS + fromVersions + " WHERE v.version_id = ?";
     versions = "SELECT " + VERSION_COLUMNS + fromVersions + " WHERE v.entry_id = ? ORDER BY v.version, v.version_id";
+    currentVersion = "SELECT " + VERSION_COLUMNS + fromVersions
+        + " WHERE v.entry_id = ? ORDER BY v.version DESC LIMIT 1";
     findActiveByHash = "SELECT " + VERSION_COLUMNS + fromVersions
         + " WHERE v.scope = ? AND v.content_hash = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
+    findActiveByHashes = "SELECT DISTINCT ON (v.content_hash) " + VERSION_COLUMNS + fromVersions
+        + " WHERE v.scope = ? AND v.content_hash = ANY(?) AND v.status = 'ACTIVE'"
+        + " ORDER BY v.content_hash, v.version_id DESC";
     findActiveByPath = "SELECT " + VERSION_COLUMNS + fromVersions
         + " WHERE v.scope = ? AND v.path = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
     // version_topics.active mirrors versions.status in the same transaction; filtering versions on
@@ -207,15 +220,18 @@ final class Sql {
     versionsIn = "SELECT " + VERSION_COLUMNS + fromVersions
         + " WHERE v.scope = ANY (?::text[]) AND v.status = ANY (?::text[])";
     events = "SELECT body::text FROM " + eventsT + " WHERE entry_id = ? ORDER BY revision, event_id";
+    eventsPage = "SELECT body::text FROM " + eventsT + " WHERE entry_id = ? AND (revision, event_id) > (?, ?)"
+        + " ORDER BY revision, event_id LIMIT ?";
     event = "SELECT body::text FROM " + eventsT + " WHERE event_id = ?";
     revisions = "SELECT scope, revision, changes::text, at FROM " + revisionsT
         + " WHERE scope = ? AND revision > ? ORDER BY revision LIMIT ?";
-    String topicColumns = "t.scope, t.topic, (SELECT count(*) FROM " + topicsIdx + " vt"
-        + " WHERE vt.scope = t.scope AND vt.topic = t.topic AND vt.active) AS active_count,"
+    String topicColumns = "t.scope, t.topic, coalesce(n.active_count, 0) AS active_count,"
         + " t.blurb, t.last_write_revision, t.last_curated_revision, t.last_updated_at";
-    topics = "SELECT " + topicColumns + " FROM " + topicsT + " t WHERE t.scope = ANY (?::text[])"
+    String fromTopics = " FROM " + topicsT + " t LEFT JOIN " + p + "topic_counts n"
+        + " ON n.scope = t.scope AND n.topic = t.topic";
+    topics = "SELECT " + topicColumns + fromTopics + " WHERE t.scope = ANY (?::text[])"
         + " ORDER BY t.scope, t.topic";
-    dirtyTopics = "SELECT " + topicColumns + " FROM " + topicsT + " t"
+    dirtyTopics = "SELECT " + topicColumns + fromTopics
         + " WHERE t.last_write_revision > t.last_curated_revision ORDER BY t.scope, t.topic LIMIT ?";
     countActiveWithPriority = "SELECT count(*) FROM " + versionsT
         + " WHERE status = 'ACTIVE' AND priority = ? AND scope = ?";
@@ -242,7 +258,8 @@ final class Sql {
         + " GROUP BY h.version_id)"
         + " SELECT " + VERSION_COLUMNS + ", s.score FROM scored s JOIN " + versionsT + " v ON v.version_id = s.version_id"
         + " ORDER BY s.score DESC, v.version_id DESC LIMIT ?";
-    countExistingVersions = "SELECT count(*) FROM " + versionsT + " WHERE version_id = ANY (?::text[])";
+    analyze = "ANALYZE " + versionsT + ", " + topicsIdx + ", " + eventsT + ", " + p + "topic_counts";
+    countExistingVersions = "SELECT count(*) FROM " + versionsT + " WHERE version_id = ANY (?::text[]) AND scope = ?";
     deleteVectors = "DELETE FROM " + vectorsT + " WHERE profile_id = ? AND version_id = ANY (?::text[])";
     insertVector = "INSERT INTO " + vectorsT + " (version_id, profile_id, ordinal, view, vector)"
         + " VALUES (?, ?, ?, ?, ?)";
@@ -250,6 +267,12 @@ final class Sql {
         + " JOIN " + vectorsT + " x ON x.version_id = v.version_id AND x.profile_id = ?"
         + " WHERE v.scope = ? AND v.status = 'ACTIVE'"
         + " ORDER BY x.version_id, x.ordinal";
+    vectorsOf = "SELECT x.version_id, x.view, x.vector FROM " + versionsT + " v"
+        + " JOIN " + vectorsT + " x ON x.version_id = v.version_id AND x.profile_id = ?"
+        + " WHERE v.scope = ? AND v.version_id = ANY (?::text[])"
+        + " ORDER BY x.version_id, x.ordinal";
+    vectorEpoch = "SELECT epoch FROM " + p + "vector_epoch WHERE id = 1";
+    advanceVectorEpoch = "UPDATE " + p + "vector_epoch SET epoch = epoch + 1 WHERE id = 1";
     countActiveWithoutVectors = "SELECT count(*) FROM " + versionsT + " v"
         + " WHERE v.scope = ? AND v.status = 'ACTIVE' AND NOT EXISTS (SELECT 1 FROM " + vectorsT + " x"
         + " WHERE x.version_id = v.version_id AND x.profile_id = ?)";

@@ -43,7 +43,9 @@ final class Migrations {
       new Migration(4, "erasure", "V4__erasure.sql"),
       new Migration(5, "sources and event time", "V5__sources.sql"),
       new Migration(6, "event origin", "V6__event_origin.sql"),
-      new Migration(7, "sources by event time", "V7__sources_occurred_at.sql"));
+      new Migration(7, "sources by event time", "V7__sources_occurred_at.sql"),
+      new Migration(8, "full text per transaction", "V8__fts_per_transaction.sql"),
+      new Migration(9, "vector epoch", "V9__vector_epoch.sql"));
 
   private Migrations() {}
 

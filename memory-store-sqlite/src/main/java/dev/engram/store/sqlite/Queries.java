@@ -60,6 +60,9 @@ final class Queries {
   private static final String VERSION = "SELECT " + VERSION_COLUMNS + " FROM versions v WHERE v.version_id = ?";
   private static final String ENTRY_VERSIONS =
       "SELECT " + VERSION_COLUMNS + " FROM versions v WHERE v.entry_id = ? ORDER BY v.version";
+  /** The newest version through the (entry_id, version) unique index: one row, whatever the chain's length. */
+  private static final String CURRENT_VERSION =
+      "SELECT " + VERSION_COLUMNS + " FROM versions v WHERE v.entry_id = ? ORDER BY v.version DESC LIMIT 1";
   private static final String ACTIVE_BY_HASH = "SELECT " + VERSION_COLUMNS + " FROM versions v"
       + " WHERE v.scope = ? AND v.content_hash = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
   private static final String ACTIVE_BY_PATH = "SELECT " + VERSION_COLUMNS + " FROM versions v"
@@ -72,6 +75,9 @@ final class Queries {
       "event_id, scope, entry_id, kind, before, after, actor, reason, revision, at, origin";
   private static final String EVENTS =
       "SELECT " + EVENT_COLUMNS + " FROM events WHERE entry_id = ? ORDER BY revision, event_id";
+  /** One page of history through the (entry_id, revision, event_id) index. */
+  private static final String EVENTS_PAGE = "SELECT " + EVENT_COLUMNS + " FROM events WHERE entry_id = ?"
+      + " AND (revision > ? OR (revision = ? AND event_id > ?)) ORDER BY revision, event_id LIMIT ?";
   private static final String EVENT = "SELECT " + EVENT_COLUMNS + " FROM events WHERE event_id = ?";
   private static final String REVISIONS = "SELECT revision, changes, at FROM revisions"
       + " WHERE scope = ? AND revision > ? ORDER BY revision LIMIT ?";
@@ -127,6 +133,12 @@ final class Queries {
     PreparedStatement ps = s.prepare(ENTRY_VERSIONS);
     ps.setString(1, entryId);
     return all(s, ps);
+  }
+
+  static Optional<MemoryEntry> currentVersion(Session s, String entryId) throws SQLException {
+    PreparedStatement ps = s.prepare(CURRENT_VERSION);
+    ps.setString(1, entryId);
+    return first(s, ps);
   }
 
   static Optional<MemoryEntry> findActiveByHash(Session s, String scope, String hash) throws SQLException {
@@ -262,6 +274,23 @@ final class Queries {
     return out;
   }
 
+  static List<MemoryEvent> events(Session s, String entryId, long afterRevision, String afterEventId, int limit)
+      throws SQLException {
+    PreparedStatement ps = s.prepare(EVENTS_PAGE);
+    ps.setString(1, entryId);
+    ps.setLong(2, afterRevision);
+    ps.setLong(3, afterRevision);
+    ps.setString(4, afterEventId);
+    ps.setInt(5, limit);
+    List<MemoryEvent> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(event(rs));
+      }
+    }
+    return out;
+  }
+
   static Optional<MemoryEvent> event(Session s, String eventId) throws SQLException {
     PreparedStatement ps = s.prepare(EVENT);
     ps.setString(1, eventId);
@@ -341,10 +370,12 @@ final class Queries {
 
   /**
    * Active versions in {@code scopes} containing any query term (Porter-stemmed by the index), ranked
-   * by FTS5's BM25 with glossary weighted twice and topics half; ties newest first.
+   * by FTS5's BM25 with glossary weighted twice and topics half; ties newest first. Inside a
+   * transaction, the versions it made active are indexed first, so it finds its own changes.
    */
   static List<ScoredEntry> searchFullText(Session s, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
+    s.flushFullText();
     Set<String> unique = new LinkedHashSet<>(scopes);
     if (unique.isEmpty() || query.terms().isEmpty() || limit < 1) {
       return List.of();
@@ -422,6 +453,43 @@ final class Queries {
       }
     }
     return out;
+  }
+
+  /** Version ids per {@code vectorsOf} statement. */
+  private static final int VECTORS_OF_CHUNK = 64;
+  private static final String VECTOR_EPOCH = "SELECT epoch FROM vector_epoch WHERE id = 1";
+  static final String ADVANCE_VECTOR_EPOCH = "UPDATE vector_epoch SET epoch = epoch + 1 WHERE id = 1";
+
+  static List<StoredVector> vectorsOf(Session s, String scope, String profileId, java.util.Collection<String> versionIds)
+      throws SQLException {
+    List<String> ids = new ArrayList<>(new java.util.LinkedHashSet<>(versionIds));
+    List<StoredVector> out = new ArrayList<>();
+    for (int from = 0; from < ids.size(); from += VECTORS_OF_CHUNK) {
+      List<String> chunk = ids.subList(from, Math.min(ids.size(), from + VECTORS_OF_CHUNK));
+      PreparedStatement ps = s.prepare("SELECT vv.version_id, vv.view, vv.vector FROM version_vectors vv"
+          + " JOIN versions v ON v.version_id = vv.version_id"
+          + " WHERE vv.profile = ? AND v.scope = ? AND vv.version_id IN ("
+          + String.join(", ", java.util.Collections.nCopies(chunk.size(), "?")) + ")"
+          + " ORDER BY vv.version_id, vv.ordinal");
+      ps.setString(1, profileId);
+      ps.setString(2, scope);
+      for (int i = 0; i < chunk.size(); i++) {
+        ps.setString(3 + i, chunk.get(i));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new StoredVector(rs.getString(1), rs.getString(2), StoredVector.fromBytes(rs.getBytes(3))));
+        }
+      }
+    }
+    return out;
+  }
+
+  static long vectorEpoch(Session s) throws SQLException {
+    PreparedStatement ps = s.prepare(VECTOR_EPOCH);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
   }
 
   static int countActiveWithoutVectors(Session s, String scope, String profileId) throws SQLException {

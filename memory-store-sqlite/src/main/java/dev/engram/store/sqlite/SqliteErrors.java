@@ -49,6 +49,10 @@ final class SqliteErrors {
       return new StoreException(ErrorCode.STORE_INCOMPATIBLE,
           database + " is corrupt (" + what + "): " + e.getMessage(), e);
     }
+    if (code == SQLiteErrorCode.SQLITE_FULL.code) {
+      return StoreException.unavailable(database + " is full (the disk, or the database's page limit): could not "
+          + what + "; nothing of it was stored, and writes succeed again once there is room: " + e.getMessage(), e);
+    }
     if (code == SQLiteErrorCode.SQLITE_BUSY.code || code == SQLiteErrorCode.SQLITE_LOCKED.code) {
       return StoreException.unavailable(
           database + " stayed locked by another connection while trying to " + what + ": " + e.getMessage(), e);

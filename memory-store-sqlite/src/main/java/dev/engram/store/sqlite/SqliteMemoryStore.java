@@ -74,7 +74,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe. Several processes may open the same file at once.
  */
-public final class SqliteMemoryStore implements MemoryStore {
+public final class SqliteMemoryStore extends SessionReads implements MemoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(SqliteMemoryStore.class);
   private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
   private static final AtomicInteger POOLS = new AtomicInteger();
@@ -98,6 +98,9 @@ public final class SqliteMemoryStore implements MemoryStore {
   private final Duration writeLockTimeout;
   private final ReentrantLock writeLock = new ReentrantLock(true);
   private final ThreadLocal<SqliteTransaction> current = new ThreadLocal<>();
+  private final GroupCommit group = new GroupCommit();
+  /** SQLite commits of write transactions so far (a group is one). */
+  private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
   private final AtomicBoolean closed = new AtomicBoolean();
   /** An erasure committed but its rows could not be wiped from the files yet; written under {@link #writeLock}. */
   private volatile boolean wipePending;
@@ -266,6 +269,12 @@ public final class SqliteMemoryStore implements MemoryStore {
   /**
    * Runs {@code work} in one SQLite transaction holding the write lock. A transaction started inside
    * another on the same thread runs as a savepoint of the outer one.
+   *
+   * <p>Concurrent transactions of this process are committed in groups ({@link GroupCommit}): the
+   * thread holding the write lock runs the queued ones in one SQLite transaction, each in its own
+   * savepoint, and commits once. Each caller returns only after that commit; a transaction that throws
+   * is rolled back alone and only its caller sees the error. When the commit itself fails, every
+   * transaction of its group fails with that error and none is stored.
    */
   @Override
   public <T> T inTransaction(String scope, StoreWork<T> work) {
@@ -276,37 +285,138 @@ public final class SqliteMemoryStore implements MemoryStore {
     if (outer != null) {
       return nested(outer, scope, work);
     }
-    acquireWriteLock();
+    GroupCommit.Request<T> mine = new GroupCommit.Request<>(scope, work);
+    group.enqueue(mine);
+    try {
+      acquireWriteLock();
+    } catch (RuntimeException e) {
+      if (group.withdraw(mine)) {
+        throw e;
+      }
+      mine.await();
+      return mine.result();
+    }
+    try {
+      while (!mine.done()) {
+        runGroup(group.next());
+      }
+    } finally {
+      writeLock.unlock();
+    }
+    return mine.result();
+  }
+
+  /**
+   * Runs one group in one SQLite transaction. A group of one runs without a savepoint (a failure rolls
+   * the whole transaction back); in a larger group each request gets its own savepoint.
+   */
+  private void runGroup(List<GroupCommit.Request<?>> requests) {
+    if (requests.isEmpty()) {
+      return;
+    }
+    String what = "run a transaction on " + requests.get(0).scope;
     try (Connections.Lease lease = writers.borrow()) {
       Session session = lease.session();
       WriteLock.begin(session, database, writeLockTimeout);
-      SqliteTransaction tx = new SqliteTransaction(this, session, scope, 0);
-      current.set(tx);
-      T result;
+      boolean kept = false;
+      boolean erased = false;
       try {
-        result = work.run(tx);
+        for (GroupCommit.Request<?> r : requests) {
+          if (runInGroup(session, r, requests.size() == 1)) {
+            kept = true;
+            erased |= r.erased;
+          }
+        }
       } catch (RuntimeException | Error e) {
-        tx.close();
+        session.rolledBack();
         WriteLock.rollbackQuietly(session, e);
+        if (e instanceof StoreException) {
+          session.closeStatements();
+        }
         throw e;
-      } finally {
-        current.remove();
       }
-      tx.close();
+      if (!kept) {
+        session.rolledBack();
+        WriteLock.rollbackQuietly(session, null);
+        return;
+      }
       try {
+        session.flushFullText();
         WriteLock.commit(session, database, writeLockTimeout);
       } catch (SQLException | RuntimeException e) {
+        session.rolledBack();
         WriteLock.rollbackQuietly(session, e);
+        session.closeStatements();
         throw e;
       }
-      if (tx.erased() || wipePending) {
-        wipeErased(session, tx.erased());
+      commits.incrementAndGet();
+      if (erased || wipePending) {
+        wipeErased(session, erased);
       }
-      return result;
     } catch (SQLException e) {
-      throw failure("run a transaction on " + scope, e);
+      failAll(requests, failure(what, e));
+    } catch (RuntimeException | Error e) {
+      failAll(requests, e);
     } finally {
-      writeLock.unlock();
+      for (GroupCommit.Request<?> r : requests) {
+        r.finish();
+      }
+    }
+  }
+
+  /** How many SQLite commits write transactions made so far (a group of transactions is one). */
+  long commitCount() {
+    return commits.get();
+  }
+
+  /** How many transactions wait for the writer connection. */
+  int queuedTransactions() {
+    return group.size();
+  }
+
+  /** Fails every request of a group that has no error of its own yet: nothing of the group is stored. */
+  private static void failAll(List<GroupCommit.Request<?>> requests, Throwable e) {
+    for (GroupCommit.Request<?> r : requests) {
+      r.fail(e);
+    }
+  }
+
+  /** Runs one request of a group; true when its work returned and its changes are kept. */
+  private <T> boolean runInGroup(Session session, GroupCommit.Request<T> r, boolean alone) {
+    SqliteTransaction tx = new SqliteTransaction(this, session, r.scope, 0);
+    if (!alone) {
+      try {
+        session.executePrepared("SAVEPOINT engram_group");
+      } catch (SQLException e) {
+        r.fail(failure("open a transaction on " + r.scope, e));
+        return false;
+      }
+    }
+    current.set(tx);
+    try {
+      r.ran(r.work.run(tx));
+    } catch (RuntimeException | Error e) {
+      r.fail(e);
+    } finally {
+      tx.close();
+      current.remove();
+    }
+    if (alone) {
+      r.erased = tx.erased();
+      return r.succeeded();
+    }
+    try {
+      if (r.succeeded()) {
+        session.executePrepared("RELEASE engram_group");
+        r.erased = tx.erased();
+        return true;
+      }
+      session.executePrepared("ROLLBACK TO engram_group");
+      session.executePrepared("RELEASE engram_group");
+      return false;
+    } catch (SQLException e) {
+      // the savepoint is in an unknown state: the whole group fails rather than commit half of one
+      throw failure("close the savepoint of a transaction on " + r.scope, e);
     }
   }
 
@@ -438,11 +548,6 @@ public final class SqliteMemoryStore implements MemoryStore {
     return SqliteErrors.map(database, what, e);
   }
 
-  @FunctionalInterface
-  private interface Read<T> {
-    T run(Session s) throws SQLException;
-  }
-
   /** A read on a pooled read connection. */
   private <T> T read(String what, Read<T> query) {
     checkOpen();
@@ -473,106 +578,9 @@ public final class SqliteMemoryStore implements MemoryStore {
     return read(what, query);
   }
 
-  // ---- StoreReader: one pooled read connection per call, one statement per answer
-
   @Override
-  public dev.engram.spi.SourceState sourceState(String scope) {
-    return pointRead("read the source state", s -> Queries.sourceState(s, scope));
-  }
-
-  @Override
-  public Optional<dev.engram.CapturedSource> source(String scope, String sourceId) {
-    return pointRead("read a source", s -> Queries.source(s, scope, sourceId));
-  }
-
-  @Override
-  public List<dev.engram.CapturedSource> sources(String scope, dev.engram.spi.SourceFilter filter) {
-    return read("read sources", s -> Queries.sources(s, scope, filter));
-  }
-
-  @Override
-  public long headRevision(String scope) {
-    return pointRead("read a head revision", s -> Queries.headRevision(s, scope));
-  }
-
-  @Override
-  public Optional<MemoryEntry> version(String versionId) {
-    return pointRead("read a version", s -> Queries.version(s, versionId));
-  }
-
-  @Override
-  public List<MemoryEntry> versions(String entryId) {
-    return pointRead("read the versions of an entry", s -> Queries.versions(s, entryId));
-  }
-
-  @Override
-  public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
-    return pointRead("find an active entry by content hash", s -> Queries.findActiveByHash(s, scope, contentHash));
-  }
-
-  @Override
-  public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
-    return pointRead("find an active entry by path", s -> Queries.findActiveByPath(s, scope, path));
-  }
-
-  @Override
-  public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
-    return pointRead("read the active entries of a topic", s -> Queries.activeByTopic(s, scopes, topic, limit));
-  }
-
-  @Override
-  public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
-    return read("list versions", s -> Queries.versionsIn(s, scopes, statuses));
-  }
-
-  @Override
-  public List<MemoryEvent> events(String entryId) {
-    return pointRead("read the events of an entry", s -> Queries.events(s, entryId));
-  }
-
-  @Override
-  public Optional<MemoryEvent> event(String eventId) {
-    return pointRead("read an event", s -> Queries.event(s, eventId));
-  }
-
-  @Override
-  public List<Revision> revisions(String scope, long sinceExclusive, int limit) {
-    return read("read revisions", s -> Queries.revisions(s, scope, sinceExclusive, limit));
-  }
-
-  @Override
-  public List<TopicState> topics(Collection<String> scopes) {
-    return pointRead("read topics", s -> Queries.topics(s, scopes));
-  }
-
-  @Override
-  public List<TopicState> dirtyTopics(int limit) {
-    return read("read dirty topics", s -> Queries.dirtyTopics(s, limit));
-  }
-
-  @Override
-  public int countActiveWithPriority(String namespace, int priority) {
-    return pointRead("count active entries by priority", s -> Queries.countActiveWithPriority(s, namespace, priority));
-  }
-
-  @Override
-  public List<String> scopes(String prefix, boolean recursive) {
-    return read("list scopes", s -> Queries.scopes(s, prefix, recursive));
-  }
-
-  @Override
-  public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
-    return read("search the full-text index", s -> Queries.searchFullText(s, scopes, query, limit));
-  }
-
-  @Override
-  public List<StoredVector> activeVectors(String scope, String profileId) {
-    return read("read vectors", s -> Queries.activeVectors(s, scope, profileId));
-  }
-
-  @Override
-  public int countActiveWithoutVectors(String scope, String profileId) {
-    return read("count versions without vectors", s -> Queries.countActiveWithoutVectors(s, scope, profileId));
+  <T> T read(String what, boolean point, Read<T> query) {
+    return point ? pointRead(what, query) : read(what, query);
   }
 
   /**

@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * whole life, so reads here see a stable state plus this transaction's own changes. The topic index,
  * active counts and full-text index follow the version rows through triggers in the same transaction.
  */
-final class SqliteTransaction implements StoreTransaction {
+final class SqliteTransaction extends SessionReads implements StoreTransaction {
   /** Whether this transaction erased rows; the store then wipes the write-ahead log after the commit. */
   private boolean erased;
 
@@ -41,11 +41,14 @@ final class SqliteTransaction implements StoreTransaction {
       + " evidence, content_hash, status, superseded_by, created_at, updated_at, created_in_revision, occurred_at)"
       + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String UPDATE_STATUS =
-      "UPDATE versions SET status = ?, superseded_by = ?, updated_at = ? WHERE version_id = ?";
+      "UPDATE versions SET status = ?, superseded_by = ?, updated_at = ? WHERE version_id = ? AND scope = ?";
+  private static final String VERSION_SCOPE = "SELECT scope FROM versions WHERE version_id = ?";
   private static final String INSERT_EVENT = "INSERT INTO events (event_id, scope, entry_id, kind, before, after,"
       + " actor, reason, revision, at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  /** Appends a revision only when it follows the scope's head: the gap check and the insert in one statement. */
   private static final String INSERT_REVISION =
-      "INSERT INTO revisions (scope, revision, changes, at) VALUES (?, ?, ?, ?)";
+      "INSERT INTO revisions (scope, revision, changes, at) SELECT ?1, ?2, ?3, ?4"
+          + " WHERE ?2 = 1 + coalesce((SELECT max(revision) FROM revisions WHERE scope = ?1), 0)";
   private static final String TOPIC_WRITTEN =
       "INSERT INTO topics (scope, topic, last_write_revision, last_updated_at) VALUES (?, ?, ?, ?)"
           + " ON CONFLICT (scope, topic) DO UPDATE SET"
@@ -82,7 +85,6 @@ final class SqliteTransaction implements StoreTransaction {
   private static final String DELETE_SOURCE = "DELETE FROM sources WHERE scope = ? AND source_id = ?";
   private static final String DELETE_SCOPE_SOURCES = "DELETE FROM sources WHERE scope = ?";
   private static final String DELETE_SCOPE_SOURCE_STATE = "DELETE FROM source_state WHERE scope = ?";
-  private static final String VERSION_EXISTS = "SELECT 1 FROM versions WHERE version_id = ?";
   private static final String DELETE_VECTORS = "DELETE FROM version_vectors WHERE profile = ? AND version_id = ?";
   private static final String INSERT_VECTOR =
       "INSERT INTO version_vectors (profile, version_id, ordinal, view, vector) VALUES (?, ?, ?, ?, ?)";
@@ -139,8 +141,29 @@ final class SqliteTransaction implements StoreTransaction {
     return scope;
   }
 
+  /** Refuses a write for another scope than the one this transaction is bound to. */
+  private void requireScope(String written, String what) {
+    s();
+    if (!written.equals(scope)) {
+      throw new IllegalStateException(what + " of scope " + written + " in a transaction on " + scope);
+    }
+  }
+
+  /** The scope of a stored version; {@link IllegalStateException} when there is none. */
+  private String versionScope(Session s, String versionId) throws SQLException {
+    PreparedStatement ps = s.prepare(VERSION_SCOPE);
+    ps.setString(1, versionId);
+    try (ResultSet rs = ps.executeQuery()) {
+      if (!rs.next()) {
+        throw new IllegalStateException("version " + versionId + " does not exist");
+      }
+      return rs.getString(1);
+    }
+  }
+
   @Override
   public void insertVersion(MemoryEntry v) {
+    requireScope(v.scope(), "version " + v.versionId());
     Session s = s();
     try {
       PreparedStatement ps = s.prepare(INSERT_VERSION);
@@ -166,6 +189,9 @@ final class SqliteTransaction implements StoreTransaction {
       ps.setLong(20, v.createdInRevision());
       ps.setString(21, v.occurredAt() == null ? null : Codec.instant(v.occurredAt()));
       ps.executeUpdate();
+      if (v.isActive()) {
+        s.fullTextPending();
+      }
     } catch (SQLException e) {
       if (SqliteErrors.isConstraint(e)) {
         throw new IllegalStateException("version " + v.versionId() + " of entry " + v.entryId() + " (version "
@@ -184,15 +210,24 @@ final class SqliteTransaction implements StoreTransaction {
       ps.setString(2, supersededBy);
       ps.setString(3, Codec.instant(updatedAt));
       ps.setString(4, versionId);
-      return ps.executeUpdate();
+      ps.setString(5, scope);
+      int n = ps.executeUpdate();
+      if (n == 0) {
+        requireScope(versionScope(s, versionId), "status change of version " + versionId);
+      }
+      return n;
     });
     if (changed == 0) {
       throw new IllegalStateException("version " + versionId + " does not exist");
+    }
+    if (status == EntryStatus.ACTIVE) {
+      session.fullTextPending();
     }
   }
 
   @Override
   public void appendEvent(MemoryEvent e) {
+    requireScope(e.scope(), "event " + e.eventId());
     Session s = s();
     try {
       PreparedStatement ps = s.prepare(INSERT_EVENT);
@@ -221,23 +256,23 @@ final class SqliteTransaction implements StoreTransaction {
     if (!r.scope().equals(scope)) {
       throw new IllegalStateException("revision for " + r.scope() + " in a transaction on " + scope);
     }
-    long head = headRevision(scope);
-    if (r.revision() != head + 1) {
-      throw new IllegalStateException("revision " + r.revision() + " does not follow head " + head + " of " + scope);
-    }
-    run("append a revision", s -> {
+    int inserted = run("append a revision", s -> {
       PreparedStatement ps = s.prepare(INSERT_REVISION);
       ps.setString(1, scope);
       ps.setLong(2, r.revision());
       ps.setString(3, EntryJson.writeChanges(r.changes()));
       ps.setString(4, Codec.instant(r.at()));
-      ps.executeUpdate();
-      return null;
+      return ps.executeUpdate();
     });
+    if (inserted == 0) {
+      long head = headRevision(scope);
+      throw new IllegalStateException("revision " + r.revision() + " does not follow head " + head + " of " + scope);
+    }
   }
 
   @Override
   public void markTopicsWritten(String topicScope, Collection<String> topics, long revision, Instant at) {
+    requireScope(topicScope, "topic rows");
     run("mark topics written", s -> {
       PreparedStatement ps = s.prepare(TOPIC_WRITTEN);
       String stamp = Codec.instant(at);
@@ -254,6 +289,7 @@ final class SqliteTransaction implements StoreTransaction {
 
   @Override
   public void markTopicCurated(String topicScope, String topic, long revision, @Nullable String blurb) {
+    requireScope(topicScope, "topic row " + topic);
     run("mark a topic curated", s -> {
       PreparedStatement ps = s.prepare(TOPIC_CURATED);
       ps.setString(1, topicScope);
@@ -285,6 +321,7 @@ final class SqliteTransaction implements StoreTransaction {
         }
         entryScope = rs.getString(1);
       }
+      requireScope(entryScope, "erasure of entry " + entryId);
       String topics;
       PreparedStatement topicQuery = s.prepare(ENTRY_TOPICS);
       topicQuery.setString(1, entryId);
@@ -413,21 +450,6 @@ final class SqliteTransaction implements StoreTransaction {
   }
 
   @Override
-  public dev.engram.spi.SourceState sourceState(String s) {
-    return run("read the source state", x -> Queries.sourceState(x, s));
-  }
-
-  @Override
-  public Optional<dev.engram.CapturedSource> source(String s, String sourceId) {
-    return run("read a source", x -> Queries.source(x, s, sourceId));
-  }
-
-  @Override
-  public List<dev.engram.CapturedSource> sources(String s, dev.engram.spi.SourceFilter filter) {
-    return run("read sources", x -> Queries.sources(x, s, filter));
-  }
-
-  @Override
   public void putVectors(String profileId, List<StoredVector> vectors) {
     Map<String, List<StoredVector>> byVersion = new LinkedHashMap<>();
     for (StoredVector v : vectors) {
@@ -435,14 +457,10 @@ final class SqliteTransaction implements StoreTransaction {
     }
     Session s = s();
     try {
+      for (String versionId : byVersion.keySet()) {
+        requireScope(versionScope(s, versionId), "vectors of version " + versionId);
+      }
       for (Map.Entry<String, List<StoredVector>> group : byVersion.entrySet()) {
-        PreparedStatement exists = s.prepare(VERSION_EXISTS);
-        exists.setString(1, group.getKey());
-        try (ResultSet rs = exists.executeQuery()) {
-          if (!rs.next()) {
-            throw new IllegalStateException("version " + group.getKey() + " does not exist");
-          }
-        }
         PreparedStatement delete = s.prepare(DELETE_VECTORS);
         delete.setString(1, profileId);
         delete.setString(2, group.getKey());
@@ -463,76 +481,19 @@ final class SqliteTransaction implements StoreTransaction {
     }
   }
 
-  // ---- reads, on the transaction's own connection
-
   @Override
-  public long headRevision(String s) {
-    return run("read a head revision", x -> Queries.headRevision(x, s));
+  public void advanceVectorEpoch() {
+    try {
+      s().prepare(Queries.ADVANCE_VECTOR_EPOCH).executeUpdate();
+    } catch (SQLException e) {
+      throw store.failure("advance the vector epoch", e);
+    }
   }
 
-  @Override
-  public Optional<MemoryEntry> version(String versionId) {
-    return run("read a version", x -> Queries.version(x, versionId));
-  }
+  // ---- reads: the store's, on the transaction's own connection
 
   @Override
-  public List<MemoryEntry> versions(String entryId) {
-    return run("read the versions of an entry", x -> Queries.versions(x, entryId));
-  }
-
-  @Override
-  public Optional<MemoryEntry> findActiveByHash(String s, String contentHash) {
-    return run("find an active entry by content hash", x -> Queries.findActiveByHash(x, s, contentHash));
-  }
-
-  @Override
-  public Optional<MemoryEntry> findActiveByPath(String s, String path) {
-    return run("find an active entry by path", x -> Queries.findActiveByPath(x, s, path));
-  }
-
-  @Override
-  public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
-    return run("read the active entries of a topic", x -> Queries.activeByTopic(x, scopes, topic, limit));
-  }
-
-  @Override
-  public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
-    return run("list versions", x -> Queries.versionsIn(x, scopes, statuses));
-  }
-
-  @Override
-  public List<MemoryEvent> events(String entryId) {
-    return run("read the events of an entry", x -> Queries.events(x, entryId));
-  }
-
-  @Override
-  public Optional<MemoryEvent> event(String eventId) {
-    return run("read an event", x -> Queries.event(x, eventId));
-  }
-
-  @Override
-  public List<Revision> revisions(String s, long sinceExclusive, int limit) {
-    return run("read revisions", x -> Queries.revisions(x, s, sinceExclusive, limit));
-  }
-
-  @Override
-  public List<TopicState> topics(Collection<String> scopes) {
-    return run("read topics", x -> Queries.topics(x, scopes));
-  }
-
-  @Override
-  public List<TopicState> dirtyTopics(int limit) {
-    return run("read dirty topics", x -> Queries.dirtyTopics(x, limit));
-  }
-
-  @Override
-  public int countActiveWithPriority(String namespace, int priority) {
-    return run("count active entries by priority",
-        x -> Queries.countActiveWithPriority(x, namespace, priority));
-  }
-
-  @Override
-  public List<String> scopes(String prefix, boolean recursive) {
-    return run("list scopes", x -> Queries.scopes(x, prefix, recursive));
+  <T> T read(String what, boolean point, Read<T> query) {
+    return run(what, query::run);
   }
 }

@@ -33,16 +33,32 @@ final class WriteLock {
     withBusyRetry(database, "commit", timeout, () -> s.executePrepared("COMMIT"));
   }
 
-  /** Rolls back if a transaction is open, recording a failure to do so on {@code cause} when there is one. */
+  /**
+   * Rolls back if a transaction is open, recording a failure to do so on {@code cause} when there is one.
+   * After a failed statement (a full disk, an I/O error) the driver may have finalized the cached
+   * {@code ROLLBACK}; the rollback is then repeated on a fresh statement, so the connection never stays
+   * inside a dead transaction.
+   */
   static void rollbackQuietly(Session s, @Nullable Throwable cause) {
     try {
       s.executePrepared("ROLLBACK");
     } catch (SQLException e) {
-      String message = String.valueOf(e.getMessage());
-      if (cause != null && !message.contains("no transaction is active")) {
-        cause.addSuppressed(e);
+      if (noTransaction(e)) {
+        return;
+      }
+      try {
+        s.execute("ROLLBACK");
+      } catch (SQLException again) {
+        if (cause != null && !noTransaction(again)) {
+          cause.addSuppressed(e);
+          cause.addSuppressed(again);
+        }
       }
     }
+  }
+
+  private static boolean noTransaction(SQLException e) {
+    return String.valueOf(e.getMessage()).contains("no transaction is active");
   }
 
   /** Runs {@code action}, repeating it while SQLite reports the database busy, up to {@code timeout}. */

@@ -337,4 +337,32 @@ class SqliteMemoryStoreTest {
     assertThat(Codec.instant(Codec.instant(Instant.MAX))).isEqualTo(Instant.MAX);
     assertThat(Codec.instant(Codec.instant(Instant.MIN))).isEqualTo(Instant.MIN);
   }
+
+  /**
+   * Two engines over two store instances on the same SQLite file: vectors one stores by reindex (no
+   * revision moves) are seen by the other's next search through the store's vector epoch.
+   */
+  @Test
+  void aReindexInOneEngineIsSeenByAnotherOnTheSameSqliteFile() {
+    dev.engram.tck.HashingEmbedder writerEmbedder = new dev.engram.tck.HashingEmbedder();
+    Grants u1 = Grants.of("app/user/u1");
+    try (SqliteMemoryStore a = new SqliteMemoryStore(dir.resolve("shared.db"));
+        SqliteMemoryStore b = new SqliteMemoryStore(dir.resolve("shared.db"));
+        Engram writer = Engram.builder().store(a).reasoner(new DeterministicReasoner()).embedder(writerEmbedder).build();
+        Engram reader = Engram.builder().store(b).reasoner(new DeterministicReasoner())
+            .embedder(new dev.engram.tck.HashingEmbedder()).build()) {
+      writer.write(u1, "The team meets every Tuesday morning for planning.");
+      writerEmbedder.failing(true);
+      assertThat(writer.write(u1, "Quarterly taxes are filed by the accountant.").vectorsMissing()).isTrue();
+      writerEmbedder.failing(false);
+      dev.engram.SearchResult before = reader.search(u1, dev.engram.SearchRequest.of("taxes accountant"));
+      assertThat(before.used()).isEqualTo(dev.engram.SearchMode.FTS);
+      assertThat(before.fallbackReason()).contains("incomplete");
+
+      assertThat(writer.reindex(u1)).isEqualTo(1);
+      dev.engram.SearchResult after = reader.search(u1, dev.engram.SearchRequest.of("taxes accountant"));
+      assertThat(after.used()).isEqualTo(dev.engram.SearchMode.HYBRID);
+      assertThat(after.hits().get(0).matchedBy()).contains(dev.engram.SearchChannel.VECTOR);
+    }
+  }
 }

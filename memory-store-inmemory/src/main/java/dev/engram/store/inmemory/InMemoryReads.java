@@ -1,0 +1,476 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.engram.store.inmemory;
+
+import dev.engram.CapturedSource;
+import dev.engram.EntryStatus;
+import dev.engram.MemoryEntry;
+import dev.engram.MemoryEvent;
+import dev.engram.Namespaces;
+import dev.engram.Revision;
+import dev.engram.spi.FullTextQuery;
+import dev.engram.spi.ScoredEntry;
+import dev.engram.spi.SourceFilter;
+import dev.engram.spi.SourceState;
+import dev.engram.spi.StoreReader;
+import dev.engram.spi.StoredVector;
+import dev.engram.spi.TopicState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The in-memory store's state and its queries, each written once: the store runs them under its read
+ * lock, a transaction directly on the state it holds the write lock of.
+ */
+abstract class InMemoryReads implements StoreReader {
+
+  /** Where an event lies in its entry's history. */
+  record EventPosition(long revision, String eventId) implements Comparable<EventPosition> {
+    @Override
+    public int compareTo(EventPosition o) {
+      return revision != o.revision ? Long.compare(revision, o.revision) : eventId.compareTo(o.eventId);
+    }
+  }
+
+  /** Runs {@code query} on the state with whatever guard this reader needs. */
+  abstract <T> T read(Function<Data, T> query);
+
+  static final class TopicRow {
+    @Nullable String blurb;
+    long lastWrite;
+    long lastCurated;
+    @Nullable Instant lastUpdatedAt;
+
+    TopicRow copy() {
+      TopicRow r = new TopicRow();
+      r.blurb = blurb;
+      r.lastWrite = lastWrite;
+      r.lastCurated = lastCurated;
+      r.lastUpdatedAt = lastUpdatedAt;
+      return r;
+    }
+  }
+
+  /** All state; only touched under the lock. */
+  static final class Data {
+    final Map<String, MemoryEntry> versions = new HashMap<>();
+    final Map<String, TreeMap<Integer, String>> entryVersions = new HashMap<>();
+    /** scope -> versionId -> version (sorted by id, i.e. by creation). */
+    final Map<String, TreeMap<String, MemoryEntry>> byScope = new HashMap<>();
+    final Map<String, Long> heads = new HashMap<>();
+    final Map<String, List<Revision>> revisions = new HashMap<>();
+    final Map<String, MemoryEvent> events = new HashMap<>();
+    /** entryId -> its events' ids in history order (revision, then event id). */
+    final Map<String, TreeMap<EventPosition, String>> entryEvents = new HashMap<>();
+    final Map<String, TreeMap<String, TopicRow>> topics = new HashMap<>();
+    /** scope -> ("h:" + content hash | "p:" + path) -> active versionIds, for dedupe and path lookups. */
+    final Map<String, Map<String, TreeSet<String>>> activeKeys = new HashMap<>();
+    /** scope -> topic -> ids of the active versions carrying it: topic reads and counts without a scan. */
+    final Map<String, Map<String, TreeSet<String>>> activeTopics = new HashMap<>();
+    /** scope -> full-text index of its active versions. */
+    final Map<String, TextIndex> text = new HashMap<>();
+    /** profile -> versionId -> vectors of that version's views. */
+    final Map<String, Map<String, List<StoredVector>>> vectors = new HashMap<>();
+    /** Moved by transactions that store vectors of versions committed earlier (reindex). */
+    long vectorEpoch;
+    /** scope -> position -> captured source. */
+    final Map<String, TreeMap<Long, CapturedSource>> sources = new HashMap<>();
+    /** scope -> source id -> position. */
+    final Map<String, Map<String, Long>> sourceIds = new HashMap<>();
+    /** scope -> last position and cursor. */
+    final Map<String, SourceState> sourceStates = new HashMap<>();
+  }
+
+
+  // ---- StoreReader, each read written once for the store and its transactions
+
+  @Override
+  public long headRevision(String scope) {
+    return read(d -> Queries.headRevision(d, scope));
+  }
+
+  @Override
+  public Optional<MemoryEntry> version(String versionId) {
+    return read(d -> Optional.ofNullable(d.versions.get(versionId)));
+  }
+
+  @Override
+  public List<MemoryEntry> versions(String entryId) {
+    return read(d -> Queries.versions(d, entryId));
+  }
+
+  @Override
+  public Optional<MemoryEntry> currentVersion(String entryId) {
+    return read(d -> Queries.currentVersion(d, entryId));
+  }
+
+  @Override
+  public Optional<MemoryEntry> findActiveByHash(String scope, String contentHash) {
+    return read(d -> Queries.findActive(d, scope, "h:" + contentHash));
+  }
+
+  @Override
+  public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
+    return read(d -> Queries.findActive(d, scope, "p:" + path));
+  }
+
+  @Override
+  public List<MemoryEntry> activeByTopic(Collection<String> scopes, String topic, int limit) {
+    return read(d -> Queries.activeByTopic(d, scopes, topic, limit));
+  }
+
+  @Override
+  public List<MemoryEntry> versionsIn(Collection<String> scopes, Set<EntryStatus> statuses) {
+    return read(d -> Queries.versionsIn(d, scopes, statuses));
+  }
+
+  @Override
+  public List<MemoryEvent> events(String entryId) {
+    return read(d -> Queries.events(d, entryId));
+  }
+
+  @Override
+  public List<MemoryEvent> events(String entryId, long afterRevision, String afterEventId, int limit) {
+    return read(d -> Queries.events(d, entryId, afterRevision, afterEventId, limit));
+  }
+
+  @Override
+  public Optional<MemoryEvent> event(String eventId) {
+    return read(d -> Optional.ofNullable(d.events.get(eventId)));
+  }
+
+  @Override
+  public List<Revision> revisions(String scope, long sinceExclusive, int limit) {
+    return read(d -> Queries.revisions(d, scope, sinceExclusive, limit));
+  }
+
+  @Override
+  public List<TopicState> topics(Collection<String> scopes) {
+    return read(d -> Queries.topics(d, scopes));
+  }
+
+  @Override
+  public List<TopicState> dirtyTopics(int limit) {
+    return read(d -> Queries.dirtyTopics(d, limit));
+  }
+
+  @Override
+  public int countActiveWithPriority(String namespace, int priority) {
+    return read(d -> Queries.countActiveWithPriority(d, namespace, priority));
+  }
+
+  @Override
+  public List<String> scopes(String prefix, boolean recursive) {
+    return read(d -> Queries.scopes(d, prefix, recursive));
+  }
+
+  @Override
+  public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
+    return read(d -> Queries.searchFullText(d, scopes, query, limit));
+  }
+
+  @Override
+  public List<StoredVector> activeVectors(String scope, String profileId) {
+    return read(d -> Queries.activeVectors(d, scope, profileId));
+  }
+
+  @Override
+  public List<StoredVector> vectorsOf(String scope, String profileId, Collection<String> versionIds) {
+    return read(d -> Queries.vectorsOf(d, scope, profileId, versionIds));
+  }
+
+  @Override
+  public long vectorEpoch() {
+    return read(d -> d.vectorEpoch);
+  }
+
+  @Override
+  public int countActiveWithoutVectors(String scope, String profileId) {
+    return read(d -> Queries.countActiveWithoutVectors(d, scope, profileId));
+  }
+
+  @Override
+  public SourceState sourceState(String scope) {
+    return read(d -> Queries.sourceState(d, scope));
+  }
+
+  @Override
+  public Optional<CapturedSource> source(String scope, String sourceId) {
+    return read(d -> Queries.source(d, scope, sourceId));
+  }
+
+  @Override
+  public List<CapturedSource> sources(String scope, SourceFilter filter) {
+    return read(d -> Queries.sources(d, scope, filter));
+  }
+
+
+  /** Queries over {@link Data}; the caller holds a lock. */
+  static final class Queries {
+    static long headRevision(Data d, String scope) {
+      return d.heads.getOrDefault(scope, 0L);
+    }
+
+    static List<MemoryEntry> versions(Data d, String entryId) {
+      TreeMap<Integer, String> ids = d.entryVersions.get(entryId);
+      if (ids == null) {
+        return List.of();
+      }
+      List<MemoryEntry> out = new ArrayList<>(ids.size());
+      for (String id : ids.values()) {
+        out.add(d.versions.get(id));
+      }
+      return out;
+    }
+
+    static Optional<MemoryEntry> currentVersion(Data d, String entryId) {
+      TreeMap<Integer, String> ids = d.entryVersions.get(entryId);
+      return ids == null || ids.isEmpty() ? Optional.empty() : Optional.of(d.versions.get(ids.lastEntry().getValue()));
+    }
+
+    /** The newest active version of {@code scope} under {@code key} ({@code h:hash} or {@code p:path}). */
+    static Optional<MemoryEntry> findActive(Data d, String scope, String key) {
+      TreeSet<String> ids = d.activeKeys.getOrDefault(scope, Map.of()).get(key);
+      return ids == null || ids.isEmpty() ? Optional.empty() : Optional.of(d.versions.get(ids.last()));
+    }
+
+    static List<String> keys(MemoryEntry e) {
+      return e.path() == null ? List.of("h:" + e.contentHash()) : List.of("h:" + e.contentHash(), "p:" + e.path());
+    }
+
+    static List<MemoryEntry> activeByTopic(Data d, Collection<String> scopes, String topic, int limit) {
+      TreeSet<String> best = new TreeSet<>(java.util.Comparator.reverseOrder());
+      for (String scope : new HashSet<>(scopes)) {
+        TreeSet<String> ids = d.activeTopics.getOrDefault(scope, Map.of()).get(topic);
+        if (ids == null) {
+          continue;
+        }
+        int taken = 0;
+        for (Iterator<String> it = ids.descendingIterator(); it.hasNext() && taken < limit; taken++) {
+          best.add(it.next());
+        }
+      }
+      List<MemoryEntry> out = new ArrayList<>(Math.min(limit, best.size()));
+      Iterator<String> it = best.iterator();
+      while (it.hasNext() && out.size() < limit) {
+        out.add(d.versions.get(it.next()));
+      }
+      return out;
+    }
+
+    static List<MemoryEntry> versionsIn(Data d, Collection<String> scopes, Set<EntryStatus> statuses) {
+      List<MemoryEntry> out = new ArrayList<>();
+      for (String scope : new HashSet<>(scopes)) {
+        TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
+        if (s != null) {
+          for (MemoryEntry e : s.values()) {
+            if (statuses.contains(e.status())) {
+              out.add(e);
+            }
+          }
+        }
+      }
+      return out;
+    }
+
+    static List<MemoryEvent> events(Data d, String entryId) {
+      return events(d, entryId, Long.MIN_VALUE, "", Integer.MAX_VALUE);
+    }
+
+    static List<MemoryEvent> events(Data d, String entryId, long afterRevision, String afterEventId, int limit) {
+      TreeMap<EventPosition, String> ids = d.entryEvents.get(entryId);
+      List<MemoryEvent> out = new ArrayList<>();
+      if (ids == null) {
+        return out;
+      }
+      for (String id : ids.tailMap(new EventPosition(afterRevision, afterEventId), false).values()) {
+        if (out.size() >= limit) {
+          break;
+        }
+        out.add(d.events.get(id));
+      }
+      return out;
+    }
+
+    static List<Revision> revisions(Data d, String scope, long since, int limit) {
+      List<Revision> all = d.revisions.getOrDefault(scope, List.of());
+      List<Revision> out = new ArrayList<>();
+      for (Revision r : all) {
+        if (r.revision() > since && out.size() < limit) {
+          out.add(r);
+        }
+      }
+      return out;
+    }
+
+    static List<TopicState> topics(Data d, Collection<String> scopes) {
+      List<TopicState> out = new ArrayList<>();
+      for (String scope : new TreeSet<>(scopes)) {
+        TreeMap<String, TopicRow> rows = d.topics.get(scope);
+        if (rows != null) {
+          rows.forEach((topic, row) -> out.add(state(d, scope, topic, row)));
+        }
+      }
+      return out;
+    }
+
+    static List<TopicState> dirtyTopics(Data d, int limit) {
+      List<TopicState> out = new ArrayList<>();
+      for (String scope : new TreeSet<>(d.topics.keySet())) {
+        for (Map.Entry<String, TopicRow> e : d.topics.get(scope).entrySet()) {
+          if (e.getValue().lastWrite > e.getValue().lastCurated && out.size() < limit) {
+            out.add(state(d, scope, e.getKey(), e.getValue()));
+          }
+        }
+      }
+      return out;
+    }
+
+    static TopicState state(Data d, String scope, String topic, TopicRow row) {
+      TreeSet<String> ids = d.activeTopics.getOrDefault(scope, Map.of()).get(topic);
+      int count = ids == null ? 0 : ids.size();
+      return new TopicState(scope, topic, count, row.blurb, row.lastWrite, row.lastCurated, row.lastUpdatedAt);
+    }
+
+    static int countActiveWithPriority(Data d, String scope, int priority) {
+      int n = 0;
+      for (MemoryEntry e : d.byScope.getOrDefault(scope, new TreeMap<>()).values()) {
+        if (e.isActive() && e.priority() == priority) {
+          n++;
+        }
+      }
+      return n;
+    }
+
+    static List<ScoredEntry> searchFullText(Data d, Collection<String> scopes, FullTextQuery query, int limit) {
+      List<TextIndex> indexes = new ArrayList<>();
+      for (String scope : new HashSet<>(scopes)) {
+        TextIndex ix = d.text.get(scope);
+        if (ix != null) {
+          indexes.add(ix);
+        }
+      }
+      Set<String> stems = new LinkedHashSet<>();
+      for (String term : query.terms()) {
+        stems.addAll(TextIndex.analyze(term));
+      }
+      return TextIndex.search(indexes, stems, limit, versionId -> {
+        MemoryEntry e = d.versions.get(versionId);
+        if (e == null || !e.isActive()) {
+          return null;
+        }
+        if (!query.topics().isEmpty() && e.topics().stream().noneMatch(query.topics()::contains)) {
+          return null;
+        }
+        if (!query.types().isEmpty() && !query.types().contains(e.type())) {
+          return null;
+        }
+        return e;
+      });
+    }
+
+    static List<StoredVector> activeVectors(Data d, String scope, String profileId) {
+      Map<String, List<StoredVector>> byVersion = d.vectors.getOrDefault(profileId, Map.of());
+      List<StoredVector> out = new ArrayList<>();
+      TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
+      if (s != null) {
+        for (MemoryEntry e : s.values()) {
+          if (e.isActive()) {
+            out.addAll(byVersion.getOrDefault(e.versionId(), List.of()));
+          }
+        }
+      }
+      return out;
+    }
+
+    static List<StoredVector> vectorsOf(Data d, String scope, String profileId, Collection<String> versionIds) {
+      Map<String, List<StoredVector>> byVersion = d.vectors.getOrDefault(profileId, Map.of());
+      List<StoredVector> out = new ArrayList<>();
+      for (String id : versionIds) {
+        MemoryEntry e = d.versions.get(id);
+        if (e != null && e.scope().equals(scope)) {
+          out.addAll(byVersion.getOrDefault(id, List.of()));
+        }
+      }
+      return out;
+    }
+
+    static int countActiveWithoutVectors(Data d, String scope, String profileId) {
+      Map<String, List<StoredVector>> byVersion = d.vectors.getOrDefault(profileId, Map.of());
+      int n = 0;
+      TreeMap<String, MemoryEntry> s = d.byScope.get(scope);
+      if (s != null) {
+        for (MemoryEntry e : s.values()) {
+          if (e.isActive() && !byVersion.containsKey(e.versionId())) {
+            n++;
+          }
+        }
+      }
+      return n;
+    }
+
+    static SourceState sourceState(Data d, String scope) {
+      return d.sourceStates.getOrDefault(scope, SourceState.EMPTY);
+    }
+
+    static Optional<CapturedSource> source(Data d, String scope, String sourceId) {
+      Long position = d.sourceIds.getOrDefault(scope, Map.of()).get(sourceId);
+      return position == null ? Optional.empty() : Optional.of(d.sources.get(scope).get(position));
+    }
+
+    static List<CapturedSource> sources(Data d, String scope, SourceFilter f) {
+      TreeMap<Long, CapturedSource> all = d.sources.get(scope);
+      List<CapturedSource> out = new ArrayList<>();
+      if (all == null) {
+        return out;
+      }
+      for (CapturedSource s : all.tailMap(f.afterPosition(), false).values()) {
+        if ((f.sessionId() == null || f.sessionId().equals(s.sessionId()))
+            && (f.from() == null || !s.occurredAt().isBefore(f.from()))
+            && (f.to() == null || s.occurredAt().isBefore(f.to()))) {
+          out.add(s);
+          if (out.size() >= f.limit()) {
+            break;
+          }
+        }
+      }
+      return out;
+    }
+
+    static List<String> scopes(Data d, String prefix, boolean recursive) {
+      TreeSet<String> out = new TreeSet<>();
+      for (String s : d.sourceStates.keySet()) {
+        if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
+          out.add(s);
+        }
+      }
+      for (String s : d.byScope.keySet()) {
+        if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
+          out.add(s);
+        }
+      }
+      for (String s : d.topics.keySet()) {
+        if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
+          out.add(s);
+        }
+      }
+      return List.copyOf(out);
+    }
+  }
+
+}
