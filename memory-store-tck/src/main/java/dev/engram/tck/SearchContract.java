@@ -690,4 +690,38 @@ public abstract class SearchContract extends ContractSupport {
         .withReferenceTime(november));
     assertThat(then.citations()).extracting(c -> c.entryId()).containsExactly(entryAt(engram, "notes/n2"));
   }
+
+  /**
+   * {@code occurredBetween(from, to)} is exact at its bounds in every mode: {@code from} is in, {@code to}
+   * is out, a moment either side of them decides, and an entry without event time never matches.
+   */
+  @Test
+  void theEventTimeFilterIsExactAtItsBounds() {
+    java.time.Instant from = java.time.Instant.parse("2024-01-08T00:00:00Z");
+    java.time.Instant to = java.time.Instant.parse("2024-01-15T00:00:00Z");
+    Engram engram = withEmbedder(new HashingEmbedder());
+    String[][] entries = {
+        {"Harbour walk one before the week.", "2024-01-07T23:59:59.999Z"},
+        {"Harbour walk two at the start.", "2024-01-08T00:00:00Z"},
+        {"Harbour walk three inside.", "2024-01-11T12:00:00Z"},
+        {"Harbour walk four at the last moment.", "2024-01-14T23:59:59.999Z"},
+        {"Harbour walk five at the end bound.", "2024-01-15T00:00:00Z"},
+        {"Harbour walk six with no time.", null}};
+    for (String[] e : entries) {
+      engram.write(U1, e[0], e[1] == null ? WriteOptions.defaults()
+          : WriteOptions.builder().occurredAt(java.time.Instant.parse(e[1])).build());
+    }
+    for (SearchMode mode : new SearchMode[] {SearchMode.FTS, SearchMode.HYBRID, SearchMode.AUTO, SearchMode.VECTOR}) {
+      SearchResult r = engram.search(U1, SearchRequest.builder("harbour walk").mode(mode).limit(20)
+          .occurredBetween(from, to).build());
+      assertThat(contents(r)).as("%s", mode).containsExactlyInAnyOrder("Harbour walk two at the start.",
+          "Harbour walk three inside.", "Harbour walk four at the last moment.");
+      assertThat(contents(engram.search(U1, SearchRequest.builder("harbour walk").mode(mode).limit(20)
+          .occurredBetween(to, null).build()))).as("%s from the end bound on", mode)
+          .containsExactly("Harbour walk five at the end bound.");
+      assertThat(contents(engram.search(U1, SearchRequest.builder("harbour walk").mode(mode).limit(20)
+          .occurredBetween(null, from).build()))).as("%s before the start bound", mode)
+          .containsExactly("Harbour walk one before the week.");
+    }
+  }
 }
