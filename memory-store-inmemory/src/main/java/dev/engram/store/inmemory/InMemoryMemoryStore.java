@@ -387,11 +387,8 @@ public final class InMemoryMemoryStore implements MemoryStore {
           indexes.add(ix);
         }
       }
-      Set<String> stems = new LinkedHashSet<>();
-      for (String term : query.terms()) {
-        stems.addAll(TextIndex.analyze(term));
-      }
-      return TextIndex.search(indexes, stems, limit, versionId -> {
+      Set<String> terms = new LinkedHashSet<>(query.terms());
+      return TextIndex.search(indexes, terms, limit, versionId -> {
         MemoryEntry e = d.versions.get(versionId);
         if (e == null || !e.isActive()) {
           return null;

@@ -29,7 +29,8 @@ final class Migrations {
   private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
   /** Advisory lock class id of Engram migrations ("Engr"). */
   private static final int LOCK_CLASS = 0x456E6772;
-  private static final List<String> SCRIPTS = List.of("V1__init.sql", "V2__unique_active.sql", "V3__sources.sql");
+  private static final List<String> SCRIPTS = List.of("V1__init.sql", "V2__unique_active.sql", "V3__sources.sql",
+      "V4__text_analysis.sql");
 
   /** The newest schema version this library knows. */
   static final int LATEST = SCRIPTS.size();

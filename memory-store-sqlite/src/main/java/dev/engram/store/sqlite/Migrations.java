@@ -42,7 +42,8 @@ final class Migrations {
       new Migration(3, "full-text bounds", "V3__fts_bounds.sql"),
       new Migration(4, "erasure", "V4__erasure.sql"),
       new Migration(5, "sources and event time", "V5__sources.sql"),
-      new Migration(6, "event origin", "V6__event_origin.sql"));
+      new Migration(6, "event origin", "V6__event_origin.sql"),
+      new Migration(7, "one text analysis for full text", "V7__text_analysis.sql"));
 
   private Migrations() {}
 
