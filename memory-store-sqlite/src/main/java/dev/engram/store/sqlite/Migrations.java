@@ -47,6 +47,11 @@ final class Migrations {
 
   private Migrations() {}
 
+  /** The scripts' resource names, oldest first. */
+  static List<String> resources() {
+    return ALL.stream().map(Migration::resource).toList();
+  }
+
   static int latest() {
     return ALL.get(ALL.size() - 1).version();
   }
