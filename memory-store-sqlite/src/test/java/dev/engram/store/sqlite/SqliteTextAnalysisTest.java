@@ -101,4 +101,23 @@ class SqliteTextAnalysisTest {
       }
     }
   }
+
+  /** Another program writing versions registers the store's SQL functions; without them its write fails whole. */
+  @Test
+  void aForeignConnectionWritesVersionsOnceItRegistersTheStoresFunctions() throws Exception {
+    Path db = dir.resolve("foreign.db");
+    new SqliteMemoryStore(db).close();
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+      st.execute("INSERT INTO revisions VALUES ('app/user/u1', 1, '[]', '2026-01-01T00:00:00Z')");
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> st.execute(versionRow("e1", "v1", "Written by another program: ﬁsh.", 1)))
+          .hasMessageContaining("no such function: " + FtsTerms.NAME);
+      SqliteMemoryStore.registerSqlFunctions(c);
+      st.execute(versionRow("e1", "v1", "Written by another program: ﬁsh.", 1));
+    }
+    try (SqliteMemoryStore store = new SqliteMemoryStore(db);
+        Engram e = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build()) {
+      assertThat(found(e, "fish")).containsExactly("v1");
+    }
+  }
 }
