@@ -299,12 +299,15 @@ public interface Engram extends AutoCloseable {
    * the scope's cursor go to {@link dev.engram.spi.Reasoner#extract} in windows; its candidates are
    * validated as untrusted (evidence must be ids of that window), deduplicated canonically, and
    * committed in one transaction with the cursor advance. A failure leaves nothing of the window; a
-   * flush never commits a window twice, also when several run at once.
+   * flush never commits a window twice, also when several run at once. When the reasoner fails or a
+   * candidate is invalid, nothing of that window is written, its scope stops there for this call (the
+   * cursor stays before the window, so the next flush tries it again), the window is listed in
+   * {@link FlushReport#failures()} with its error code and logged, and the other scopes are flushed.
    *
    * @param grants the caller's grants
    * @param options window size and bound
-   * @return what was processed
-   * @throws ReasonerException when the reasoner fails or a candidate is invalid (nothing of that window is written)
+   * @return what was processed, and the windows that failed
+   * @throws StoreException when the store fails (the window in progress is not written)
    * @throws CapabilityNotSupportedException when the store does not declare {@code SOURCES} or the reasoner
    *     does not extract
    */
@@ -503,8 +506,10 @@ public interface Engram extends AutoCloseable {
 
   /**
    * Writes everything in the scopes visible to {@code grants} as JSON Lines: every version of every
-   * entry, every event, the revision log and the topic bookkeeping. Lossless: importing the result into
-   * an empty store gives identical {@code list(includeSuperseded)}, {@code history} and {@code scan}.
+   * entry, every event, the revision log, the topic bookkeeping and (on stores with sources) the captured
+   * source records with their positions and the extraction cursor. Lossless: importing the result into
+   * an empty store gives identical {@code list(includeSuperseded)}, {@code history}, {@code scan},
+   * {@code sources} and cursors, so a flush after the import extracts only what was pending before it.
    * Each scope is read inside one store transaction on it, so it is written at one revision even while
    * writes continue (they wait for that scope meanwhile); an export taken under traffic imports.
    *
@@ -520,8 +525,11 @@ public interface Engram extends AutoCloseable {
    * characters, every scope writable with {@code grants}, target scopes empty, no id used twice or
    * already in use, and every rule the engine keeps: version chains, one active entry per content and
    * per path in a scope, priority caps, topic stamps, actor and reason text, change sets and snapshots
-   * within their scope); then each scope is written in one transaction. Nothing is written when any
-   * record fails, or in dry-run mode.
+   * within their scope; captured sources as capture would have stored them: well-formed ids unique in
+   * their scope, text and metadata within their limits, positions unique and within the scope's last
+   * position, the cursor within it); then each scope is written in one transaction. Nothing is written
+   * when any record fails, or in dry-run mode. Exports of format 1 (made before sources were exported)
+   * import as they are.
    *
    * @param grants what the caller may write
    * @param in the export; read to the end, not closed
@@ -529,6 +537,8 @@ public interface Engram extends AutoCloseable {
    * @return what was (or, in a dry run, would be) imported
    * @throws InvalidInputException naming the line or id when the stream breaks a rule
    * @throws ScopeViolationException when a scope of the stream is not writable with {@code grants}
+   * @throws CapabilityNotSupportedException when the stream carries captured sources and the store does
+   *     not declare {@code SOURCES} (nothing is written)
    * @throws java.io.UncheckedIOException if reading fails
    */
   TransferReport importFrom(Grants grants, java.io.Reader in, ImportOptions options);

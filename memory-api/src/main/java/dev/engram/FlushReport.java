@@ -18,9 +18,56 @@ import java.util.List;
  *     reasoner found nothing in them worth keeping)
  * @param lost windows another flusher committed first; their candidates were discarded, nothing was
  *     written twice
+ * @param failures windows whose extraction failed or whose candidates were invalid: nothing of such a
+ *     window was written, its scope's cursor stays before it (the next flush tries it again), and that
+ *     scope is not processed further in this call; the other scopes are
  */
-public record FlushReport(List<String> scopes, int windows, int appended, int updated, int deduped, int skipped, int lost) {
+public record FlushReport(List<String> scopes, int windows, int appended, int updated, int deduped, int skipped, int lost,
+    List<Failure> failures) {
   public FlushReport {
     scopes = List.copyOf(scopes);
+    failures = List.copyOf(failures);
+  }
+
+  /**
+   * A report without failures.
+   *
+   * @param scopes the scopes whose cursor moved
+   * @param windows windows committed
+   * @param appended new entries
+   * @param updated new versions at a path
+   * @param deduped deduplicated candidates
+   * @param skipped records no candidate cites
+   * @param lost windows another flusher committed first
+   */
+  public FlushReport(List<String> scopes, int windows, int appended, int updated, int deduped, int skipped, int lost) {
+    this(scopes, windows, appended, updated, deduped, skipped, lost, List.of());
+  }
+
+  /**
+   * Whether a window failed.
+   *
+   * @return true when {@link #failures()} is not empty
+   */
+  public boolean failed() {
+    return !failures.isEmpty();
+  }
+
+  /**
+   * One window that was not committed because the reasoner failed or answered with an invalid candidate.
+   *
+   * @param scope the window's scope
+   * @param fromPosition the position of its first record
+   * @param toPosition the position of its last record
+   * @param code {@link ErrorCode#REASONER_FAILED} (the call failed) or {@link ErrorCode#INVALID_MODEL_OUTPUT}
+   *     (the answer was refused)
+   * @param message what went wrong, without content
+   */
+  public record Failure(String scope, long fromPosition, long toPosition, ErrorCode code, String message) {
+    public Failure {
+      java.util.Objects.requireNonNull(scope, "scope");
+      java.util.Objects.requireNonNull(code, "code");
+      java.util.Objects.requireNonNull(message, "message");
+    }
   }
 }

@@ -9,11 +9,31 @@ import java.util.List;
 /**
  * What an export or import covered.
  *
+ * @param scopes the scopes written (export) or to be written (import), in order
+ * @param versions entry versions
+ * @param events history events
+ * @param revisions revisions with their change sets
+ * @param topics topic rows
+ * @param sources captured source records
  * @param dryRun true when an import only validated and wrote nothing
  */
 public record TransferReport(
-    List<String> scopes, int versions, int events, int revisions, int topics, boolean dryRun) {
+    List<String> scopes, int versions, int events, int revisions, int topics, int sources, boolean dryRun) {
   public TransferReport {
     scopes = List.copyOf(scopes);
+  }
+
+  /**
+   * A report without captured sources.
+   *
+   * @param scopes the scopes
+   * @param versions entry versions
+   * @param events history events
+   * @param revisions revisions
+   * @param topics topic rows
+   * @param dryRun whether an import only validated
+   */
+  public TransferReport(List<String> scopes, int versions, int events, int revisions, int topics, boolean dryRun) {
+    this(scopes, versions, events, revisions, topics, 0, dryRun);
   }
 }

@@ -7,10 +7,14 @@ package dev.engram.agent;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.CapturedSource;
+import dev.engram.ClientType;
+import dev.engram.SourceRecord;
 import dev.engram.Grants;
 import dev.engram.MemoryException;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The memory one agent has for one request or run: the {@code memory_*} tools and the instructions
@@ -21,15 +25,17 @@ import java.util.Objects;
 public final class AgentMemory {
   private final MemoryResource resource;
   private final Grants grants;
+  private final @Nullable ClientType client;
 
-  AgentMemory(MemoryResource resource, Grants grants) {
+  AgentMemory(MemoryResource resource, Grants grants, @Nullable ClientType client) {
     this.resource = resource;
     this.grants = grants;
+    this.client = client;
   }
 
   /**
-   * The tools the model may call: {@code memory_read} and {@code memory_search}, plus
-   * {@code memory_write}, {@code memory_correct} and {@code memory_forget} in read-write mode.
+   * The tools the model may call: {@code memory_read}, {@code memory_search} and {@code memory_boot},
+   * plus {@code memory_write}, {@code memory_correct} and {@code memory_forget} in read-write mode.
    *
    * @return the specs, in a stable order
    */
@@ -50,7 +56,7 @@ public final class AgentMemory {
   public ToolResult call(String name, String jsonArgs) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(jsonArgs, "jsonArgs");
-    return resource.tools.call(grants, name, jsonArgs);
+    return resource.tools.call(grants, client, name, jsonArgs);
   }
 
   /**
@@ -66,6 +72,44 @@ public final class AgentMemory {
   public String instructions(String message) {
     Objects.requireNonNull(message, "message");
     return new Instructions(resource, grants).render(message);
+  }
+
+  /**
+   * The boot block as one deterministic text block for the start of a session: the existing boot
+   * nodes of the runtime this memory was bound to (or {@code clientType} when given; the generic
+   * {@link ClientType#MCP} when neither is known) with their content and refs, then the five most
+   * recently written memories by path, priority and disclosure, without content. Remembered text is
+   * rendered one line per item inside a fenced section labelled as remembered data.
+   *
+   * @param clientType the runtime, or null for the one this memory was bound to
+   * @return the block
+   * @throws MemoryException if the store fails
+   */
+  public String boot(@Nullable ClientType clientType) {
+    ClientType runtime = clientType != null ? clientType : client != null ? client : ClientType.MCP;
+    return Instructions.boot(resource.engram.boot(grants, runtime));
+  }
+
+  /**
+   * Captures what happened (e.g. the user's turn) as a source under the bound grants, for a later
+   * {@link dev.engram.Engram#flush} to turn into memories. Trusted code calls this, never the model.
+   *
+   * @param record the record; without a scope it goes to the first grant
+   * @return the stored record
+   * @throws dev.engram.InvalidInputException naming the field when the record is malformed
+   * @throws dev.engram.CapabilityNotSupportedException when the store does not keep sources
+   */
+  public CapturedSource capture(SourceRecord record) {
+    return resource.engram.capture(grants, Objects.requireNonNull(record, "record"));
+  }
+
+  /**
+   * The runtime this memory was bound to, when trusted code named one.
+   *
+   * @return the client type, or null
+   */
+  public @Nullable ClientType clientType() {
+    return client;
   }
 
   /**

@@ -28,7 +28,7 @@ final class ArgumentSchema {
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
   private static final Set<String> KEYWORDS = Set.of(
       "type", "description", "properties", "required", "additionalProperties", "minLength", "maxLength",
-      "minimum", "maximum", "items", "minItems", "maxItems", "uniqueItems");
+      "minimum", "maximum", "items", "minItems", "maxItems", "uniqueItems", "enum");
 
   private final ObjectNode schema;
 
@@ -68,6 +68,16 @@ final class ArgumentSchema {
     o.put("description", description);
     o.put("minLength", minLength);
     o.put("maxLength", maxLength);
+    return o;
+  }
+
+  /** A string that must be one of {@code values}. */
+  static ObjectNode oneOf(String description, java.util.List<String> values) {
+    ObjectNode o = F.objectNode();
+    o.put("type", "string");
+    o.put("description", description);
+    ArrayNode e = o.putArray("enum");
+    values.forEach(e::add);
     return o;
   }
 
@@ -124,6 +134,9 @@ final class ArgumentSchema {
       case "array" -> check(s.path("items"), at + "[]");
       case "string", "integer" -> { }
       default -> throw new IllegalArgumentException("schema type '" + type + "' at '" + at + "' is not supported");
+    }
+    if (s.has("enum") && (!type.equals("string") || !s.get("enum").isArray() || s.get("enum").isEmpty())) {
+      throw new IllegalArgumentException("enum at '" + at + "' must be a non-empty array on a string schema");
     }
   }
 
@@ -183,6 +196,16 @@ final class ArgumentSchema {
         }
         if (s.has("maxLength") && length > s.get("maxLength").asInt()) {
           return name + " is " + length + " characters; the limit is " + s.get("maxLength").asInt();
+        }
+        if (s.has("enum")) {
+          for (JsonNode allowed : s.get("enum")) {
+            if (allowed.asText().equals(text)) {
+              return null;
+            }
+          }
+          StringBuilder allowed = new StringBuilder();
+          s.get("enum").forEach(a -> allowed.append(allowed.length() == 0 ? "" : ", ").append(a.asText()));
+          return name + " must be one of " + allowed;
         }
         return null;
       }

@@ -4,8 +4,9 @@
  */
 package dev.engram.agent;
 
-import dev.engram.Origin;
+import dev.engram.ClientType;
 import dev.engram.ContextRequest;
+import dev.engram.Origin;
 import dev.engram.Engram;
 import dev.engram.Grants;
 import dev.engram.InvalidInputException;
@@ -73,7 +74,21 @@ public final class MemoryResource {
    * @return the agent's memory, thread-safe
    */
   public AgentMemory bind(Grants grants) {
-    return new AgentMemory(this, Objects.requireNonNull(grants, "grants"));
+    return new AgentMemory(this, Objects.requireNonNull(grants, "grants"), null);
+  }
+
+  /**
+   * Memory for one request or run of a known agent runtime: {@code memory_boot} loads that runtime's
+   * boot node {@code core://agent/<client_type>} unless the call names another runtime, and history
+   * records the tools' changes with the actor {@code <source>:<client_type>} (e.g. {@code mcp:codex}).
+   *
+   * @param grants minted by trusted code; the model never sees or chooses them
+   * @param clientType the runtime the agent runs in (e.g. from the MCP client's info)
+   * @return the agent's memory, thread-safe
+   */
+  public AgentMemory bind(Grants grants, ClientType clientType) {
+    return new AgentMemory(this, Objects.requireNonNull(grants, "grants"),
+        Objects.requireNonNull(clientType, "clientType"));
   }
 
   /**

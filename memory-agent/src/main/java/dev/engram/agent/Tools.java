@@ -7,6 +7,7 @@ package dev.engram.agent;
 import static dev.engram.agent.ArgumentSchema.array;
 import static dev.engram.agent.ArgumentSchema.integer;
 import static dev.engram.agent.ArgumentSchema.object;
+import static dev.engram.agent.ArgumentSchema.oneOf;
 import static dev.engram.agent.ArgumentSchema.properties;
 import static dev.engram.agent.ArgumentSchema.string;
 
@@ -21,8 +22,11 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.engram.UntrustedText;
+import dev.engram.BootBlock;
 import dev.engram.ChangeOptions;
+import dev.engram.ClientType;
+import dev.engram.RecentMemory;
+import dev.engram.UntrustedText;
 import dev.engram.EntryStatus;
 import dev.engram.Grants;
 import dev.engram.InvalidInputException;
@@ -53,6 +57,7 @@ final class Tools {
   static final String WRITE = "memory_write";
   static final String CORRECT = "memory_correct";
   static final String FORGET = "memory_forget";
+  static final String BOOT = "memory_boot";
   static final int MAX_ARGUMENT_CHARS = 256 * 1024;
   static final int READ_MAX_ENTRIES = 50;
   static final int READ_MAX_CHARS = 16_000;
@@ -121,6 +126,14 @@ final class Tools {
             "ref", string("The entry's ref, exactly as returned.", 1, EntryRef.MAX_LENGTH),
             "reason", string("Why it no longer holds.", 1, MAX_REASON_CHARS)),
             "ref", "reason"));
+    add(all, BOOT, false, """
+        Load the startup memory, once at the start of a session: the fixed boot nodes that exist \
+        (core://agent: working rules for every runtime; core://soul: style and persona; preferences://user: \
+        stable user context; core://agent/<client>: rules for this runtime only) with their content, and \
+        the five most recently written memories by path, priority and disclosure, without content. Pass \
+        "client" to name the runtime you run in; without it, the runtime this memory was opened for.""",
+        object(properties("client", oneOf("The runtime you run in (mcp: a generic MCP client).",
+            java.util.Arrays.stream(ClientType.values()).map(ClientType::id).toList()))));
     this.tools = Map.copyOf(all);
     List<ToolSpec> specs = new ArrayList<>();
     for (Tool t : all.values()) {
@@ -142,7 +155,7 @@ final class Tools {
 
   // ---- dispatch
 
-  ToolResult call(Grants grants, String name, String jsonArgs) {
+  ToolResult call(Grants grants, @Nullable ClientType client, String name, String jsonArgs) {
     Tool tool = tools.get(name);
     if (tool == null || (tool.writes && resource.mode != MemoryMode.READ_WRITE)) {
       if (tool != null) {
@@ -174,9 +187,11 @@ final class Tools {
       return switch (name) {
         case READ -> read(grants, args);
         case SEARCH -> search(grants, args);
-        case WRITE -> write(grants, args);
-        case CORRECT -> correct(grants, args);
-        case FORGET -> forget(grants, args);
+        case WRITE -> write(grants, actor(client), args);
+        case CORRECT -> correct(grants, actor(client), args);
+        case FORGET -> forget(grants, actor(client), args);
+        case BOOT -> boot(grants, args.has("client") ? ClientType.of(args.get("client").textValue())
+            : client != null ? client : ClientType.MCP);
         default -> throw new IllegalStateException(name);
       };
     } catch (RefException e) {
@@ -241,8 +256,13 @@ final class Tools {
     return ok(out);
   }
 
-  private ToolResult write(Grants grants, JsonNode args) {
-    WriteOptions.Builder options = WriteOptions.builder().source(resource.source).origin(resource.origin);
+  /** The actor history records: the configured source, with the runtime when trusted code named it. */
+  private String actor(@Nullable ClientType client) {
+    return client == null ? resource.source : resource.source + ":" + client.id();
+  }
+
+  private ToolResult write(Grants grants, String actor, JsonNode args) {
+    WriteOptions.Builder options = WriteOptions.builder().source(actor).origin(resource.origin);
     if (resource.writePolicy != null) {
       options.writePolicy(resource.writePolicy);
     }
@@ -257,24 +277,57 @@ final class Tools {
     return ok(out);
   }
 
-  private ToolResult correct(Grants grants, JsonNode args) {
+  private ToolResult correct(Grants grants, String actor, JsonNode args) {
     MemoryEntry cur = current(grants, args.get("ref").textValue());
     MemoryEntry next = resource.engram.correct(grants, cur.entryId(), args.get("content").textValue(),
-        ChangeOptions.reason("corrected through " + CORRECT).withSource(resource.source).withOrigin(resource.origin));
+        ChangeOptions.reason("corrected through " + CORRECT).withSource(actor).withOrigin(resource.origin));
     ObjectNode out = F.objectNode();
     out.put("outcome", next.versionId().equals(cur.versionId()) ? "unchanged (same content)" : "corrected");
     out.set("entry", entry(next));
     return ok(out);
   }
 
-  private ToolResult forget(Grants grants, JsonNode args) {
+  private ToolResult forget(Grants grants, String actor, JsonNode args) {
     MemoryEntry cur = current(grants, args.get("ref").textValue());
     resource.engram.retire(grants, cur.citation(),
-        ChangeOptions.reason(args.get("reason").textValue()).withSource(resource.source).withOrigin(resource.origin));
+        ChangeOptions.reason(args.get("reason").textValue()).withSource(actor).withOrigin(resource.origin));
     ObjectNode out = F.objectNode();
     out.put("outcome", "forgotten (retired; kept in history)");
     out.put("ref", args.get("ref").textValue());
     return ok(out);
+  }
+
+  private ToolResult boot(Grants grants, ClientType client) {
+    BootBlock block = resource.engram.boot(grants, client);
+    ObjectNode out = F.objectNode();
+    out.put("client", client.id());
+    ArrayNode nodes = out.putArray("nodes");
+    for (MemoryEntry e : block.nodes()) {
+      ObjectNode n = entry(e);
+      n.put("path", e.path());
+      nodes.add(n);
+    }
+    ArrayNode recent = out.putArray("recent");
+    for (RecentMemory r : block.recent()) {
+      recent.add(recent(r));
+    }
+    if (block.nodes().isEmpty()) {
+      out.put("note", "no boot node is written yet");
+    }
+    return ok(out);
+  }
+
+  static ObjectNode recent(RecentMemory r) {
+    ObjectNode o = F.objectNode();
+    if (r.path() != null) {
+      o.put("path", r.path());
+    }
+    o.put("priority", r.priority());
+    if (r.disclosure() != null) {
+      o.put("disclosure", r.disclosure());
+    }
+    o.put("when", r.writtenAt().truncatedTo(ChronoUnit.SECONDS).toString());
+    return o;
   }
 
   /** The active version a ref names, writable for these grants under both policies. */

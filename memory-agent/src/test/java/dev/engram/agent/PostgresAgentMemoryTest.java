@@ -5,10 +5,11 @@
 package dev.engram.agent;
 
 import dev.engram.spi.MemoryStore;
+import dev.engram.store.postgres.TestPostgres;
 
 class PostgresAgentMemoryTest extends AgentMemoryContract {
   @Override
   protected MemoryStore createStore() {
-    return TestPostgres.freshStore();
+    return TestPostgres.get().freshStore();
   }
 }

@@ -79,7 +79,7 @@ final class BootNodes {
       if (!e.isActive() || !grants.canSee(e.scope())) {
         continue;
       }
-      if (order.contains(e.path())) {
+      if (e.path() != null && order.contains(e.path())) {
         nodes.add(e);
       } else if (!isBootNode(e)) {
         others.add(e);

@@ -289,6 +289,23 @@ final class Commit {
     }
   }
 
+  /**
+   * Writes an imported scope's captured records (in position order) and its source bookkeeping, after
+   * {@link #restore}: the records keep their ids and positions, the cursor stays where the export had it,
+   * so a flush after the import extracts only what was pending before.
+   */
+  void restoreSources(Collection<dev.engram.CapturedSource> records, dev.engram.spi.SourceState state) {
+    if (!restored) {
+      throw new IllegalStateException("sources are restored with the rest of an imported scope");
+    }
+    List<dev.engram.CapturedSource> ordered = new ArrayList<>(records);
+    ordered.sort((a, b) -> Long.compare(a.position(), b.position()));
+    for (dev.engram.CapturedSource s : ordered) {
+      tx.insertSource(s);
+    }
+    tx.restoreSourceState(state);
+  }
+
   /** A topic row as an export carries it. */
   record RestoredTopic(String topic, @Nullable String blurb, long lastWrite, long lastCurated, Instant lastUpdatedAt) {}
 

@@ -44,9 +44,12 @@ import org.jspecify.annotations.Nullable;
  * that the cursor is still where the window began. When another flusher committed that window first,
  * the candidates are discarded (reported as {@code lost}) and the next window is read: no window is
  * committed twice and none is skipped. A failure anywhere leaves nothing of the window, and the cursor
- * where it was, so the next flush extracts it again.
+ * where it was, so the next flush extracts it again. A reasoner that fails or answers with an invalid
+ * candidate stops its scope for this call: the window is reported on {@link FlushReport#failures()}
+ * and logged, and the other scopes are still flushed. Store failures are thrown.
  */
 final class Flush {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Flush.class);
   /** Active entries of the scope shown to a reasoner that looks at context. */
   private static final int NEARBY = 20;
   /** The most candidates one window may yield, per record in it. */
@@ -93,6 +96,7 @@ final class Flush {
     int deduped = 0;
     int skipped = 0;
     int lost = 0;
+    List<FlushReport.Failure> failures = new ArrayList<>();
     for (String scope : scopes(grants)) {
       boolean moved = false;
       for (int w = 0; w < options.maxWindows(); w++) {
@@ -101,9 +105,20 @@ final class Flush {
           break;
         }
         List<CapturedSource> window = store.sources(scope, SourceFilter.after(state.cursor(), options.windowRecords()));
-        Outcome o = window.isEmpty()
-            ? commitEmpty(scope, state)
-            : extractWindow(scope, state.cursor(), window);
+        Outcome o;
+        try {
+          o = window.isEmpty()
+              ? commitEmpty(scope, state)
+              : extractWindow(scope, state.cursor(), window);
+        } catch (ReasonerException e) {
+          long from = window.get(0).position();
+          long to = window.get(window.size() - 1).position();
+          LOG.warn("flush of {} stopped at the window of positions {}..{}: {} ({}); nothing of it was written, "
+              + "the cursor stays at {}", scope, from, to, e.code(), e.getClass().getSimpleName(), state.cursor());
+          failures.add(new FlushReport.Failure(scope, from, to, e.code(),
+              e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+          break;
+        }
         if (o.lost) {
           lost++;
           continue;
@@ -119,7 +134,7 @@ final class Flush {
         processed.add(scope);
       }
     }
-    return new FlushReport(processed, windows, appended, updated, deduped, skipped, lost);
+    return new FlushReport(processed, windows, appended, updated, deduped, skipped, lost, failures);
   }
 
   /** Writable scopes at or below the grants that hold sources. */
@@ -149,7 +164,7 @@ final class Flush {
 
   private Outcome extractWindow(String scope, long cursor, List<CapturedSource> window) {
     List<MemoryEntry> nearby = reasoner.usesContext() ? nearby(scope) : List.of();
-    List<ExtractedMemory> proposed = extract(new ExtractRequest(scope, window, nearby));
+    List<ExtractedMemory> proposed = extract(new ExtractRequest(scope, window, nearby, search.embedsOnWrite()));
     List<Candidate> candidates = validate(proposed, window);
     long end = window.get(window.size() - 1).position();
     return commits.run(scope, pending(candidates), c -> {

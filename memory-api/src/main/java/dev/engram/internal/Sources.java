@@ -116,19 +116,44 @@ final class Sources {
     String session = sourceId(prefix + "sessionId", r.sessionId());
     String speaker = Text.shortText(prefix + "speaker", r.speaker(), CapturedSource.MAX_ID_CHARS);
     String text = Text.content(prefix + "text", r.text(), CapturedSource.MAX_TEXT_BYTES);
-    if (r.metadata().size() > CapturedSource.MAX_METADATA) {
+    return new Checked(scope, id, session, speaker, text, r.occurredAt(), metadata(prefix, r.metadata()));
+  }
+
+  /** Metadata checked and normalized: at most {@link CapturedSource#MAX_METADATA} well-formed keys, short values. */
+  private static Map<String, String> metadata(String prefix, Map<String, String> raw) {
+    if (raw.size() > CapturedSource.MAX_METADATA) {
       throw new InvalidInputException(prefix + "metadata",
-          r.metadata().size() + " keys; the limit is " + CapturedSource.MAX_METADATA);
+          raw.size() + " keys; the limit is " + CapturedSource.MAX_METADATA);
     }
     Map<String, String> metadata = new LinkedHashMap<>();
-    for (Map.Entry<String, String> m : r.metadata().entrySet()) {
+    for (Map.Entry<String, String> m : raw.entrySet()) {
       if (!METADATA_KEY.matcher(m.getKey()).matches()) {
         throw new InvalidInputException(prefix + "metadata",
             "key '" + Text.printableForMessage(m.getKey()) + "' is not 1-64 of [A-Za-z0-9_.-] starting with a letter");
       }
       metadata.put(m.getKey(), Text.shortText(prefix + "metadata." + m.getKey(), m.getValue(), MAX_METADATA_VALUE_CHARS));
     }
-    return new Checked(scope, id, session, speaker, text, r.occurredAt(), metadata);
+    return metadata;
+  }
+
+  /**
+   * Fails unless {@code s} is exactly what a capture stores (an imported record is untrusted): well-formed
+   * ids, speaker, text and metadata within their limits and already in normalized form.
+   */
+  static CapturedSource checkStored(CapturedSource s) {
+    String what = "source " + Text.printableForMessage(s.id());
+    sourceId("id", s.id());
+    sourceId("sessionId", s.sessionId());
+    if (!Text.shortText("speaker", s.speaker(), CapturedSource.MAX_ID_CHARS).equals(s.speaker())) {
+      throw new InvalidInputException("speaker", what + " speaker is not in the normalized form capture stores");
+    }
+    if (!Text.content("text", s.text(), CapturedSource.MAX_TEXT_BYTES).equals(s.text())) {
+      throw new InvalidInputException("text", what + " text is not in the normalized form capture stores");
+    }
+    if (!metadata("", s.metadata()).equals(s.metadata())) {
+      throw new InvalidInputException("metadata", what + " metadata is not in the normalized form capture stores");
+    }
+    return s;
   }
 
   /** A source or session id: 1-128 of letters, digits, {@code _ - . :}, starting with a letter or digit. */

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.CapturedSource;
 import dev.engram.Change;
 import dev.engram.EntryStatus;
 import dev.engram.Grants;
@@ -20,6 +21,8 @@ import dev.engram.Revision;
 import dev.engram.TransferReport;
 import dev.engram.spi.EntryJson;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.SourceFilter;
+import dev.engram.spi.SourceState;
 import dev.engram.spi.StoreReader;
 import dev.engram.spi.TopicState;
 import java.io.IOException;
@@ -41,8 +44,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Lossless JSON Lines export and validated import. Line 1 is a header
- * {@code {"record":"engram-export","format":1}}; then per scope a {@code scope} record, its
- * {@code revision}s, {@code version}s, {@code event}s and {@code topic}s.
+ * {@code {"record":"engram-export","format":2}}; then per scope a {@code scope} record, its
+ * {@code revision}s, {@code version}s, {@code event}s, {@code topic}s and, in stores with sources, its
+ * {@code sourceState} (last position and extraction cursor) and captured {@code source}s. Format 1
+ * (before sources) still imports: it has no source records.
  *
  * <p>Export reads each scope inside one store transaction on it, so a scope is written at one revision
  * even while writes continue. Import reads lines up to {@value #MAX_LINE_CHARS} characters, checks every
@@ -50,7 +55,11 @@ import org.jspecify.annotations.Nullable;
  * anything, and writes each scope in one transaction.
  */
 final class Transfer {
-  static final int FORMAT = 1;
+  static final int FORMAT = 2;
+  /** Formats this engine reads: 1 (no sources) and 2. */
+  private static final Set<Integer> READABLE = Set.of(1, 2);
+  /** Source records read per page while exporting a scope. */
+  private static final int SOURCE_PAGE = 1000;
   private static final int MAX_LINE_CHARS = 4 * 1024 * 1024;
   private static final int MAX_REVISIONS_PER_SCOPE = Integer.MAX_VALUE;
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -75,6 +84,8 @@ final class Transfer {
     int events = 0;
     int revisions = 0;
     int topics = 0;
+    int sources = 0;
+    boolean withSources = store.capabilities().contains(dev.engram.spi.StoreCapability.SOURCES);
     List<String> scopes = new ArrayList<>();
     try {
       ObjectNode header = MAPPER.createObjectNode();
@@ -85,7 +96,7 @@ final class Transfer {
         if (store.headRevision(scope) == 0 && store.scopes(scope, false).isEmpty()) {
           continue;
         }
-        ScopeSnapshot snap = store.inTransaction(scope, tx -> ScopeSnapshot.read(tx, scope));
+        ScopeSnapshot snap = store.inTransaction(scope, tx -> ScopeSnapshot.read(tx, scope, withSources));
         if (snap.isEmpty()) {
           continue;
         }
@@ -119,12 +130,24 @@ final class Transfer {
           line(out, n);
           topics++;
         }
+        if (!snap.sourceState.equals(SourceState.EMPTY)) {
+          ObjectNode st = MAPPER.createObjectNode();
+          st.put("record", "sourceState");
+          st.put("scope", scope);
+          st.put("lastPosition", snap.sourceState.lastPosition());
+          st.put("cursor", snap.sourceState.cursor());
+          line(out, st);
+        }
+        for (CapturedSource c : snap.sources) {
+          line(out, sourceJson(c));
+          sources++;
+        }
       }
       out.flush();
     } catch (IOException e) {
       throw new UncheckedIOException("export failed while writing", e);
     }
-    return new TransferReport(scopes, versions, events, revisions, topics, false);
+    return new TransferReport(scopes, versions, events, revisions, topics, sources, false);
   }
 
   /**
@@ -133,9 +156,10 @@ final class Transfer {
    * taken under traffic imports).
    */
   private record ScopeSnapshot(
-      long head, List<Revision> revisions, List<MemoryEntry> versions, List<MemoryEvent> events, List<TopicState> topics) {
+      long head, List<Revision> revisions, List<MemoryEntry> versions, List<MemoryEvent> events, List<TopicState> topics,
+      SourceState sourceState, List<CapturedSource> sources) {
 
-    static ScopeSnapshot read(StoreReader tx, String scope) {
+    static ScopeSnapshot read(StoreReader tx, String scope, boolean withSources) {
       long head = tx.headRevision(scope);
       List<MemoryEntry> all = new ArrayList<>(tx.versionsIn(List.of(scope), EnumSet.allOf(EntryStatus.class)));
       all.sort((a, b) -> a.versionId().compareTo(b.versionId()));
@@ -147,12 +171,41 @@ final class Transfer {
       for (String entryId : entryIds) {
         events.addAll(tx.events(entryId));
       }
-      return new ScopeSnapshot(head, revisions, all, events, topicRows);
+      SourceState state = withSources ? tx.sourceState(scope) : SourceState.EMPTY;
+      List<CapturedSource> records = new ArrayList<>();
+      if (withSources && state.lastPosition() > 0) {
+        long after = 0;
+        while (true) {
+          List<CapturedSource> page = tx.sources(scope, SourceFilter.after(after, SOURCE_PAGE));
+          records.addAll(page);
+          if (page.size() < SOURCE_PAGE) {
+            break;
+          }
+          after = page.get(page.size() - 1).position();
+        }
+      }
+      return new ScopeSnapshot(head, revisions, all, events, topicRows, state, records);
     }
 
     boolean isEmpty() {
-      return head == 0 && versions.isEmpty() && topics.isEmpty();
+      return head == 0 && versions.isEmpty() && topics.isEmpty() && sourceState.equals(SourceState.EMPTY);
     }
+  }
+
+  private static ObjectNode sourceJson(CapturedSource c) {
+    ObjectNode n = MAPPER.createObjectNode();
+    n.put("record", "source");
+    n.put("scope", c.scope());
+    n.put("id", c.id());
+    n.put("position", c.position());
+    n.put("sessionId", c.sessionId());
+    n.put("speaker", c.speaker());
+    n.put("text", c.text());
+    n.put("occurredAt", c.occurredAt().toString());
+    ObjectNode m = n.putObject("metadata");
+    c.metadata().forEach(m::put);
+    n.put("capturedAt", c.capturedAt().toString());
+    return n;
   }
 
   /** {@code {"record":type, …body's fields}}: body is one of EntryJson's (non-empty) JSON objects. */
@@ -178,6 +231,9 @@ final class Transfer {
     final Map<String, MemoryEntry> versions = new LinkedHashMap<>();
     final List<MemoryEvent> events = new ArrayList<>();
     final List<TopicRecord> topics = new ArrayList<>();
+    @Nullable SourceState sourceState;
+    final TreeMap<Long, CapturedSource> sources = new TreeMap<>();
+    final Set<String> sourceIds = new HashSet<>();
 
     ScopeData(String scope) {
       this.scope = scope;
@@ -195,11 +251,18 @@ final class Transfer {
     int events = 0;
     int revisions = 0;
     int topics = 0;
+    int sources = 0;
     for (ScopeData d : scopes.values()) {
       versions += d.versions.size();
       events += d.events.size();
       revisions += d.revisions.size();
       topics += d.topics.size();
+      sources += d.sources.size();
+    }
+    boolean anySources = scopes.values().stream().anyMatch(d -> d.sourceState != null);
+    if (anySources && !store.capabilities().contains(dev.engram.spi.StoreCapability.SOURCES)) {
+      throw new dev.engram.CapabilityNotSupportedException(store.getClass().getSimpleName()
+          + " does not declare SOURCES; the export carries captured sources");
     }
     if (!options.dryRun()) {
       for (ScopeData d : scopes.values()) {
@@ -209,17 +272,22 @@ final class Transfer {
         }
         commits.run(d.scope, c -> {
           c.restore(d.versions.values(), d.events, d.revisions.values(), restoredTopics);
+          if (d.sourceState != null && !d.sourceState.equals(SourceState.EMPTY)) {
+            c.restoreSources(d.sources.values(), d.sourceState);
+          }
           return null;
         });
       }
     }
-    return new TransferReport(List.copyOf(scopes.keySet()), versions, events, revisions, topics, options.dryRun());
+    return new TransferReport(List.copyOf(scopes.keySet()), versions, events, revisions, topics, sources,
+        options.dryRun());
   }
 
   private Map<String, ScopeData> parse(Grants grants, Reader in) {
     Map<String, ScopeData> scopes = new LinkedHashMap<>();
     LineReader reader = new LineReader(in, MAX_LINE_CHARS);
     int lineNo = 0;
+    int format = 0;
     try {
       String line;
       while ((line = reader.next(lineNo + 1)) != null) {
@@ -236,10 +304,15 @@ final class Transfer {
         }
         String type = n.path("record").asText("");
         if (lineNo == 1) {
-          if (!type.equals("engram-export") || n.path("format").asInt(-1) != FORMAT) {
-            throw new InvalidInputException(where, "not an Engram export header (expected record engram-export, format " + FORMAT + ")");
+          if (!type.equals("engram-export") || !n.path("format").isInt() || !READABLE.contains(n.path("format").asInt())) {
+            throw new InvalidInputException(where, "not an Engram export header (expected record engram-export, format 1 or "
+                + FORMAT + ")");
           }
+          format = n.path("format").asInt();
           continue;
+        }
+        if (format < 2 && (type.equals("source") || type.equals("sourceState"))) {
+          throw new InvalidInputException(where, "a " + type + " record in a format " + format + " export");
         }
         try {
           record(grants, scopes, type, n);
@@ -380,8 +453,79 @@ final class Transfer {
             blurb == null || blurb.isNull() ? null : Text.shortText("blurb", blurb.asText(), Text.MAX_DISCLOSURE_CHARS),
             n.path("lastWriteRevision").asLong(0), n.path("lastCuratedRevision").asLong(0), lastUpdatedAt));
       }
+      case "sourceState" -> {
+        if (d.sourceState != null) {
+          throw new InvalidInputException("sourceState", "the source state of " + scope + " appears twice");
+        }
+        d.sourceState = new SourceState(wholeNumber(n, "lastPosition"), wholeNumber(n, "cursor"));
+      }
+      case "source" -> {
+        if (d.sourceState == null) {
+          throw new InvalidInputException("source", "source record of " + scope + " before its sourceState record");
+        }
+        CapturedSource c = Sources.checkStored(readSource(n, scope));
+        if (c.position() > d.sourceState.lastPosition()) {
+          throw new InvalidInputException("position", "source " + c.id() + " of " + scope + " is at position "
+              + c.position() + ", beyond the scope's last position " + d.sourceState.lastPosition());
+        }
+        if (!d.sourceIds.add(c.id())) {
+          throw new InvalidInputException("id", "source " + c.id() + " of " + scope + " appears twice");
+        }
+        if (d.sources.put(c.position(), c) != null) {
+          throw new InvalidInputException("position", "two sources of " + scope + " are at position " + c.position());
+        }
+      }
       default -> throw new InvalidInputException("record", "unknown record type '" + type + "'");
     }
+  }
+
+  /** A whole number field (no fraction, no text, within long). */
+  private static long wholeNumber(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    if (v == null || !v.canConvertToExactIntegral() || !v.canConvertToLong()) {
+      throw new InvalidInputException(field, "must be a whole number");
+    }
+    return v.asLong();
+  }
+
+  private static String requiredText(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    if (v == null || !v.isTextual()) {
+      throw new InvalidInputException(field, "must be a string");
+    }
+    return v.asText();
+  }
+
+  private static Instant instant(JsonNode n, String field) {
+    String raw = requiredText(n, field);
+    try {
+      return Instant.parse(raw);
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new InvalidInputException(field, "not an ISO-8601 instant: " + Text.printableForMessage(raw));
+    }
+  }
+
+  /** A source record's fields, typed; {@link Sources#checkStored} then checks them as capture would. */
+  private static CapturedSource readSource(JsonNode n, String scope) {
+    Map<String, String> metadata = new LinkedHashMap<>();
+    JsonNode m = n.get("metadata");
+    if (m != null && !m.isNull()) {
+      if (!m.isObject()) {
+        throw new InvalidInputException("metadata", "must be an object of strings");
+      }
+      if (m.size() > CapturedSource.MAX_METADATA) {
+        throw new InvalidInputException("metadata", m.size() + " keys; the limit is " + CapturedSource.MAX_METADATA);
+      }
+      for (java.util.Iterator<Map.Entry<String, JsonNode>> it = m.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (!e.getValue().isTextual()) {
+          throw new InvalidInputException("metadata", "value of '" + Text.printableForMessage(e.getKey()) + "' is not a string");
+        }
+        metadata.put(e.getKey(), e.getValue().asText());
+      }
+    }
+    return new CapturedSource(requiredText(n, "id"), scope, wholeNumber(n, "position"), requiredText(n, "sessionId"),
+        requiredText(n, "speaker"), requiredText(n, "text"), instant(n, "occurredAt"), metadata, instant(n, "capturedAt"));
   }
 
   /** A version must be exactly what the engine would have stored. */

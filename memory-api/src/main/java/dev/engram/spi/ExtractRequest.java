@@ -15,11 +15,25 @@ import java.util.Objects;
  * @param scope where the extracted entries will live (decided by the engine, never by the reasoner)
  * @param window the records after the scope's cursor, in capture order; candidates may cite only their ids
  * @param nearby active entries of the scope the reasoner may compare with to avoid restating them
+ * @param viewsWanted whether the engine will embed the extracted entries: a reasoner that writes views
+ *     may then return them with each candidate ({@link ExtractedMemory#views()}) instead of being asked
+ *     for them one entry at a time
  */
-public record ExtractRequest(String scope, List<CapturedSource> window, List<MemoryEntry> nearby) {
+public record ExtractRequest(String scope, List<CapturedSource> window, List<MemoryEntry> nearby, boolean viewsWanted) {
   public ExtractRequest {
     Objects.requireNonNull(scope, "scope");
     window = List.copyOf(window);
     nearby = List.copyOf(nearby);
+  }
+
+  /**
+   * A request whose entries will not be embedded.
+   *
+   * @param scope where the entries will live
+   * @param window the records
+   * @param nearby active entries to compare with
+   */
+  public ExtractRequest(String scope, List<CapturedSource> window, List<MemoryEntry> nearby) {
+    this(scope, window, nearby, false);
   }
 }

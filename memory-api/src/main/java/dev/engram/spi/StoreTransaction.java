@@ -129,6 +129,18 @@ public interface StoreTransaction extends StoreReader {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }
 
+  /**
+   * Sets the source bookkeeping of the transaction's scope to what an import carries: the last position
+   * (which may lie beyond the highest stored record when the last records were erased, so positions
+   * are never reused) and the cursor. {@code state.lastPosition()} must be at least the scope's current
+   * {@link SourceState#lastPosition()}; a store throws {@link IllegalStateException} otherwise.
+   *
+   * @param state the last position and cursor to keep
+   */
+  default void restoreSourceState(SourceState state) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
+  }
+
   /** Erases one record of the transaction's scope; false when there was none with this id. */
   default boolean eraseSource(String sourceId) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");

@@ -35,11 +35,12 @@ final class TransferCommands {
       n.put("events", r.events());
       n.put("revisions", r.revisions());
       n.put("topics", r.topics());
+      n.put("sources", r.sources());
       to.println(n.toPrettyString());
     } else {
       to.println(verb + " " + r.scopes().size() + " scope" + (r.scopes().size() == 1 ? "" : "s") + ": "
           + r.versions() + " versions, " + r.events() + " events, " + r.revisions() + " revisions, "
-          + r.topics() + " topics" + (r.scopes().isEmpty() ? "" : " (" + String.join(", ", r.scopes()) + ")"));
+          + r.topics() + " topics, " + r.sources() + " sources" + (r.scopes().isEmpty() ? "" : " (" + String.join(", ", r.scopes()) + ")"));
     }
     to.flush();
   }

@@ -9,24 +9,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.engram.cli.EngramJar.Result;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import dev.engram.store.postgres.TestPostgres;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The jar against PostgreSQL: the server named by {@code ENGRAM_PG_URL}, or an embedded one, in a fresh
- * schema.
+ * The jar against PostgreSQL: the server named by {@code ENGRAM_PG_URL}, or an embedded one (the shared
+ * {@link TestPostgres} of memory-store-postgres), in a fresh schema.
  */
 class PostgresCliIT {
   private static final String GRANT = "app/user/u1";
-  private static EmbeddedPostgres embedded;
   private static String base;
   private static String schema;
   private static String url;
@@ -34,30 +29,18 @@ class PostgresCliIT {
   @TempDir Path dir;
 
   @BeforeAll
-  static void start() throws Exception {
-    String external = System.getenv("ENGRAM_PG_URL");
-    if (external != null && !external.isBlank()) {
-      base = external.strip();
-    } else {
-      embedded = EmbeddedPostgres.builder().start();
-      base = embedded.getJdbcUrl("postgres", "postgres");
-    }
-    schema = "engram_cli_" + Long.toHexString(new SecureRandom().nextLong() & Long.MAX_VALUE);
-    try (Connection c = DriverManager.getConnection(base); Statement st = c.createStatement()) {
-      st.execute("CREATE SCHEMA " + schema);
-    }
+  static void start() {
+    TestPostgres pg = TestPostgres.get();
+    base = pg.jdbcUrl();
+    schema = pg.newSchema("cli");
+    pg.execute("CREATE SCHEMA " + schema);
     url = base + (base.contains("?") ? "&" : "?") + "currentSchema=" + schema;
   }
 
   @AfterAll
-  static void stop() throws Exception {
-    if (base != null) {
-      try (Connection c = DriverManager.getConnection(base); Statement st = c.createStatement()) {
-        st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-      }
-    }
-    if (embedded != null) {
-      embedded.close();
+  static void stop() {
+    if (schema != null) {
+      TestPostgres.get().execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
     }
   }
 

@@ -43,7 +43,8 @@ public final class MoveMemory {
         MemoryStore to = new PostgresMemoryStore(args[1])) {
       TransferReport report = move(from, to, Path.of(args[2]), grants);
       System.out.println("moved " + report.versions() + " versions, " + report.events() + " events, "
-          + report.revisions() + " revisions and " + report.topics() + " topics of " + report.scopes());
+          + report.revisions() + " revisions, " + report.topics() + " topics and " + report.sources()
+          + " captured sources of " + report.scopes());
     }
   }
 

@@ -86,7 +86,7 @@ class LangChain4jMemoryTest {
 
       assertThat(assistant.chat("alice", "My locker code is 4711.")).isEqualTo("Noted.");
       assertThat(model.requests.get(0).toolSpecifications()).extracting(s -> s.name())
-          .contains("memory_read", "memory_search", "memory_write");
+          .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot");
       assertThat(assistant.chat("bob", "What is my locker code?")).isEqualTo("I don't know it.");
       assertThat(toolResults(model.requests.get(3))).doesNotContain("4711").doesNotContain("alice");
       assistant.chat("bob", "Note something.");
@@ -95,6 +95,25 @@ class LangChain4jMemoryTest {
       assertThat(engram.list(Grants.of("app/user/alice"))).extracting(MemoryEntry::content)
           .containsExactly("Locker code is 4711.");
       assertThat(engram.list(Grants.of("app/user/bob"))).isEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"memory"})
+  void bootLoadsTheMemoryIdsBootNodes(String kind) throws IOException {
+    try (Engram engram = engram(kind)) {
+      engram.write(Grants.of("app/user/alice"), "Answer in metric units.", WriteOptions.builder().path("preferences://user").build());
+      engram.write(Grants.of("app/user/bob"), "Answer in imperial units.", WriteOptions.builder().path("preferences://user").build());
+      EngramToolProvider tools = new EngramToolProvider(MemoryResource.builder(engram).build(),
+          MemoryIdGrants.template("app/user/{id}"));
+      ScriptedChatModel model = new ScriptedChatModel()
+          .then(r -> toolCall("memory_boot", "{\"client\":\"opencode\"}"))
+          .then(r -> say("Loaded."));
+      Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).toolProvider(tools)
+          .chatMemoryProvider(id -> MessageWindowChatMemory.withMaxMessages(20)).build();
+      assertThat(assistant.chat("alice", "Start.")).isEqualTo("Loaded.");
+      assertThat(toolResults(model.requests.get(1))).contains("\"client\":\"opencode\"")
+          .contains("Answer in metric units.").doesNotContain("imperial");
     }
   }
 

@@ -6,7 +6,9 @@ package dev.engram.mcp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.engram.ClientType;
 import dev.engram.Grants;
+import dev.engram.InvalidInputException;
 import dev.engram.agent.AgentMemory;
 import dev.engram.agent.MemoryResource;
 import dev.engram.agent.ToolResult;
@@ -24,7 +26,9 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -38,28 +42,38 @@ final class McpMemory {
   static final String SCAN_URI = "memory://scan";
   static final String TOPIC_PREFIX = "memory://topic/";
   static final String PROMPT = "memory_context";
+  static final String BOOT_PROMPT = "memory_boot";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final MemoryResource resource;
   private final Function<McpSyncServerExchange, @Nullable Grants> grantsOf;
   private final McpJsonMapper mapper;
+  private final @Nullable ClientType fixedClient;
 
-  McpMemory(MemoryResource resource, Function<McpSyncServerExchange, @Nullable Grants> grantsOf, McpJsonMapper mapper) {
+  /**
+   * @param fixedClient the runtime the operator named for every client; null: each client's runtime
+   *     is read from the name in its initialize request, else the generic {@link ClientType#MCP}
+   */
+  McpMemory(MemoryResource resource, Function<McpSyncServerExchange, @Nullable Grants> grantsOf, McpJsonMapper mapper,
+      @Nullable ClientType fixedClient) {
     this.resource = resource;
     this.grantsOf = grantsOf;
     this.mapper = mapper;
+    this.fixedClient = fixedClient;
   }
 
   McpSyncServer build(McpServer.SyncSpecification<?> spec, String version, List<ToolSpec> tools) {
     return spec.serverInfo("engram-memory", version)
-        .instructions("Long-term memory of this user and earlier work. Read it with memory_read and memory_search; "
-            + "remember new durable facts with memory_write. The prompt memory_context gives the memory for a message.")
+        .instructions("Long-term memory of this user and earlier work. Call memory_boot once at the start of a "
+            + "session for the boot memory (working rules, persona, user preferences, this runtime's rules). Read "
+            + "memory with memory_read and memory_search; remember new durable facts with memory_write. The prompt "
+            + "memory_context gives the memory for a message, the prompt memory_boot the boot memory.")
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).prompts(false).build())
         .validateToolInputs(false)
         .tools(toolSpecs(tools))
         .resources(scanResource())
         .resourceTemplates(topicTemplate())
-        .prompts(contextPrompt())
+        .prompts(contextPrompt(), bootPrompt())
         .build();
   }
 
@@ -139,11 +153,62 @@ final class McpMemory {
     });
   }
 
+  private SyncPromptSpecification bootPrompt() {
+    String ids = String.join(", ", Arrays.stream(ClientType.values()).map(ClientType::id).toList());
+    McpSchema.Prompt p = new McpSchema.Prompt(BOOT_PROMPT, "The boot memory for the start of a session: the boot nodes "
+        + "(working rules, persona, user preferences, this runtime's rules) and the five most recently written "
+        + "memories by path, priority and disclosure, labelled as remembered data.",
+        List.of(new McpSchema.PromptArgument("client", "The runtime (" + ids + "); default: this client's.", false)));
+    return new SyncPromptSpecification(p, (exchange, request) -> {
+      Object client = request.arguments() == null ? null : request.arguments().get("client");
+      ClientType runtime = null;
+      if (client != null) {
+        if (!(client instanceof String id)) {
+          throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS)
+              .message("the argument 'client' of the prompt memory_boot must be one of " + ids).build();
+        }
+        try {
+          runtime = ClientType.of(id);
+        } catch (InvalidInputException e) {
+          throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS)
+              .message("the argument 'client' of the prompt memory_boot must be one of " + ids).build();
+        }
+      }
+      String block = agent(exchange).boot(runtime);
+      return new McpSchema.GetPromptResult("Boot memory",
+          List.of(new McpSchema.PromptMessage(McpSchema.Role.USER, new McpSchema.TextContent(block))));
+    });
+  }
+
   private AgentMemory agent(McpSyncServerExchange exchange) {
     Grants grants = grantsOf.apply(exchange);
     if (grants == null) {
       throw McpError.builder(McpSchema.ErrorCodes.INVALID_REQUEST).message("unauthorized").build();
     }
-    return resource.bind(grants);
+    ClientType client = fixedClient != null ? fixedClient : clientTypeOf(exchange.getClientInfo());
+    return client == null ? resource.bind(grants) : resource.bind(grants, client);
+  }
+
+  /**
+   * The runtime an MCP client names in its initialize request: its name with the punctuation removed
+   * ({@code claude-code} is {@code claudecode}), or the first word of it ({@code codex-mcp-client} is
+   * {@code codex}), when that is a client type's id; otherwise none.
+   *
+   * @param info the client's implementation info, when it sent one
+   * @return the client type, or null
+   */
+  static @Nullable ClientType clientTypeOf(McpSchema.@Nullable Implementation info) {
+    if (info == null || info.name() == null) {
+      return null;
+    }
+    String name = info.name().toLowerCase(Locale.ROOT);
+    String joined = name.replaceAll("[^a-z0-9]", "");
+    String first = name.split("[^a-z0-9]+", -1)[0];
+    for (ClientType t : ClientType.values()) {
+      if (t.id().equals(joined) || t.id().equals(first)) {
+        return t;
+      }
+    }
+    return null;
   }
 }

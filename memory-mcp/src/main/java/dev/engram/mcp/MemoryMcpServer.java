@@ -5,10 +5,12 @@
 package dev.engram.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.engram.ClientType;
 import dev.engram.Engram;
 import dev.engram.EngramBuilder;
 import dev.engram.Grants;
 import dev.engram.InvalidGrantException;
+import dev.engram.InvalidInputException;
 import dev.engram.agent.MemoryMode;
 import dev.engram.agent.MemoryResource;
 import dev.engram.embeddings.local.MiniLmEmbedder;
@@ -56,7 +58,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code java -jar memory-mcp.jar --store memory|sqlite:FILE|postgres:JDBC_URL --grant NS [--grant NS …]
- * [--mode read|read-write] [--embedder minilm|none] [--reasoner deterministic|llm] [--http PORT
+ * [--mode read|read-write] [--embedder minilm|none] [--reasoner deterministic|llm] [--client-type CLIENT] [--http PORT
  * --tokens FILE [--bind ADDRESS]]}. Over stdio stdout carries the protocol only; every log line goes to
  * stderr. A configuration it cannot start with exits with status 2 and says why.
  */
@@ -84,6 +86,11 @@ public final class MemoryMcpServer implements Callable<Integer> {
 
   @Option(names = "--reasoner", paramLabel = "REASONER", description = "deterministic | llm (default deterministic)")
   String reasoner = "deterministic";
+
+  @Option(names = "--client-type", paramLabel = "CLIENT",
+      description = "The runtime of every client, for memory_boot (claudecode, codex, opencode, pi, openclaw, hermes, "
+          + "zcode, dsh, mcp); default: read from each client's name.")
+  @Nullable String clientType;
 
   @Option(names = "--http", paramLabel = "PORT", description = "Serve streamable HTTP on this port instead of stdio.")
   @Nullable Integer httpPort;
@@ -136,6 +143,14 @@ public final class MemoryMcpServer implements Callable<Integer> {
     if (!embedder.equals("none") && !embedder.equals("minilm")) {
       throw new StartupException("--embedder must be minilm or none, was '" + embedder + "'");
     }
+    ClientType fixedClient = null;
+    if (clientType != null) {
+      try {
+        fixedClient = ClientType.of(clientType);
+      } catch (InvalidInputException e) {
+        throw new StartupException("--client-type: " + e.getMessage());
+      }
+    }
     BearerTokens tokenMap = null;
     Grants stdioGrants = null;
     if (httpPort != null) {
@@ -179,7 +194,7 @@ public final class MemoryMcpServer implements Callable<Integer> {
     if (tokenMap == null) {
       Grants fixed = stdioGrants;
       StdioExchangeTracker tracker = new StdioExchangeTracker(30);
-      McpMemory memory = new McpMemory(resource, exchange -> fixed, mapper);
+      McpMemory memory = new McpMemory(resource, exchange -> fixed, mapper, fixedClient);
       McpSyncServer server = memory.build(
           McpServer.sync(new StdioServerTransportProvider(mapper, tracker.watch(System.in), tracker.watch(protocolOut))),
           version, tools);
@@ -211,7 +226,8 @@ public final class MemoryMcpServer implements Callable<Integer> {
           return g == null ? McpTransportContext.EMPTY : McpTransportContext.create(Map.of(GRANTS_KEY, g));
         })
         .build();
-    McpMemory memory = new McpMemory(resource, exchange -> (Grants) exchange.transportContext().get(GRANTS_KEY), mapper);
+    McpMemory memory = new McpMemory(resource, exchange -> (Grants) exchange.transportContext().get(GRANTS_KEY), mapper,
+        fixedClient);
     memory.build(McpServer.sync(transport), version, tools);
 
     Server jetty = new Server();

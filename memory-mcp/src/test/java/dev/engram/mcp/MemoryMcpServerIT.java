@@ -68,11 +68,19 @@ class MemoryMcpServerIT {
   }
 
   McpSyncClient stdio(String... args) {
+    return stdio(null, args);
+  }
+
+  McpSyncClient stdio(McpSchema.@org.jspecify.annotations.Nullable Implementation info, String... args) {
     List<String> cmd = command(args);
     ServerParameters params = ServerParameters.builder(cmd.get(0)).args(cmd.subList(1, cmd.size())).build();
     StdioClientTransport transport = new StdioClientTransport(params, MAPPER);
     transport.setStdErrorHandler(line -> System.err.println("[server] " + line));
-    McpSyncClient client = McpClient.sync(transport).requestTimeout(TIMEOUT).initializationTimeout(TIMEOUT).build();
+    McpClient.SyncSpec spec = McpClient.sync(transport).requestTimeout(TIMEOUT).initializationTimeout(TIMEOUT);
+    if (info != null) {
+      spec.clientInfo(info);
+    }
+    McpSyncClient client = spec.build();
     open.add(client::closeGracefully);
     client.initialize();
     return client;
@@ -99,7 +107,7 @@ class MemoryMcpServerIT {
     String store = "sqlite:" + dir.resolve("memory.db");
     McpSyncClient a = stdio("--store", store, "--grant", "app/user/a");
     assertThat(a.listTools().tools()).extracting(McpSchema.Tool::name)
-        .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget");
+        .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot");
     for (McpSchema.Tool t : a.listTools().tools()) {
       assertThat(t.inputSchema().get("additionalProperties")).isEqualTo(false);
       assertThat(((Map<?, ?>) t.inputSchema().get("properties")).keySet())
@@ -152,9 +160,61 @@ class MemoryMcpServerIT {
   }
 
   @Test
+  void bootComesAsAToolAndAPromptForTheClientsRuntime() {
+    Path file = dir.resolve("boot.db");
+    try (dev.engram.Engram engram = dev.engram.Engram.builder()
+        .store(new dev.engram.store.sqlite.SqliteMemoryStore(file))
+        .reasoner(new dev.engram.reasoner.DeterministicReasoner()).build()) {
+      dev.engram.Grants alice = dev.engram.Grants.of("app/user/a");
+      engram.write(alice, "Run the tests before every commit.", dev.engram.WriteOptions.builder().path("core://agent").build());
+      engram.write(alice, "Hooks live in settings.json.", dev.engram.WriteOptions.builder().path("core://agent/claudecode").build());
+      engram.write(alice, "Codex has no network.", dev.engram.WriteOptions.builder().path("core://agent/codex").build());
+      engram.write(alice, "Webhook secrets rotate monthly.", dev.engram.WriteOptions.builder()
+          .path("project://shop/webhooks").disclosure("When touching the webhook handler").build());
+      engram.write(dev.engram.Grants.of("app/user/b"), "B's rules.", dev.engram.WriteOptions.builder().path("core://agent").build());
+    }
+    String store = "sqlite:" + file;
+    // the runtime comes from the client's name in its initialize request
+    McpSyncClient claude = stdio(new McpSchema.Implementation("claude-code", "2.0.1"), "--store", store, "--grant", "app/user/a");
+    JsonNode boot = json(call(claude, "memory_boot", Map.of()));
+    assertThat(boot.path("client").asText()).isEqualTo("claudecode");
+    assertThat(boot.path("nodes").findValuesAsText("path")).containsExactly("core://agent", "core://agent/claudecode");
+    assertThat(boot.path("recent").get(0).path("path").asText()).isEqualTo("project://shop/webhooks");
+    assertThat(boot.toString()).doesNotContain("Webhook secrets").doesNotContain("B's rules").doesNotContain("app/user");
+    assertThat(json(call(claude, "memory_boot", Map.of("client", "codex"))).path("nodes").findValuesAsText("content"))
+        .containsExactly("Run the tests before every commit.", "Codex has no network.");
+    McpSchema.CallToolResult bad = call(claude, "memory_boot", Map.of("client", "vim"));
+    assertThat(bad.isError()).isTrue();
+    assertThat(json(bad).path("code").asText()).isEqualTo("invalid_arguments");
+    assertThat(json(call(claude, "memory_boot", Map.of("client", "codex", "scope", "app/user/b"))).path("code").asText())
+        .isEqualTo("invalid_arguments");
+
+    assertThat(claude.listPrompts().prompts()).extracting(McpSchema.Prompt::name).contains("memory_context", "memory_boot");
+    String text = ((McpSchema.TextContent) claude.getPrompt(new McpSchema.GetPromptRequest("memory_boot", Map.of()))
+        .messages().get(0).content()).text();
+    assertThat(text).contains("Runtime: claudecode").contains("core://agent: Run the tests before every commit.")
+        .contains("core://agent/claudecode: Hooks live in settings.json.").doesNotContain("Codex has no network")
+        .contains("project://shop/webhooks | priority ").contains("| when When touching the webhook handler");
+    String codexText = ((McpSchema.TextContent) claude.getPrompt(new McpSchema.GetPromptRequest("memory_boot",
+        Map.of("client", "codex"))).messages().get(0).content()).text();
+    assertThat(codexText).contains("Codex has no network").doesNotContain("Hooks live");
+    assertThatThrownBy(() -> claude.getPrompt(new McpSchema.GetPromptRequest("memory_boot", Map.of("client", "vim"))))
+        .isInstanceOf(io.modelcontextprotocol.spec.McpError.class).hasMessageContaining("client");
+
+    // a client without a runtime of its own gets the generic boot; the operator can name the runtime
+    McpSyncClient generic = stdio(new McpSchema.Implementation("some-editor", "1"), "--store", store, "--grant", "app/user/a",
+        "--mode", "read");
+    assertThat(json(call(generic, "memory_boot", Map.of())).path("nodes").findValuesAsText("path"))
+        .containsExactly("core://agent");
+    McpSyncClient fixed = stdio(new McpSchema.Implementation("claude-code", "2.0.1"), "--store", store, "--grant",
+        "app/user/a", "--client-type", "codex");
+    assertThat(json(call(fixed, "memory_boot", Map.of())).path("client").asText()).isEqualTo("codex");
+  }
+
+  @Test
   void readModeOffersReadToolsOnly() {
     McpSyncClient ro = stdio("--store", "memory", "--grant", "app/user/a", "--mode", "read");
-    assertThat(ro.listTools().tools()).extracting(McpSchema.Tool::name).containsExactly("memory_read", "memory_search");
+    assertThat(ro.listTools().tools()).extracting(McpSchema.Tool::name).containsExactly("memory_read", "memory_search", "memory_boot");
     assertThatThrownBy(() -> call(ro, "memory_write", Map.of("content", "x")))
         .isInstanceOf(io.modelcontextprotocol.spec.McpError.class).hasMessageContaining("Unknown tool");
     assertThat(json(call(ro, "memory_read", Map.of("topic", "general"))).path("entries")).isEmpty();
@@ -176,7 +236,7 @@ class MemoryMcpServerIT {
     List<String> lines = out.lines().toList();
     assertThat(lines).hasSize(2);
     assertThat(parse(lines.get(0)).path("result").path("serverInfo").path("name").asText()).isEqualTo("engram-memory");
-    assertThat(parse(lines.get(1)).path("result").path("tools")).hasSize(5);
+    assertThat(parse(lines.get(1)).path("result").path("tools")).hasSize(6);
   }
 
   @Test
@@ -191,6 +251,7 @@ class MemoryMcpServerIT {
         {"--store", "memory", "--http", "8080", "--tokens", dir.resolve("missing.txt").toString()},
         {"--store", "memory", "--grant", "a", "--mode", "write"},
         {"--store", "memory", "--grant", "a", "--reasoner", "gpt"},
+        {"--store", "memory", "--grant", "a", "--client-type", "vim"},
         {"--nonsense"},
     };
     for (String[] args : bad) {
@@ -221,7 +282,7 @@ class MemoryMcpServerIT {
     String base = "http://127.0.0.1:" + port;
 
     McpSyncClient a = http(base, tokenA);
-    assertThat(a.listTools().tools()).hasSize(5);
+    assertThat(a.listTools().tools()).hasSize(6);
     String ref = json(call(a, "memory_write", Map.of("content", "Prefers metric units."))).path("entry").path("ref").asText();
     assertThat(json(call(a, "memory_read", Map.of("topic", "general"))).path("entries").get(0).path("ref").asText())
         .isEqualTo(ref);

@@ -6,6 +6,8 @@ package dev.engram.springai;
 
 import dev.engram.Grants;
 import dev.engram.InvalidInputException;
+import dev.engram.SourceRecord;
+import dev.engram.agent.AgentMemory;
 import dev.engram.agent.MemoryResource;
 import java.util.HashMap;
 import java.util.Map;
@@ -32,6 +34,13 @@ import org.springframework.ai.model.tool.ToolCallingChatOptions;
  * {@link EngramToolCallbackProvider#fromToolContext} provider in the same request runs under the
  * same grants. A request without the key fails
  * with an {@link InvalidInputException} naming it: memory is never read under guessed grants.
+ *
+ * <p>With {@link Builder#captureUserTurns(boolean)} the advisor also captures each user message as a
+ * source (session: the conversation id, speaker {@code user}) for {@link dev.engram.Engram#flush} to
+ * turn into memories. An application whose chat memory is an {@link EngramChatMemoryRepository} needs
+ * no write-back: the repository captures every message already. The conversation id must then be a
+ * source session id (letters, digits, {@code _ . : -}); a request with another fails with an
+ * {@link InvalidInputException} before the model is called.
  */
 public final class EngramMemoryAdvisor implements BaseAdvisor {
   /** Runs early, so that later advisors (and the model) see the block. */
@@ -41,12 +50,14 @@ public final class EngramMemoryAdvisor implements BaseAdvisor {
   private final GrantsResolver resolver;
   private final String contextKey;
   private final int order;
+  private final boolean captureUserTurns;
 
   private EngramMemoryAdvisor(Builder b) {
     this.resource = b.resource;
     this.resolver = b.resolver;
     this.contextKey = b.contextKey;
     this.order = b.order;
+    this.captureUserTurns = b.captureUserTurns;
   }
 
   /**
@@ -70,7 +81,11 @@ public final class EngramMemoryAdvisor implements BaseAdvisor {
     Grants grants = resolver.resolve(key.toString());
     UserMessage user = request.prompt().getUserMessage();
     String message = user == null || user.getText() == null ? "" : user.getText();
-    String block = resource.bind(grants).instructions(message);
+    AgentMemory memory = resource.bind(grants);
+    String block = memory.instructions(message);
+    if (captureUserTurns && !message.isBlank()) {
+      memory.capture(SourceRecord.of(key.toString(), "user", message));
+    }
     Prompt prompt = request.prompt().augmentSystemMessage(system -> {
       String existing = system.getText() == null ? "" : system.getText();
       return system.mutate().text(existing.isBlank() ? block : existing + "\n\n" + block).build();
@@ -100,6 +115,7 @@ public final class EngramMemoryAdvisor implements BaseAdvisor {
     private final GrantsResolver resolver;
     private String contextKey = ChatMemory.CONVERSATION_ID;
     private int order = DEFAULT_ORDER;
+    private boolean captureUserTurns;
 
     private Builder(MemoryResource resource, GrantsResolver resolver) {
       this.resource = Objects.requireNonNull(resource, "resource");
@@ -130,6 +146,17 @@ public final class EngramMemoryAdvisor implements BaseAdvisor {
      */
     public Builder order(int order) {
       this.order = order;
+      return this;
+    }
+
+    /**
+     * Whether each user message is also captured as a source of the conversation (default false).
+     *
+     * @param enabled true to capture user turns
+     * @return this builder
+     */
+    public Builder captureUserTurns(boolean enabled) {
+      this.captureUserTurns = enabled;
       return this;
     }
 

@@ -130,7 +130,7 @@ class SpringAiMemoryTest {
 
       EngramToolCallbackProvider tools = ctx.getBean(EngramToolCallbackProvider.class);
       assertThat(tools.getToolCallbacks()).extracting(t -> t.getToolDefinition().name())
-          .contains("memory_read", "memory_search", "memory_write");
+          .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot");
       String noContext = tools.getToolCallbacks()[0].call("{}");
       assertThat(noContext).contains("\"error\"").contains("no_grants");
       assertThat(ctx.getBean(Engram.class).list(Grants.of("app"))).isEmpty();
@@ -152,6 +152,13 @@ class SpringAiMemoryTest {
       assertThat(engram.list(Grants.of("app/user/alice"))).extracting(MemoryEntry::content).containsExactly("Alice likes tea.");
       assertThat(engram.list(Grants.of("app/user/bob"))).extracting(MemoryEntry::content).containsExactly("Bob likes coffee.");
       assertThat(tools.getToolCallbacks()[0].getToolDefinition().inputSchema()).contains("\"additionalProperties\":false");
+
+      engram.write(Grants.of("app/user/alice"), "Answer in metric units.", WriteOptions.builder().path("preferences://user").build());
+      var boot = java.util.Arrays.stream(tools.getToolCallbacks())
+          .filter(t -> t.getToolDefinition().name().equals("memory_boot")).findFirst().orElseThrow();
+      assertThat(boot.call("{}")).doesNotContain("metric").contains("\"nodes\":[]");
+      user[0] = "alice";
+      assertThat(boot.call("{\"client\":\"codex\"}")).contains("preferences://user").contains("Answer in metric units.");
     }
   }
 }

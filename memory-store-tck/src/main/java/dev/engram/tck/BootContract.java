@@ -73,6 +73,9 @@ public abstract class BootContract extends ContractSupport {
     assertThat(engram.boot(U1, ClientType.MCP).nodes()).extracting(MemoryEntry::path)
         .containsExactly("core://agent", "preferences://user");
     assertThat(engram.boot(Grants.of("app/user/nobody"), ClientType.PI).nodes()).isEmpty();
+    // a memory without a path is listed too (it has no path to show)
+    MemoryEntry plain = engram.write(U1, "A memory without a path zebra.").entry();
+    assertThat(engram.boot(U1, ClientType.CODEX).recent()).first().isEqualTo(recent(plain));
     assertThat(ClientType.of("openclaw")).isEqualTo(ClientType.OPENCLAW);
     assertThatThrownBy(() -> ClientType.of("vim")).isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("clientType");

@@ -43,7 +43,8 @@ public final class FaultInjectingStore implements MemoryStore {
     ERASE_SCOPE_CONTENT,
     INSERT_SOURCE,
     ADVANCE_SOURCE_CURSOR,
-    ERASE_SOURCE
+    ERASE_SOURCE,
+    RESTORE_SOURCE_STATE
   }
 
   private final MemoryStore delegate;
@@ -331,6 +332,12 @@ public final class FaultInjectingStore implements MemoryStore {
     public void advanceSourceCursor(long position) {
       tx.advanceSourceCursor(position);
       after(Step.ADVANCE_SOURCE_CURSOR);
+    }
+
+    @Override
+    public void restoreSourceState(dev.engram.spi.SourceState state) {
+      tx.restoreSourceState(state);
+      after(Step.RESTORE_SOURCE_STATE);
     }
 
     @Override

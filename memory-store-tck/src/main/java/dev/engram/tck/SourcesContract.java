@@ -19,7 +19,6 @@ import dev.engram.InvalidInputException;
 import dev.engram.ListOptions;
 import dev.engram.MemoryEntry;
 import dev.engram.NotFoundException;
-import dev.engram.ReasonerException;
 import dev.engram.ScopeViolationException;
 import dev.engram.SearchMode;
 import dev.engram.SearchRequest;
@@ -228,9 +227,16 @@ public abstract class SourcesContract extends ContractSupport {
       Engram hostile = newEngram(store, extracting(r -> List.of(
           ExtractedMemory.of("fine candidate", List.of(r.window().get(0).id())),
           ExtractedMemory.of("cites " + bad, List.of(bad)))), b -> b);
-      Throwable t = catchThrowable(() -> hostile.flush(U1, FlushOptions.defaults().withWindowRecords(3)));
-      assertThat(t).isInstanceOf(ReasonerException.class).hasMessageContaining(bad);
-      assertThat(((ReasonerException) t).code()).isEqualTo(ErrorCode.INVALID_MODEL_OUTPUT);
+      FlushReport report = hostile.flush(U1, FlushOptions.defaults().withWindowRecords(3));
+      assertThat(report.windows()).isZero();
+      assertThat(report.scopes()).isEmpty();
+      assertThat(report.failures()).singleElement().satisfies(f -> {
+        assertThat(f.scope()).isEqualTo(S1);
+        assertThat(f.fromPosition()).isEqualTo(1);
+        assertThat(f.toPosition()).isEqualTo(3);
+        assertThat(f.code()).isEqualTo(ErrorCode.INVALID_MODEL_OUTPUT);
+        assertThat(f.message()).contains(bad);
+      });
       assertThat(plain.list(U1)).isEmpty();
       assertThat(plain.revision(U1, S1)).isZero();
       assertThat(store.sourceState(S1).cursor()).isZero();
@@ -242,15 +248,50 @@ public abstract class SourcesContract extends ContractSupport {
             null, null, null, List.of(), null)),
         r -> List.of(ExtractedMemory.of("x".repeat(100_000), List.of(r.window().get(0).id()))),
         r -> { throw new IllegalStateException("model down"); });
-    for (Function<ExtractRequest, List<ExtractedMemory>> script : malformed) {
-      Engram hostile = newEngram(store, extracting(script), b -> b);
-      assertThatThrownBy(() -> hostile.flush(U1)).isInstanceOf(ReasonerException.class);
+    for (int i = 0; i < malformed.size(); i++) {
+      Engram hostile = newEngram(store, extracting(malformed.get(i)), b -> b);
+      FlushReport report = hostile.flush(U1);
+      assertThat(report.failed()).as("script %d", i).isTrue();
+      assertThat(report.failures().get(0).code()).as("script %d", i)
+          .isEqualTo(i == malformed.size() - 1 ? ErrorCode.REASONER_FAILED : ErrorCode.INVALID_MODEL_OUTPUT);
       assertThat(plain.list(U1)).isEmpty();
       assertThat(store.sourceState(S1).cursor()).isZero();
     }
     FlushReport ok = plain.flush(U1);
     assertThat(ok.appended()).isEqualTo(4);
     assertThat(plain.list(U2)).isEmpty();
+  }
+
+  @Test
+  void aScopeWhoseExtractionFailsStopsThereWhileTheOtherScopesAreFlushed() {
+    MemoryStore store = sourceStore();
+    Engram plain = newEngram(store, new DeterministicReasoner(), b -> b);
+    plain.captureAll(U1, turns("a", 4, T0));
+    plain.captureAll(U2, turns("b", 4, T0));
+    DeterministicReasoner turns = new DeterministicReasoner();
+    Engram flaky = newEngram(store, extracting(r -> {
+      if (r.scope().equals(S1) && r.window().get(0).position() > 2) {
+        throw new IllegalStateException("model down");
+      }
+      return turns.extract(r);
+    }), b -> b);
+    FlushReport report = flaky.flush(Grants.of(S1, S2), FlushOptions.defaults().withWindowRecords(2));
+    assertThat(report.scopes()).containsExactly(S1, S2);
+    assertThat(report.windows()).isEqualTo(3);
+    assertThat(report.appended()).isEqualTo(6);
+    assertThat(report.failures()).singleElement().satisfies(f -> {
+      assertThat(f.scope()).isEqualTo(S1);
+      assertThat(f.fromPosition()).isEqualTo(3);
+      assertThat(f.toPosition()).isEqualTo(4);
+      assertThat(f.code()).isEqualTo(ErrorCode.REASONER_FAILED);
+    });
+    assertThat(store.sourceState(S1)).isEqualTo(new SourceState(4, 2));
+    assertThat(store.sourceState(S2)).isEqualTo(new SourceState(4, 4));
+    assertThat(plain.list(U1)).hasSize(2);
+    FlushReport retry = plain.flush(U1, FlushOptions.defaults().withWindowRecords(2));
+    assertThat(retry.failed()).isFalse();
+    assertThat(retry.appended()).isEqualTo(2);
+    assertThat(store.sourceState(S1)).isEqualTo(new SourceState(4, 4));
   }
 
   @Test

@@ -389,6 +389,195 @@ public abstract class TransferContract extends ContractSupport {
     assertThat(store.events("entrydup2")).isEmpty();
   }
 
+  // ---- captured sources and cursors
+
+  private static final java.time.Instant T0 = java.time.Instant.parse("2026-03-01T10:00:00Z");
+
+  private dev.engram.spi.MemoryStore sourceStore() {
+    dev.engram.spi.MemoryStore store = createStore();
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        store.capabilities().contains(dev.engram.spi.StoreCapability.SOURCES), "store does not declare SOURCES");
+    return store;
+  }
+
+  private static List<dev.engram.SourceRecord> turns(String session, int n) {
+    List<dev.engram.SourceRecord> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(dev.engram.SourceRecord.of(session, i % 2 == 0 ? "Ana" : "Ben", "Turn " + i + " of " + session + " about subject" + i)
+          .at(T0.plusSeconds(60L * i)).id(session + "-t" + i)
+          .metadata(i == 0 ? java.util.Map.of("channel", "web", "lang", "en") : java.util.Map.of()));
+    }
+    return out;
+  }
+
+  /**
+   * u1: five turns, two extracted (cursor 2), a sixth captured and erased (last position 6 beyond the
+   * highest record); u2: a scope holding only pending sources.
+   */
+  private String exportWithSources(Engram source) {
+    Grants u1 = Grants.of("app/user/u1");
+    source.captureAll(u1, turns("a", 5));
+    source.flush(u1, dev.engram.FlushOptions.defaults().withWindowRecords(2).withMaxWindows(1));
+    source.capture(u1, dev.engram.SourceRecord.of("a", "Ana", "Erased before the export").id("gone"));
+    source.deleteSource(u1, "app/user/u1", "gone");
+    source.captureAll(Grants.of("app/user/u2"), turns("b", 2));
+    StringWriter out = new StringWriter();
+    TransferReport report = source.export(GRANTS, out);
+    assertThat(report.sources()).isEqualTo(7);
+    assertThat(report.scopes()).containsExactly("app/user/u1", "app/user/u2");
+    return out.toString();
+  }
+
+  @Test
+  void sourcesAndCursorsRoundTripAndAFlushAfterTheImportExtractsOnlyWhatWasPending() {
+    dev.engram.spi.MemoryStore from = sourceStore();
+    Engram source = newEngram(from, new DeterministicReasoner(), b -> b);
+    String json = exportWithSources(source);
+    dev.engram.spi.MemoryStore to = sourceStore();
+    Engram target = newEngram(to, new DeterministicReasoner(), b -> b);
+
+    TransferReport report = target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults());
+    assertThat(report.sources()).isEqualTo(7);
+    assertThat(target.sources(GRANTS, dev.engram.SourceQuery.all()))
+        .isEqualTo(source.sources(GRANTS, dev.engram.SourceQuery.all()))
+        .hasSize(7);
+    for (String scope : List.of("app/user/u1", "app/user/u2")) {
+      assertThat(to.sourceState(scope)).as(scope).isEqualTo(from.sourceState(scope));
+    }
+    assertThat(to.sourceState("app/user/u1")).isEqualTo(new dev.engram.spi.SourceState(6, 2));
+    assertThat(everything(target, GRANTS)).isEqualTo(everything(source, GRANTS));
+    MemoryEntry extracted = everything(target, GRANTS).get(0);
+    assertThat(target.evidence(GRANTS, extracted.entryId())).isEqualTo(source.evidence(GRANTS, extracted.entryId()));
+
+    dev.engram.FlushReport flushed = target.flush(GRANTS);
+    assertThat(flushed.appended()).as("only the five records after the cursors").isEqualTo(5);
+    java.util.Map<String, Integer> cited = new java.util.HashMap<>();
+    for (MemoryEntry e : target.list(GRANTS)) {
+      e.evidence().forEach(id -> cited.merge(id, 1, Integer::sum));
+    }
+    assertThat(cited).hasSize(7).allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
+    assertThat(target.capture(Grants.of("app/user/u1"), dev.engram.SourceRecord.of("a", "Ana", "After the move"))
+        .position()).as("positions are never reused").isEqualTo(7);
+  }
+
+  @Test
+  void aFaultWhileAScopesSourcesAreRestoredLeavesThatScopeEmpty() {
+    String json = exportWithSources(newEngram(sourceStore(), new DeterministicReasoner(), b -> b));
+    for (FaultInjectingStore.Step step : List.of(FaultInjectingStore.Step.INSERT_SOURCE,
+        FaultInjectingStore.Step.RESTORE_SOURCE_STATE)) {
+      FaultInjectingStore store = new FaultInjectingStore(sourceStore());
+      Engram target = newEngram(store, new DeterministicReasoner(), b -> b);
+      store.failAfter(step);
+      assertThatThrownBy(() -> target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults()))
+          .as("fault after %s", step).hasMessageContaining("injected fault");
+      assertThat(store.faultsInjected()).isEqualTo(1);
+      assertThat(everything(target, GRANTS)).as("after %s", step).isEmpty();
+      assertThat(target.revision(GRANTS, "app/user/u1")).isZero();
+      assertThat(target.sources(GRANTS, dev.engram.SourceQuery.all())).isEmpty();
+      assertThat(store.sourceState("app/user/u1")).isEqualTo(dev.engram.spi.SourceState.EMPTY);
+      TransferReport again = target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults());
+      assertThat(again.sources()).as("a retry after %s", step).isEqualTo(7);
+      assertThat(store.sourceState("app/user/u1")).isEqualTo(new dev.engram.spi.SourceState(6, 2));
+    }
+  }
+
+  @Test
+  void anExportOfTheFormatBeforeSourcesStillImports() {
+    Engram source = newEngram();
+    String json = populatedExport(source);
+    String old = json.replaceFirst("\\{\"record\":\"engram-export\",\"format\":2\\}", "{\"record\":\"engram-export\",\"format\":1}");
+    assertThat(old).startsWith("{\"record\":\"engram-export\",\"format\":1}");
+    Engram target = newEngram();
+    TransferReport report = target.importFrom(GRANTS, new StringReader(old), ImportOptions.defaults());
+    assertThat(report.versions()).isEqualTo(4);
+    assertThat(report.sources()).isZero();
+    assertThat(everything(target, GRANTS)).isEqualTo(everything(source, GRANTS));
+  }
+
+  private void assertSourcesRefusedWhole(String json, String... messageParts) {
+    dev.engram.spi.MemoryStore store = sourceStore();
+    Engram target = newEngram(store, new DeterministicReasoner(), b -> b);
+    assertRefusedWhole(target, json, messageParts);
+    assertThat(target.sources(GRANTS, dev.engram.SourceQuery.all())).isEmpty();
+    for (String scope : List.of("app/user/u1", "app/user/u2")) {
+      assertThat(store.sourceState(scope)).isEqualTo(dev.engram.spi.SourceState.EMPTY);
+    }
+  }
+
+  private Records sourceRecords() {
+    return new Records(exportWithSources(newEngram(sourceStore(), new DeterministicReasoner(), b -> b)));
+  }
+
+  @Test
+  void importedSourcesAreCheckedAsUntrustedAndABadOneRefusesTheWholeFile() {
+    Records id = sourceRecords();
+    id.of("source", "app/user/u2").get(0).put("id", "has space");
+    assertSourcesRefusedWhole(id.json(), "id", "has space");
+
+    Records twice = sourceRecords();
+    List<ObjectNode> u1 = twice.of("source", "app/user/u1");
+    u1.get(1).put("id", u1.get(0).path("id").asText());
+    assertSourcesRefusedWhole(twice.json(), "appears twice");
+
+    Records position = sourceRecords();
+    position.of("source", "app/user/u1").get(4).put("position", 7);
+    assertSourcesRefusedWhole(position.json(), "position", "beyond");
+
+    Records samePosition = sourceRecords();
+    samePosition.of("source", "app/user/u1").get(1).put("position", 1);
+    assertSourcesRefusedWhole(samePosition.json(), "position 1");
+
+    Records cursor = sourceRecords();
+    cursor.of("sourceState", "app/user/u1").get(0).put("cursor", 9);
+    assertSourcesRefusedWhole(cursor.json(), "cursor");
+
+    Records text = sourceRecords();
+    text.of("source", "app/user/u1").get(0).put("text", "  not   normalized ");
+    assertSourcesRefusedWhole(text.json(), "text", "normalized");
+
+    Records huge = sourceRecords();
+    huge.of("source", "app/user/u1").get(0).put("text", "x".repeat(dev.engram.CapturedSource.MAX_TEXT_BYTES + 1));
+    assertSourcesRefusedWhole(huge.json(), "text", "limit");
+
+    Records metadata = sourceRecords();
+    ObjectNode m = (ObjectNode) metadata.of("source", "app/user/u1").get(0).get("metadata");
+    for (int i = 0; i < dev.engram.CapturedSource.MAX_METADATA; i++) {
+      m.put("k" + i, "v");
+    }
+    assertSourcesRefusedWhole(metadata.json(), "metadata", "limit");
+
+    Records key = sourceRecords();
+    ((ObjectNode) key.of("source", "app/user/u1").get(0).get("metadata")).put("bad key", "v");
+    assertSourcesRefusedWhole(key.json(), "metadata", "bad key");
+
+    Records time = sourceRecords();
+    time.of("source", "app/user/u1").get(0).put("occurredAt", "yesterday");
+    assertSourcesRefusedWhole(time.json(), "occurredAt");
+
+    Records stateless = sourceRecords();
+    stateless.lines.removeIf(n -> n.path("record").asText().equals("sourceState") && n.path("scope").asText().equals("app/user/u2"));
+    assertSourcesRefusedWhole(stateless.json(), "sourceState");
+
+    Records foreign = sourceRecords();
+    foreign.of("source", "app/user/u2").get(0).put("scope", "app/user/u3");
+    assertSourcesRefusedWhole(foreign.json(), "app/user/u3");
+
+    Records oldFormat = sourceRecords();
+    oldFormat.lines.get(0).put("format", 1);
+    assertSourcesRefusedWhole(oldFormat.json(), "format 1");
+  }
+
+  @Test
+  void sourcesOfAScopeOutsideTheImportingGrantsAreRefused() {
+    String json = exportWithSources(newEngram(sourceStore(), new DeterministicReasoner(), b -> b));
+    dev.engram.spi.MemoryStore store = sourceStore();
+    Engram target = newEngram(store, new DeterministicReasoner(), b -> b);
+    assertThatThrownBy(() -> target.importFrom(Grants.of("app/user/u1"), new StringReader(json), ImportOptions.defaults()))
+        .isInstanceOf(ScopeViolationException.class).hasMessageContaining("app/user/u2");
+    assertThat(target.sources(GRANTS, dev.engram.SourceQuery.all())).isEmpty();
+    assertThat(store.sourceState("app/user/u1")).isEqualTo(dev.engram.spi.SourceState.EMPTY);
+  }
+
   // ---- export under traffic
 
   @Test

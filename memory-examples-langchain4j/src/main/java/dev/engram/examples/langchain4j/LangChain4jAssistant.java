@@ -6,6 +6,7 @@ package dev.engram.examples.langchain4j;
 
 import dev.engram.Engram;
 import dev.engram.agent.MemoryResource;
+import dev.engram.langchain4j.EngramChatMemoryStore;
 import dev.engram.langchain4j.EngramContentRetriever;
 import dev.engram.langchain4j.EngramToolProvider;
 import dev.engram.langchain4j.MemoryIdGrants;
@@ -25,7 +26,8 @@ import java.util.List;
 /**
  * A LangChain4j AI service whose model remembers through Engram: the memory tools come from an
  * {@link EngramToolProvider} and remembered context from an {@link EngramContentRetriever}, both
- * under the grants of the {@code @MemoryId} (the user). Two users share one assistant; neither ever
+ * under the grants of the {@code @MemoryId} (the user); the conversation itself is kept as Engram
+ * captured sources by an {@link EngramChatMemoryStore}. Two users share one assistant; neither ever
  * sees the other's memory.
  *
  * <p>Run: {@code mvn -q -pl memory-examples-langchain4j -am package -DskipTests exec:java} (in memory), or with
@@ -52,7 +54,8 @@ public final class LangChain4jAssistant {
         .chatModel(model)
         .toolProvider(new EngramToolProvider(MemoryResource.builder(engram).build(), grants))
         .contentRetriever(EngramContentRetriever.builder(engram).grants(grants).maxBytes(2000).build())
-        .chatMemoryProvider(id -> MessageWindowChatMemory.withMaxMessages(20))
+        .chatMemoryProvider(id -> MessageWindowChatMemory.builder().id(id).maxMessages(20)
+            .chatMemoryStore(new EngramChatMemoryStore(engram, grants)).build())
         .build();
     List<String> transcript = new ArrayList<>();
     for (String[] turn : new String[][] {

@@ -32,6 +32,12 @@ class LangChain4jAssistantTest {
       assertThat(engram.list(Grants.of("app/user/alice"))).extracting(MemoryEntry::content)
           .containsExactly("my dentist appointment is on Friday at 9.");
       assertThat(engram.list(Grants.of("app/user/bob"))).isEmpty();
+      // the conversations are captured sources, each under its user's grants
+      assertThat(engram.sources(Grants.of("app/user/alice"), dev.engram.SourceQuery.session("alice")))
+          .extracting(dev.engram.CapturedSource::text).contains("From memory: my dentist appointment is on Friday at 9.");
+      assertThat(engram.sources(Grants.of("app/user/bob"), dev.engram.SourceQuery.session("bob")))
+          .extracting(dev.engram.CapturedSource::text).contains("I have nothing remembered about that.")
+          .noneMatch(t -> t.contains("Friday"));
     }
   }
 }

@@ -9,7 +9,10 @@ import dev.engram.springai.EngramToolCallbackProvider;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.client.advisor.MessageChatMemoryAdvisor;
 import org.springframework.ai.chat.memory.ChatMemory;
+import org.springframework.ai.chat.memory.ChatMemoryRepository;
+import org.springframework.ai.chat.memory.MessageWindowChatMemory;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -19,8 +22,9 @@ import org.springframework.context.annotation.Bean;
 /**
  * A Spring Boot application with a {@link ChatClient} whose model remembers through Engram: the
  * starter defines the memory (from {@code engram.*} properties), the memory tools and the advisor;
- * the application adds its chat model and passes each user's id as the conversation id. Two users
- * talk to the same client; neither ever sees the other's memory.
+ * the application adds its chat model and passes each user's id as the conversation id. The
+ * conversations themselves are kept as captured sources through the starter's chat memory repository.
+ * Two users talk to the same client; neither ever sees the other's memory.
  *
  * <p>Run: {@code mvn -q -pl memory-examples-spring-ai -am package -DskipTests exec:java} (in memory), or with
  * {@code -Dexec.args=--engram.store=sqlite:memory.db} to keep the memory in a file.
@@ -39,16 +43,21 @@ public class SpringAiChatApp {
   }
 
   /**
-   * The chat client with the memory tools and the memory advisor from the starter.
+   * The chat client with the memory tools and the memory advisor from the starter, and a window chat
+   * memory over the starter's repository (each conversation kept as Engram captured sources).
    *
    * @param model the chat model
    * @param tools the memory tools
    * @param memory the memory advisor
+   * @param conversations the chat memory repository
    * @return the client
    */
   @Bean
-  ChatClient chatClient(ChatModel model, EngramToolCallbackProvider tools, EngramMemoryAdvisor memory) {
-    return ChatClient.builder(model).defaultToolCallbacks(tools).defaultAdvisors(memory).build();
+  ChatClient chatClient(ChatModel model, EngramToolCallbackProvider tools, EngramMemoryAdvisor memory,
+      ChatMemoryRepository conversations) {
+    ChatMemory window = MessageWindowChatMemory.builder().chatMemoryRepository(conversations).maxMessages(20).build();
+    return ChatClient.builder(model).defaultToolCallbacks(tools)
+        .defaultAdvisors(MessageChatMemoryAdvisor.builder(window).build(), memory).build();
   }
 
   /**

@@ -29,5 +29,16 @@ class SpringAiChatAppTest {
     List<String> second = SpringAiChatApp.run(store);
     assertThat(second.get(5)).isEqualTo("assistant> From memory: I keep my bike in the blue shed.");
     assertThat(second.get(3)).isEqualTo("assistant> I have nothing remembered about that.");
+
+    // both runs' conversations are in the file as captured sources, each user's under their own grants
+    try (dev.engram.Engram engram = dev.engram.Engram.builder()
+        .store(new dev.engram.store.sqlite.SqliteMemoryStore(dir.resolve("memory.db")))
+        .reasoner(new dev.engram.reasoner.DeterministicReasoner()).build()) {
+      assertThat(engram.sources(dev.engram.Grants.of("app/user/alice"), dev.engram.SourceQuery.session("alice")))
+          .extracting(dev.engram.CapturedSource::text)
+          .contains("Remember: I keep my bike in the blue shed.", "From memory: I keep my bike in the blue shed.");
+      assertThat(engram.sources(dev.engram.Grants.of("app/user/bob"), dev.engram.SourceQuery.all()))
+          .extracting(dev.engram.CapturedSource::text).doesNotContain("Remember: I keep my bike in the blue shed.");
+    }
   }
 }

@@ -8,6 +8,8 @@ import dev.engram.InvalidInputException;
 import dev.engram.spi.CurateOp;
 import dev.engram.spi.CurateRequest;
 import dev.engram.spi.EntryViews;
+import dev.engram.spi.ExtractRequest;
+import dev.engram.spi.ExtractedMemory;
 import dev.engram.spi.Reasoner;
 import dev.engram.spi.TagProposal;
 import dev.engram.spi.TagRequest;
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A {@link Reasoner} backed by a language model: it files each write (namespace among the grants,
  * topics reusing the visible ones, {@code core} for durable profile facts, entry type, normalized
- * wording, duplicate among the candidates shown), curates topic slices, and writes views.
+ * wording, duplicate among the candidates shown), curates topic slices, writes views, and extracts
+ * cited memories from windows of captured sources ({@code Engram.flush}).
  *
  * <pre>{@code
  * Reasoner r = LlmReasoner.fromEnvironment();   // ENGRAM_LLM_PROVIDER, ENGRAM_LLM_MODEL, OPENAI_* / ANTHROPIC_*
@@ -43,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * too, with the kind and a message that never contains the key.
  *
  * <p>Cost: one model call per write (the views come with the tag answer when the engine asks for
- * them), one per curated topic slice. Prompts are bounded: at most 100 visible topics, 10 duplicate
+ * them), one per curated topic slice, one per extracted window (views included). Prompts are bounded: at most 100 visible topics, 10 duplicate
  * candidates of at most 300 characters, 50 curation entries of at most 1,000 characters. Usage is
  * reported to the {@link Builder#usageListener listener} and logged at debug level, without content.
  *
@@ -64,9 +67,11 @@ public final class LlmReasoner implements Reasoner {
   private final ModelClient tagger;
   private final ModelClient curator;
   private final ModelClient viewer;
+  private final ModelClient extractor;
   private final TagJob tagJob = new TagJob();
   private final CurateJob curateJob = new CurateJob();
   private final ViewsJob viewsJob = new ViewsJob();
+  private final ExtractJob extractJob = new ExtractJob();
 
   private LlmReasoner(Builder b, Map<String, String> env) {
     HttpClient http = b.httpClient != null ? b.httpClient : HttpClient.newBuilder()
@@ -78,6 +83,7 @@ public final class LlmReasoner implements Reasoner {
     this.tagger = client(tag, env, transport, b.listener);
     this.curator = b.curator == null ? tagger : client(b.curator, env, transport, b.listener);
     this.viewer = b.viewer == null ? tagger : client(b.viewer, env, transport, b.listener);
+    this.extractor = b.extractor == null ? tagger : client(b.extractor, env, transport, b.listener);
   }
 
   private static ModelClient client(ModelConfig c, Map<String, String> env, HttpTransport transport,
@@ -195,6 +201,25 @@ public final class LlmReasoner implements Reasoner {
     return run(curator, curateJob, request);
   }
 
+  @Override
+  public boolean extracts() {
+    return true;
+  }
+
+  /**
+   * Extracts the memories of one window in one model call: facts, preferences, decisions, events, plans
+   * and constraints, each citing the window's records it rests on, durable profile facts also under
+   * {@code core}, with views when the engine will embed them. An answer citing anything but a record of
+   * the window, or adding names or numbers its cited records lack, is an {@link LlmException}.
+   */
+  @Override
+  public List<ExtractedMemory> extract(ExtractRequest request) {
+    if (request.window().isEmpty()) {
+      return List.of();
+    }
+    return run(extractor, extractJob, request);
+  }
+
   /** Model-written views; on any failure it logs and returns null, so the engine uses its rule-based views. */
   @Override
   public @Nullable EntryViews views(
@@ -215,7 +240,8 @@ public final class LlmReasoner implements Reasoner {
 
   @Override
   public String toString() {
-    return "LlmReasoner[tagger " + tagger.config() + ", curator " + curator.config() + "]";
+    return "LlmReasoner[tagger " + tagger.config() + ", curator " + curator.config() + ", extractor "
+        + extractor.config() + "]";
   }
 
   /** Configures an {@link LlmReasoner}; each setting may be set once. */
@@ -223,6 +249,7 @@ public final class LlmReasoner implements Reasoner {
     private @Nullable ModelConfig tagger;
     private @Nullable ModelConfig curator;
     private @Nullable ModelConfig viewer;
+    private @Nullable ModelConfig extractor;
     private Duration timeout = Duration.ofSeconds(30);
     private int maxAttempts = 3;
     private Duration retryBackoff = Duration.ofMillis(500);
@@ -256,6 +283,15 @@ public final class LlmReasoner implements Reasoner {
      */
     public Builder viewer(ModelConfig config) {
       this.viewer = Objects.requireNonNull(config, "viewer");
+      return this;
+    }
+
+    /**
+     * @param config the model that extracts memories from captured sources; defaults to the tagger
+     * @return this builder
+     */
+    public Builder extractor(ModelConfig config) {
+      this.extractor = Objects.requireNonNull(config, "extractor");
       return this;
     }
 

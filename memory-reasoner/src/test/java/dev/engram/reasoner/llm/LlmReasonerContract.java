@@ -81,6 +81,22 @@ public abstract class LlmReasonerContract {
     HANGING
   }
 
+  /** Extraction answers the engine must refuse: nothing of the window is written, the cursor stays. */
+  public enum HostileExtract {
+    ID_FROM_ANOTHER_SCOPE,
+    UNKNOWN_REFERENCE,
+    NO_EVIDENCE,
+    INVENTED_NAME,
+    INVENTED_NUMBER,
+    WRONG_TYPE,
+    TOO_MANY_MEMORIES,
+    TEN_THOUSAND_TOPICS,
+    HUGE_CONTENT,
+    NOT_JSON,
+    TRUNCATED,
+    HTML_502
+  }
+
   @Nested
   class OpenAiCompatible extends Cases {
     @Override
@@ -103,6 +119,8 @@ public abstract class LlmReasonerContract {
     final List<Engram> opened = new ArrayList<>();
     volatile Function<ModelServer.Recorded, ModelServer.Reply> tag = r -> ModelServer.Reply.error(500, "no tag script");
     volatile Function<ModelServer.Recorded, ModelServer.Reply> curate = r -> ModelServer.Reply.error(500, "no curate script");
+    volatile Function<ModelServer.Recorded, ModelServer.Reply> extract =
+        r -> ModelServer.Reply.error(500, "no extract script");
     volatile Function<ModelServer.Recorded, ModelServer.Reply> views =
         r -> ModelServer.Reply.answer("{\"gist\":\"An entry.\",\"questions\":[]}");
 
@@ -115,6 +133,7 @@ public abstract class LlmReasonerContract {
         case "tag" -> tag.apply(r);
         case "curate" -> curate.apply(r);
         case "views" -> views.apply(r);
+        case "extract" -> extract.apply(r);
         default -> ModelServer.Reply.error(400, "unknown job " + r.job());
       });
       store = createStore();
@@ -342,6 +361,161 @@ public abstract class LlmReasonerContract {
       assertThat(hits.hits().get(0).entry().content()).isEqualTo("Keeps a kettlebell in the garage.");
       assertThat(hits.hits().get(0).matchedBy()).contains(SearchChannel.VECTOR);
       assertThat(hits.hits().get(0).cosine()).isGreaterThan(0.99);
+    }
+
+    // ---- extraction from captured sources
+
+    final java.time.Instant t0 = java.time.Instant.parse("2023-05-08T09:30:00Z");
+
+    List<dev.engram.CapturedSource> conversation(Engram e) {
+      return e.captureAll(Grants.of(USER), List.of(
+          dev.engram.SourceRecord.of("chat-1", "Ana", "I moved to Lisbon in May.").at(t0).id("m-1"),
+          dev.engram.SourceRecord.of("chat-1", "Ben", "Nice! How is the new job going?").at(t0.plusSeconds(40)).id("m-2"),
+          dev.engram.SourceRecord.of("chat-1", "Ana", "I started as a nurse at Santa Maria hospital.")
+              .at(t0.plusSeconds(90)).id("m-3")));
+    }
+
+    /** A memory of an extract answer. */
+    ObjectNode memory(String content, String type, List<String> evidence, String... topics) {
+      ObjectNode m = JSON.createObjectNode();
+      m.put("content", content);
+      m.put("type", type);
+      ArrayNode t = m.putArray("topics");
+      for (String topic : topics) {
+        t.add(topic);
+      }
+      ArrayNode ev = m.putArray("evidence");
+      evidence.forEach(ev::add);
+      return m;
+    }
+
+    ObjectNode extractAnswer(ModelServer.Recorded r, ObjectNode... memories) {
+      ObjectNode a = JSON.createObjectNode();
+      ArrayNode list = a.putArray("memories");
+      for (ObjectNode m : memories) {
+        if (r.schema().path("properties").path("memories").path("items").path("properties").has("views")) {
+          m.putObject("views").put("gist", m.path("content").asText()).putArray("questions");
+        }
+        list.add(m);
+      }
+      return a;
+    }
+
+    ObjectNode validExtract(ModelServer.Recorded r) {
+      return extractAnswer(r,
+          memory("Ana moved to Lisbon in May.", "event", List.of("r1"), "home"),
+          memory("Ana works as a nurse at Santa Maria hospital.", "fact", List.of("r3", "r2"), "work", "core"));
+    }
+
+    @Test
+    void flushExtractsCitedMemoriesFromAWindowInOneModelCall() {
+      Engram e = engram();
+      List<dev.engram.CapturedSource> captured = conversation(e);
+      extract = r -> ModelServer.Reply.answer(validExtract(r));
+
+      dev.engram.FlushReport report = e.flush(Grants.of(USER));
+
+      assertThat(report.failures()).isEmpty();
+      assertThat(report.windows()).isEqualTo(1);
+      assertThat(report.appended()).isEqualTo(2);
+      assertThat(report.skipped()).as("m-2 is cited by the second memory").isZero();
+      assertThat(server.requests()).singleElement().satisfies(r -> {
+        assertThat(r.job()).isEqualTo("extract");
+        assertThat(content(r, "RECORD r3")).isEqualTo("I started as a nurse at Santa Maria hospital.");
+        assertThat(content(r, "SPEAKER r1")).isEqualTo("Ana");
+        assertThat(r.user()).contains("Monday 8 May 2023 (2023-05-08)").doesNotContain(USER);
+        assertThat(r.schema().path("properties").path("memories").path("items").path("properties").path("evidence")
+            .path("items").path("enum")).extracting(com.fasterxml.jackson.databind.JsonNode::asText)
+            .containsExactly("r1", "r2", "r3");
+      });
+      MemoryEntry nurse = e.read(Grants.of(USER), "core").get(0);
+      assertThat(nurse.content()).isEqualTo("Ana works as a nurse at Santa Maria hospital.");
+      assertThat(nurse.topics()).containsExactly("work", "core");
+      assertThat(nurse.evidence()).containsExactly("m-3", "m-2");
+      assertThat(nurse.occurredAt()).as("the latest cited record's time").isEqualTo(t0.plusSeconds(90));
+      assertThat(e.evidence(Grants.of(USER), nurse.entryId())).containsExactly(captured.get(2), captured.get(1));
+      MemoryEntry moved = e.read(Grants.of(USER), "home").get(0);
+      assertThat(moved.type()).isEqualTo(EntryType.EVENT);
+      assertThat(moved.evidence()).containsExactly("m-1");
+      assertThat(store.sourceState(USER)).isEqualTo(new dev.engram.spi.SourceState(3, 3));
+      assertThat(e.flush(Grants.of(USER)).windows()).isZero();
+      assertThat(server.requests()).as("an extracted window is never sent again").hasSize(1);
+    }
+
+    @Test
+    void withAnEmbedderTheViewsComeInTheExtractAnswer() {
+      Engram e = engram(reasoner(Duration.ofSeconds(10)), new WordHashEmbedder());
+      conversation(e);
+      extract = r -> ModelServer.Reply.answer(validExtract(r));
+      assertThat(e.flush(Grants.of(USER)).appended()).isEqualTo(2);
+      assertThat(server.requests()).as("no views call per memory").extracting(ModelServer.Recorded::job)
+          .containsExactly("extract");
+      SearchResult hits = e.search(Grants.of(USER), SearchRequest.builder("Ana works as a nurse at Santa Maria hospital.")
+          .mode(SearchMode.VECTOR).build());
+      assertThat(hits.hits().get(0).entry().evidence()).containsExactly("m-3", "m-2");
+    }
+
+    @ParameterizedTest
+    @EnumSource(HostileExtract.class)
+    void aHostileExtractAnswerIsReportedAndWritesNothingOfTheWindow(HostileExtract hostile) {
+      Engram e = engram();
+      e.capture(Grants.of(TEAM), dev.engram.SourceRecord.of("chat-9", "Eve", "Team secret.").id("foreign-1"));
+      conversation(e);
+      Snapshot before = Snapshot.of(store, List.of(USER, TEAM));
+      extract = r -> switch (hostile) {
+        case ID_FROM_ANOTHER_SCOPE -> ModelServer.Reply.answer(extractAnswer(r,
+            memory("Ana moved to Lisbon in May.", "event", List.of("foreign-1"), "home")));
+        case UNKNOWN_REFERENCE -> ModelServer.Reply.answer(extractAnswer(r,
+            memory("Ana moved to Lisbon in May.", "event", List.of("r1"), "home"),
+            memory("Ana moved again.", "event", List.of("r9"), "home")));
+        case NO_EVIDENCE -> ModelServer.Reply.answer(extractAnswer(r,
+            memory("Ana moved to Lisbon in May.", "event", List.of(), "home")));
+        case INVENTED_NAME -> ModelServer.Reply.answer(extractAnswer(r,
+            memory("Ana moved to Lisbon in May with her husband Carlos.", "event", List.of("r1"), "home")));
+        case INVENTED_NUMBER -> ModelServer.Reply.answer(extractAnswer(r,
+            memory("Ana moved to Lisbon in May 2019.", "event", List.of("r1"), "home")));
+        case WRONG_TYPE -> ModelServer.Reply.answer(extractAnswer(r,
+            memory("Ana moved to Lisbon in May.", "rumour", List.of("r1"), "home")));
+        case TOO_MANY_MEMORIES -> {
+          ObjectNode[] many = new ObjectNode[13];
+          for (int i = 0; i < many.length; i++) {
+            many[i] = memory("Ana moved to Lisbon in May.", "event", List.of("r1"), "home");
+          }
+          yield ModelServer.Reply.answer(extractAnswer(r, many));
+        }
+        case TEN_THOUSAND_TOPICS -> {
+          ObjectNode m = memory("Ana moved to Lisbon in May.", "event", List.of("r1"));
+          ArrayNode t = m.putArray("topics");
+          for (int i = 0; i < 10_000; i++) {
+            t.add("topic" + i);
+          }
+          yield ModelServer.Reply.answer(extractAnswer(r, m));
+        }
+        case HUGE_CONTENT -> ModelServer.Reply.answer(extractAnswer(r,
+            memory("Ana moved to Lisbon in May. ".repeat(2_000), "event", List.of("r1"), "home")));
+        case NOT_JSON -> ModelServer.Reply.text("Ana moved to Lisbon, that is all.");
+        case TRUNCATED -> ModelServer.Reply.truncated(validExtract(r));
+        case HTML_502 -> ModelServer.Reply.html(502);
+      };
+
+      dev.engram.FlushReport report = e.flush(Grants.of(USER));
+
+      assertThat(report.windows()).isZero();
+      assertThat(report.failures()).singleElement().satisfies(f -> {
+        assertThat(f.scope()).isEqualTo(USER);
+        assertThat(f.fromPosition()).isEqualTo(1);
+        assertThat(f.toPosition()).isEqualTo(3);
+        assertThat(f.code()).isEqualTo(hostile == HostileExtract.HTML_502
+            ? dev.engram.ErrorCode.REASONER_FAILED : dev.engram.ErrorCode.INVALID_MODEL_OUTPUT);
+      });
+      assertThat(Snapshot.of(store, List.of(USER, TEAM))).isEqualTo(before);
+      assertThat(store.sourceState(USER)).isEqualTo(new dev.engram.spi.SourceState(3, 0));
+
+      extract = r -> ModelServer.Reply.answer(validExtract(r));
+      dev.engram.FlushReport retry = e.flush(Grants.of(USER));
+      assertThat(retry.failed()).isFalse();
+      assertThat(retry.appended()).isEqualTo(2);
+      assertThat(e.list(Grants.of(USER))).hasSize(2);
     }
 
     // ---- hostile answers

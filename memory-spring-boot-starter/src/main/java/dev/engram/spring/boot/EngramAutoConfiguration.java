@@ -16,6 +16,7 @@ import dev.engram.spi.Reasoner;
 import dev.engram.agent.MemoryMode;
 import dev.engram.agent.MemoryResource;
 import dev.engram.agent.Preload;
+import dev.engram.springai.EngramChatMemoryRepository;
 import dev.engram.springai.EngramMemoryAdvisor;
 import dev.engram.springai.EngramToolCallbackProvider;
 import dev.engram.springai.EngramVectorStore;
@@ -25,6 +26,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.ai.chat.memory.ChatMemoryRepository;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -44,11 +46,12 @@ import org.springframework.util.ClassUtils;
  * Defines Engram's beans from {@code engram.*} properties. Every bean backs off when the application
  * defines its own of the same type: a {@link MemoryStore}, {@link Reasoner}, {@link Embedder},
  * {@link Engram}, {@link GrantsResolver}, {@link MemoryResource}, {@link EngramToolCallbackProvider},
- * {@link EngramMemoryAdvisor} or {@link EngramVectorStore}. The tool provider and the advisor exist
- * only when there is a {@link GrantsResolver} (from {@code engram.grants-resolver} or the
- * application): without trusted grants there is no memory for a conversation.
+ * {@link EngramMemoryAdvisor}, {@link ChatMemoryRepository} or {@link EngramVectorStore}. The tool
+ * provider, the advisor and the chat memory repository exist only when there is a {@link GrantsResolver}
+ * (from {@code engram.grants-resolver} or the application): without trusted grants there is no memory
+ * for a conversation.
  */
-@AutoConfiguration
+@AutoConfiguration(beforeName = "org.springframework.ai.model.chat.memory.autoconfigure.ChatMemoryAutoConfiguration")
 @EnableConfigurationProperties(EngramProperties.class)
 public class EngramAutoConfiguration {
   private static final Logger LOG = LoggerFactory.getLogger(EngramAutoConfiguration.class);
@@ -223,8 +226,26 @@ public class EngramAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   @ConditionalOnBean(GrantsResolver.class)
-  public EngramMemoryAdvisor engramMemoryAdvisor(MemoryResource resource, GrantsResolver resolver) {
-    return EngramMemoryAdvisor.builder(resource, resolver).build();
+  public EngramMemoryAdvisor engramMemoryAdvisor(MemoryResource resource, GrantsResolver resolver,
+      EngramProperties properties) {
+    return EngramMemoryAdvisor.builder(resource, resolver).captureUserTurns(properties.isCaptureUserTurns()).build();
+  }
+
+  /**
+   * Spring AI chat memory kept as captured sources (conversation id = source session, grants from the
+   * resolver), unless {@code engram.chat-memory.enabled=false} or the application has its own
+   * {@link ChatMemoryRepository}.
+   *
+   * @param engram the facade
+   * @param resolver the application's grants resolver
+   * @return the repository
+   */
+  @Bean
+  @ConditionalOnMissingBean(ChatMemoryRepository.class)
+  @ConditionalOnBean(GrantsResolver.class)
+  @ConditionalOnProperty(prefix = "engram.chat-memory", name = "enabled", havingValue = "true", matchIfMissing = true)
+  public EngramChatMemoryRepository engramChatMemoryRepository(Engram engram, GrantsResolver resolver) {
+    return EngramChatMemoryRepository.fromConversationId(engram, resolver);
   }
 
   /** The Spring AI vector store, when {@code engram.vector-store.namespace} is set. */

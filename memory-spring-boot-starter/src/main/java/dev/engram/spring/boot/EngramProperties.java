@@ -51,6 +51,12 @@ public class EngramProperties {
   /** A VectorStore over Engram for fixed grants. */
   private final VectorStore vectorStore = new VectorStore();
 
+  /** Whether the memory advisor also captures each user message as a source of the conversation. */
+  private boolean captureUserTurns = false;
+
+  /** Settings of the chat memory repository over captured sources. */
+  private final ChatMemory chatMemory = new ChatMemory();
+
   /**
    * The store setting.
    *
@@ -202,6 +208,57 @@ public class EngramProperties {
    */
   public VectorStore getVectorStore() {
     return vectorStore;
+  }
+
+  /**
+   * The capture-user-turns setting.
+   *
+   * @return the current value
+   */
+  public boolean isCaptureUserTurns() {
+    return captureUserTurns;
+  }
+
+  /**
+   * Sets the capture-user-turns setting.
+   *
+   * @param captureUserTurns the new value
+   */
+  public void setCaptureUserTurns(boolean captureUserTurns) {
+    this.captureUserTurns = captureUserTurns;
+  }
+
+  /**
+   * The chat-memory setting.
+   *
+   * @return the current value
+   */
+  public ChatMemory getChatMemory() {
+    return chatMemory;
+  }
+
+  /** Settings of the chat memory repository ({@code EngramChatMemoryRepository}). */
+  public static class ChatMemory {
+    /** Whether a ChatMemoryRepository over captured sources is defined (with a grants resolver). */
+    private boolean enabled = true;
+
+    /**
+     * The enabled setting.
+     *
+     * @return the current value
+     */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /**
+     * Sets the enabled setting.
+     *
+     * @param enabled the new value
+     */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
   }
 
   /** Settings of the preload section of the instructions block (none by default). */

@@ -16,6 +16,7 @@ import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
 import dev.engram.agent.MemoryResource;
+import dev.engram.springai.EngramChatMemoryRepository;
 import dev.engram.springai.EngramMemoryAdvisor;
 import dev.engram.springai.EngramToolCallbackProvider;
 import dev.engram.springai.EngramVectorStore;
@@ -23,15 +24,17 @@ import dev.engram.springai.GrantsResolver;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
 import dev.engram.store.postgres.PostgresMemoryStore;
 import dev.engram.store.sqlite.SqliteMemoryStore;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import dev.engram.store.postgres.TestPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.ai.chat.memory.ChatMemoryRepository;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.document.Document;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -39,17 +42,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 class EngramAutoConfigurationTest {
-  private static EmbeddedPostgres postgres;
-
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(EngramAutoConfiguration.class));
-
-  @AfterAll
-  static void stopPostgres() throws IOException {
-    if (postgres != null) {
-      postgres.close();
-    }
-  }
 
   private static void writesAndReadsBack(Engram engram) {
     Grants grants = Grants.of("app/user/u1");
@@ -84,13 +78,11 @@ class EngramAutoConfigurationTest {
   }
 
   @Test
-  void postgresStoreFromAJdbcUrl() throws IOException {
-    synchronized (EngramAutoConfigurationTest.class) {
-      if (postgres == null) {
-        postgres = EmbeddedPostgres.builder().start();
-      }
-    }
-    String url = postgres.getJdbcUrl("postgres", "postgres");
+  void postgresStoreFromAJdbcUrl() {
+    TestPostgres pg = TestPostgres.get();
+    String schema = pg.newSchema("starter");
+    pg.execute("CREATE SCHEMA " + schema);
+    String url = pg.jdbcUrl() + (pg.jdbcUrl().contains("?") ? "&" : "?") + "currentSchema=" + schema;
     runner.withPropertyValues("engram.store=postgres:" + url).run(context -> {
       assertThat(context).hasNotFailed();
       assertThat(context.getBean(MemoryStore.class)).isInstanceOf(PostgresMemoryStore.class);
@@ -158,12 +150,13 @@ class EngramAutoConfigurationTest {
   @Test
   void agentBeansFollowModePreloadAndTheGrantsResolver() {
     runner.run(context -> assertThat(context).hasSingleBean(MemoryResource.class)
-        .doesNotHaveBean(EngramToolCallbackProvider.class).doesNotHaveBean(EngramMemoryAdvisor.class));
+        .doesNotHaveBean(EngramToolCallbackProvider.class).doesNotHaveBean(EngramMemoryAdvisor.class)
+        .doesNotHaveBean(ChatMemoryRepository.class));
     runner.withPropertyValues("engram.grants-resolver=app/user/{id}", "engram.mode=read",
         "engram.preload.core=true", "engram.preload.topics=goals", "engram.preload.max-chars=500").run(context -> {
           assertThat(context).hasNotFailed().hasSingleBean(EngramMemoryAdvisor.class);
           assertThat(context.getBean(EngramToolCallbackProvider.class).getToolCallbacks())
-              .extracting(t -> t.getToolDefinition().name()).containsExactlyInAnyOrder("memory_read", "memory_search");
+              .extracting(t -> t.getToolDefinition().name()).containsExactly("memory_read", "memory_search", "memory_boot");
           Engram engram = context.getBean(Engram.class);
           engram.write(Grants.of("app/user/u1"), "Run a marathon in spring.", WriteOptions.builder().topicsHint("goals").build());
           String block = context.getBean(MemoryResource.class).bind(Grants.of("app/user/u1")).instructions("");
@@ -173,6 +166,38 @@ class EngramAutoConfigurationTest {
         assertThat(context).getFailure().rootCause().hasMessageContaining("engram.mode"));
     runner.withPropertyValues("engram.preload.limit=0").run(context ->
         assertThat(context).getFailure().rootCause().hasMessageContaining("preload.limit"));
+  }
+
+  @Test
+  void chatMemoryOverCapturedSourcesFromTheGrantsResolver(@TempDir Path dir) {
+    runner.withPropertyValues("engram.store=sqlite:" + dir.resolve("chat.db"), "engram.grants-resolver=app/user/{id}",
+        "engram.capture-user-turns=true").run(context -> {
+          assertThat(context).hasNotFailed().hasSingleBean(ChatMemoryRepository.class);
+          ChatMemoryRepository repository = context.getBean(ChatMemoryRepository.class);
+          assertThat(repository).isInstanceOf(EngramChatMemoryRepository.class);
+          repository.saveAll("u1", List.of(new UserMessage("I moved to Lisbon."), new AssistantMessage("Noted.")));
+          assertThat(repository.findByConversationId("u1")).extracting(m -> m.getText())
+              .containsExactly("I moved to Lisbon.", "Noted.");
+          Engram engram = context.getBean(Engram.class);
+          assertThat(engram.sources(Grants.of("app/user/u1"), dev.engram.SourceQuery.session("u1"))).hasSize(2);
+          assertThat(engram.sources(Grants.of("app/user/u2"), dev.engram.SourceQuery.all())).isEmpty();
+
+          // the advisor captures user turns when engram.capture-user-turns is set
+          org.springframework.ai.chat.client.ChatClient client = org.springframework.ai.chat.client.ChatClient
+              .builder(prompt -> new org.springframework.ai.chat.model.ChatResponse(List.of(
+                  new org.springframework.ai.chat.model.Generation(new AssistantMessage("Hello.")))))
+              .defaultAdvisors(context.getBean(EngramMemoryAdvisor.class)).build();
+          client.prompt().user("Prefers tea.").advisors(a -> a.param(
+              org.springframework.ai.chat.memory.ChatMemory.CONVERSATION_ID, "u2")).call().content();
+          assertThat(engram.sources(Grants.of("app/user/u2"), dev.engram.SourceQuery.all()))
+              .extracting(dev.engram.CapturedSource::text).containsExactly("Prefers tea.");
+        });
+    runner.withPropertyValues("engram.grants-resolver=app/user/{id}", "engram.chat-memory.enabled=false")
+        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ChatMemoryRepository.class));
+    runner.withPropertyValues("engram.grants-resolver=app/user/{id}")
+        .withBean(ChatMemoryRepository.class, org.springframework.ai.chat.memory.InMemoryChatMemoryRepository::new)
+        .run(context -> assertThat(context.getBean(ChatMemoryRepository.class))
+            .isInstanceOf(org.springframework.ai.chat.memory.InMemoryChatMemoryRepository.class));
   }
 
   @Configuration(proxyBeanMethods = false)
@@ -214,7 +239,8 @@ class EngramAutoConfigurationTest {
     }
     assertThat(json).contains("\"engram.store\"", "\"engram.grants-resolver\"", "\"engram.embedder\"",
         "\"engram.openai.api-key\"", "\"engram.vector-store.namespace\"", "sqlite:FILE",
-        "\"engram.mode\"", "\"engram.preload.topics\"", "\"engram.preload.max-chars\"");
+        "\"engram.mode\"", "\"engram.preload.topics\"", "\"engram.preload.max-chars\"",
+        "\"engram.chat-memory.enabled\"", "\"engram.capture-user-turns\"");
     assertThat(Files.exists(Path.of("target/classes/META-INF/spring-configuration-metadata.json"))).isTrue();
   }
 }

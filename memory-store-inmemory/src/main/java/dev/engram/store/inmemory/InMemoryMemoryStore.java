@@ -899,6 +899,18 @@ public final class InMemoryMemoryStore implements MemoryStore {
     }
 
     @Override
+    public void restoreSourceState(SourceState state) {
+      Data d = d();
+      SourceState before = d.sourceStates.get(scope);
+      long last = before == null ? 0 : before.lastPosition();
+      if (state.lastPosition() < last) {
+        throw new IllegalStateException("last position " + state.lastPosition() + " is below " + last + " in " + scope);
+      }
+      d.sourceStates.put(scope, state);
+      undo.push(() -> restoreState(d, before));
+    }
+
+    @Override
     public boolean eraseSource(String sourceId) {
       Data d = d();
       Map<String, Long> ids = d.sourceIds.get(scope);

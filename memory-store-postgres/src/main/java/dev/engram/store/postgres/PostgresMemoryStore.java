@@ -933,6 +933,21 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
 
     @Override
+    public void restoreSourceState(dev.engram.spi.SourceState state) {
+      dev.engram.spi.SourceState now = sourceState(scope);
+      if (state.lastPosition() < now.lastPosition()) {
+        throw new IllegalStateException("last position " + state.lastPosition() + " is below " + now.lastPosition()
+            + " in " + scope);
+      }
+      defer(sql.restoreSourceState, (ps, first) -> {
+        ps.setString(first, scope);
+        ps.setLong(first + 1, state.lastPosition());
+        ps.setLong(first + 2, state.cursor());
+        return first + 3;
+      });
+    }
+
+    @Override
     public boolean eraseSource(String sourceId) {
       return run("erasing a source", conn -> {
         try (PreparedStatement ps = conn.prepareStatement(sql.eraseSource)) {

@@ -225,17 +225,21 @@ final class Reads {
   /** Records of a scope after a position, optionally of one session and within [from, to), by position. */
   List<dev.engram.CapturedSource> sources(Connection c, String scope, dev.engram.spi.SourceFilter f)
       throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql.sources)) {
+    int variant = (f.sessionId() != null ? Sql.SOURCES_SESSION : 0) | (f.from() != null ? Sql.SOURCES_FROM : 0)
+        | (f.to() != null ? Sql.SOURCES_TO : 0);
+    try (PreparedStatement ps = c.prepareStatement(sql.sources.get(variant))) {
       int i = 1;
       ps.setString(i++, scope);
       ps.setLong(i++, f.afterPosition());
-      ps.setString(i++, f.sessionId());
-      ps.setString(i++, f.sessionId());
+      if (f.sessionId() != null) {
+        ps.setString(i++, f.sessionId());
+      }
       for (java.time.Instant bound : new java.time.Instant[] {f.from(), f.to()}) {
-        ps.setBoolean(i++, bound == null);
-        ps.setLong(i++, bound == null ? 0 : bound.getEpochSecond());
-        ps.setLong(i++, bound == null ? 0 : bound.getEpochSecond());
-        ps.setInt(i++, bound == null ? 0 : bound.getNano());
+        if (bound != null) {
+          ps.setLong(i++, bound.getEpochSecond());
+          ps.setLong(i++, bound.getEpochSecond());
+          ps.setInt(i++, bound.getNano());
+        }
       }
       ps.setInt(i, f.limit());
       List<dev.engram.CapturedSource> out = new ArrayList<>();

@@ -4,6 +4,8 @@
  */
 package dev.engram.store.postgres;
 
+import java.util.List;
+
 /** The store's runtime statements, one per purpose, with table names resolved for one schema and prefix. */
 final class Sql {
   /** The columns of a version, in the order {@link Rows#entry} reads them. */
@@ -45,6 +47,7 @@ final class Sql {
   final String insertSource;
   final String sourceLastPosition;
   final String sourceCursor;
+  final String restoreSourceState;
   final String eraseSource;
   final String eraseScopeSources;
   final String eraseScopeSourceState;
@@ -69,7 +72,11 @@ final class Sql {
   final String scopes;
   final String sourceState;
   final String source;
-  final String sources;
+  /** Source reads by filter: index = {@link #SOURCES_SESSION} | {@link #SOURCES_FROM} | {@link #SOURCES_TO}. */
+  final List<String> sources;
+  static final int SOURCES_SESSION = 1;
+  static final int SOURCES_FROM = 2;
+  static final int SOURCES_TO = 4;
 
   // ---- search and vectors
   final String searchFullText;
@@ -149,16 +156,32 @@ final class Sql {
     sourceLastPosition = "INSERT INTO " + sourceStateT + " AS s (scope, last_position, cursor) VALUES (?, ?, 0)"
         + " ON CONFLICT (scope) DO UPDATE SET last_position = EXCLUDED.last_position";
     sourceCursor = "UPDATE " + sourceStateT + " SET cursor = ? WHERE scope = ?";
+    restoreSourceState = "INSERT INTO " + sourceStateT + " (scope, last_position, cursor) VALUES (?, ?, ?)"
+        + " ON CONFLICT (scope) DO UPDATE SET last_position = EXCLUDED.last_position, cursor = EXCLUDED.cursor";
     eraseSource = "DELETE FROM " + sourcesT + " WHERE scope = ? AND source_id = ?";
     eraseScopeSources = "DELETE FROM " + sourcesT + " WHERE scope = ?";
     eraseScopeSourceState = "DELETE FROM " + sourceStateT + " WHERE scope = ?";
     sourceState = "SELECT last_position, cursor FROM " + sourceStateT + " WHERE scope = ?";
     source = "SELECT " + SOURCE_COLUMNS + " FROM " + sourcesT + " WHERE scope = ? AND source_id = ?";
-    sources = "SELECT " + SOURCE_COLUMNS + " FROM " + sourcesT + " WHERE scope = ? AND position > ?"
-        + " AND (?::text IS NULL OR session_id = ?)"
-        + " AND (? OR occurred_s > ? OR (occurred_s = ? AND occurred_n >= ?))"
-        + " AND (? OR occurred_s < ? OR (occurred_s = ? AND occurred_n < ?))"
-        + " ORDER BY position LIMIT ?";
+    // one statement per combination of filters, so each plan can use the index that fits it: the
+    // primary key for the cursor, sources_session_idx for a session, sources_occurred_idx for a time
+    // range (the first term of each bound is a plain range on occurred_s)
+    String[] variants = new String[8];
+    for (int v = 0; v < variants.length; v++) {
+      StringBuilder q = new StringBuilder("SELECT ").append(SOURCE_COLUMNS).append(" FROM ").append(sourcesT)
+          .append(" WHERE scope = ? AND position > ?");
+      if ((v & SOURCES_SESSION) != 0) {
+        q.append(" AND session_id = ?");
+      }
+      if ((v & SOURCES_FROM) != 0) {
+        q.append(" AND occurred_s >= ? AND (occurred_s > ? OR occurred_n >= ?)");
+      }
+      if ((v & SOURCES_TO) != 0) {
+        q.append(" AND occurred_s <= ? AND (occurred_s < ? OR occurred_n < ?)");
+      }
+      variants[v] = q.append(" ORDER BY position LIMIT ?").toString();
+    }
+    sources = List.of(variants);
 
     headRevision = "SELECT head FROM " + heads + " WHERE scope = ?";
     String fromVersions = " FROM " + versionsT + " v";

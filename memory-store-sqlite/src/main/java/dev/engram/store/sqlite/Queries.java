@@ -542,21 +542,32 @@ final class Queries {
     }
   }
 
-  /** Records of a scope after a position, optionally of one session and within [from, to), by position. */
-  static List<dev.engram.CapturedSource> sources(Session s, String scope, dev.engram.spi.SourceFilter f)
-      throws SQLException {
-    StringBuilder sql = new StringBuilder("SELECT ").append(SOURCE_COLUMNS).append(" WHERE scope = ? AND position > ?");
+  /** The statement {@link #sources} runs for a filter (only the filters given appear in it). */
+  static String sourcesSql(dev.engram.spi.SourceFilter f) {
+    StringBuilder sql = new StringBuilder("SELECT ").append(SOURCE_COLUMNS);
+    if (f.from() != null || f.to() != null) {
+      // without statistics the planner prefers the primary key (it yields position order), which scans
+      // the whole scope; a time range is the selective filter, so it goes through its index
+      sql.append(" INDEXED BY sources_occurred");
+    }
+    sql.append(" WHERE scope = ? AND position > ?");
     if (f.sessionId() != null) {
       sql.append(" AND session_id = ?");
     }
+    // the first term of each bound is a plain range on occurred_s, which the sources_occurred index serves
     if (f.from() != null) {
-      sql.append(" AND (occurred_s > ? OR (occurred_s = ? AND occurred_n >= ?))");
+      sql.append(" AND occurred_s >= ? AND (occurred_s > ? OR occurred_n >= ?)");
     }
     if (f.to() != null) {
-      sql.append(" AND (occurred_s < ? OR (occurred_s = ? AND occurred_n < ?))");
+      sql.append(" AND occurred_s <= ? AND (occurred_s < ? OR occurred_n < ?)");
     }
-    sql.append(" ORDER BY position LIMIT ?");
-    PreparedStatement ps = s.prepare(sql.toString());
+    return sql.append(" ORDER BY position LIMIT ?").toString();
+  }
+
+  /** Records of a scope after a position, optionally of one session and within [from, to), by position. */
+  static List<dev.engram.CapturedSource> sources(Session s, String scope, dev.engram.spi.SourceFilter f)
+      throws SQLException {
+    PreparedStatement ps = s.prepare(sourcesSql(f));
     int i = 1;
     ps.setString(i++, scope);
     ps.setLong(i++, f.afterPosition());

@@ -76,6 +76,9 @@ final class SqliteTransaction implements StoreTransaction {
       "INSERT INTO source_state (scope, last_position, cursor) VALUES (?, ?, 0)"
           + " ON CONFLICT (scope) DO UPDATE SET last_position = excluded.last_position";
   private static final String SOURCE_CURSOR = "UPDATE source_state SET cursor = ? WHERE scope = ?";
+  private static final String RESTORE_SOURCE_STATE = "INSERT INTO source_state (scope, last_position, cursor)"
+      + " VALUES (?, ?, ?) ON CONFLICT (scope) DO UPDATE SET last_position = excluded.last_position,"
+      + " cursor = excluded.cursor";
   private static final String DELETE_SOURCE = "DELETE FROM sources WHERE scope = ? AND source_id = ?";
   private static final String DELETE_SCOPE_SOURCES = "DELETE FROM sources WHERE scope = ?";
   private static final String DELETE_SCOPE_SOURCE_STATE = "DELETE FROM source_state WHERE scope = ?";
@@ -375,6 +378,22 @@ final class SqliteTransaction implements StoreTransaction {
       PreparedStatement ps = x.prepare(SOURCE_CURSOR);
       ps.setLong(1, position);
       ps.setString(2, scope);
+      return ps.executeUpdate();
+    });
+  }
+
+  @Override
+  public void restoreSourceState(dev.engram.spi.SourceState state) {
+    dev.engram.spi.SourceState now = sourceState(scope);
+    if (state.lastPosition() < now.lastPosition()) {
+      throw new IllegalStateException("last position " + state.lastPosition() + " is below " + now.lastPosition()
+          + " in " + scope);
+    }
+    run("restore the source state", x -> {
+      PreparedStatement ps = x.prepare(RESTORE_SOURCE_STATE);
+      ps.setString(1, scope);
+      ps.setLong(2, state.lastPosition());
+      ps.setLong(3, state.cursor());
       return ps.executeUpdate();
     });
   }

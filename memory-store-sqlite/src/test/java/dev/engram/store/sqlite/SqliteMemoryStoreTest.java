@@ -45,6 +45,40 @@ class SqliteMemoryStoreTest {
   }
 
   @Test
+  void sourcesByTimeRangeReadThroughTheEventTimeIndexAndKeepNanosecondBounds() throws Exception {
+    Path db = dir.resolve("sources.db");
+    Instant t0 = Instant.parse("2026-03-01T10:00:00Z");
+    try (SqliteMemoryStore store = new SqliteMemoryStore(db); Engram e = engram(store)) {
+      List<dev.engram.SourceRecord> turns = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        turns.add(dev.engram.SourceRecord.of("s" + (i % 7), "user", "turn " + i).at(t0.plusSeconds(i).plusNanos(i % 3))
+            .id("t" + i));
+      }
+      e.captureAll(U1, turns);
+      Instant from = t0.plusSeconds(100).plusNanos(2);
+      Instant to = t0.plusSeconds(103).plusNanos(2);
+      assertThat(e.sources(U1, dev.engram.SourceQuery.between(from, to))).extracting(dev.engram.CapturedSource::id)
+          .as("t100 (+100 s 1 ns) is before from, t103 (+103 s 1 ns) before to").containsExactly("t101", "t102", "t103");
+      assertThat(e.sources(U1, dev.engram.SourceQuery.between(from, to).withSession("s4")))
+          .extracting(dev.engram.CapturedSource::id).containsExactly("t102");
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+      for (dev.engram.spi.SourceFilter f : List.of(
+          new dev.engram.spi.SourceFilter(0, null, Instant.EPOCH, Instant.now(), 10),
+          new dev.engram.spi.SourceFilter(0, null, Instant.EPOCH, null, 10),
+          new dev.engram.spi.SourceFilter(0, "s1", null, Instant.now(), 10))) {
+        StringBuilder plan = new StringBuilder();
+        try (java.sql.ResultSet rs = st.executeQuery("EXPLAIN QUERY PLAN " + Queries.sourcesSql(f))) {
+          while (rs.next()) {
+            plan.append(rs.getString("detail")).append('\n');
+          }
+        }
+        assertThat(plan.toString()).as("plan of %s", f).contains("USING INDEX sources_occurred (scope=?");
+      }
+    }
+  }
+
+  @Test
   void memorySurvivesReopeningInADirectoryWithSpacesAndAccents() {
     Path db = dir.resolve("my notes ü/memory.db");
     MemoryEntry written;

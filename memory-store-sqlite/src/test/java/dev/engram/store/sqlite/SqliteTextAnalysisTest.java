@@ -56,7 +56,7 @@ class SqliteTextAnalysisTest {
     Path db = dir.resolve("earlier.db");
     List<String> before = Migrations.resources().stream()
         .takeWhile(r -> !r.endsWith("__text_analysis.sql")).toList();
-    assertThat(before).hasSize(Migrations.resources().size() - 1);
+    assertThat(before).hasSizeLessThan(Migrations.resources().size());
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
       st.execute("PRAGMA journal_mode = WAL");
       st.execute("CREATE TABLE " + Migrations.VERSION_TABLE

@@ -1,0 +1,3 @@
+-- Sources by event time: sources(grants, SourceQuery.between(from, to)) reads the records of one scope
+-- whose (occurred_s, occurred_n) lies in a range; without this index that is a scan of the scope.
+CREATE INDEX sources_occurred ON sources (scope, occurred_s, occurred_n);
