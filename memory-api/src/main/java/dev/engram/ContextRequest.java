@@ -14,9 +14,17 @@ import java.util.Objects;
  * @param candidates coarse candidates taken from an {@code AUTO} search (1..64, default 16)
  * @param maxItems the most items rendered (1..32, default 8)
  * @param maxItemBytes the most content bytes per item (64..8,192, default 2,000)
+ * @param coreShare the share of the budget (0..0.5, default 0.25) given first to the visible scopes'
+ *     {@code core} entries (the always-load profile: topic {@code core}, boot nodes excluded), rendered
+ *     ahead of the search hits and labelled {@code profile}, whatever the query; a core entry the search
+ *     also found is rendered once. 0 turns this off (search hits only). What the core entries leave
+ *     unused of their share goes to the hits
  */
-public record ContextRequest(String query, int maxBytes, int candidates, int maxItems, int maxItemBytes) {
+public record ContextRequest(
+    String query, int maxBytes, int candidates, int maxItems, int maxItemBytes, double coreShare) {
   public static final int DEFAULT_MAX_BYTES = 8000;
+  /** The default {@link #coreShare()}. */
+  public static final double DEFAULT_CORE_SHARE = 0.25;
 
   public ContextRequest {
     Objects.requireNonNull(query, "query");
@@ -24,6 +32,33 @@ public record ContextRequest(String query, int maxBytes, int candidates, int max
     check("candidates", candidates, 1, 64);
     check("maxItems", maxItems, 1, 32);
     check("maxItemBytes", maxItemBytes, 64, 8192);
+    if (!(coreShare >= 0 && coreShare <= 0.5)) {
+      throw new InvalidInputException("coreShare", "must be within [0, 0.5], was " + coreShare);
+    }
+  }
+
+  /**
+   * A request with the {@link #DEFAULT_CORE_SHARE}.
+   *
+   * @param query what the model is about to work on
+   * @param maxBytes the budget of the whole rendered context
+   * @param candidates coarse candidates taken from the search
+   * @param maxItems the most items rendered
+   * @param maxItemBytes the most content bytes per item
+   */
+  public ContextRequest(String query, int maxBytes, int candidates, int maxItems, int maxItemBytes) {
+    this(query, maxBytes, candidates, maxItems, maxItemBytes, DEFAULT_CORE_SHARE);
+  }
+
+  /**
+   * This request with another share for the core entries.
+   *
+   * @param share 0..0.5; 0 renders search hits only
+   * @return the new request
+   * @throws InvalidInputException when the share is out of range
+   */
+  public ContextRequest withCoreShare(double share) {
+    return new ContextRequest(query, maxBytes, candidates, maxItems, maxItemBytes, share);
   }
 
   public static ContextRequest of(String query) {

@@ -68,6 +68,33 @@ public interface Engram extends AutoCloseable {
   WriteResult write(Grants grants, String content, WriteOptions options);
 
   /**
+   * Writes many items, each exactly as {@link #write(Grants, String, WriteOptions)} would (reasoner,
+   * grants, write policy, priority caps, one active entry per path, canonical dedupe), with one store
+   * transaction and one revision per target scope instead of one per item.
+   *
+   * <p>Atomicity is per scope: the items that go to one scope commit together in one transaction whose
+   * revision's change set holds all of them, or not at all. An item that a single write would refuse
+   * (bad input, a scope it may not write, a passed priority cap, an expected revision that is not the
+   * scope's head before the batch, a reasoner failure) is rejected alone, with that error on its item,
+   * and the other items of its scope are still written. A store failure rolls back that scope's
+   * transaction: each of its items then carries the {@link StoreException}, and nothing of that scope
+   * is stored; other scopes commit independently. Items are applied in request order, so an item whose
+   * content an earlier item of the batch already stored in its scope is {@code DEDUPED} to it, and a
+   * later write to the same path updates the earlier one. A {@code DEDUPED} item reports its scope's
+   * revision after the batch.
+   *
+   * @param grants what the caller may see and write
+   * @param requests the items, at most {@value #MAX_BATCH_WRITES}
+   * @return one item per request, in request order
+   * @throws InvalidInputException if there are more than {@value #MAX_BATCH_WRITES} requests
+   * @throws NullPointerException if {@code requests} or one of its items is null
+   */
+  BatchWriteResult writeAll(Grants grants, List<WriteRequest> requests);
+
+  /** The most requests one {@link #writeAll(Grants, List)} takes. */
+  int MAX_BATCH_WRITES = 10_000;
+
+  /**
    * {@link #correct(Grants, String, String, ChangeOptions)} without actor or reason.
    *
    * @param grants what the caller may see and write

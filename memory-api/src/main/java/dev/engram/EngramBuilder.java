@@ -48,6 +48,7 @@ public final class EngramBuilder {
   private final List<ProtectedNamespace> protectedNamespaces = new ArrayList<>();
   private @Nullable Embedder embedder;
   private @Nullable SearchSettings searchSettings;
+  private dev.engram.spi.@Nullable Reranker reranker;
   private boolean built;
 
   EngramBuilder() {}
@@ -185,6 +186,19 @@ public final class EngramBuilder {
   }
 
   /**
+   * Reorders every search's hits after fusion (none by default). See {@link dev.engram.spi.Reranker}.
+   *
+   * @param reranker the reranker
+   * @return this builder
+   * @throws IllegalStateException if a reranker was already given or the builder was used
+   */
+  public EngramBuilder reranker(dev.engram.spi.Reranker reranker) {
+    requireUnset("reranker", this.reranker);
+    this.reranker = Objects.requireNonNull(reranker, "reranker");
+    return this;
+  }
+
+  /**
    * Adds a protected namespace; may be called several times.
    *
    * @param boundary the boundary grants must stay below
@@ -221,7 +235,8 @@ public final class EngramBuilder {
         writePolicy != null ? writePolicy : WritePolicy.DEFAULT,
         protectedNamespaces,
         embedder,
-        searchSettings != null ? searchSettings : SearchSettings.DEFAULTS);
+        searchSettings != null ? searchSettings : SearchSettings.DEFAULTS,
+        reranker);
     return new MemoryEngine(store, reasoner, config, ownsStore);
   }
 

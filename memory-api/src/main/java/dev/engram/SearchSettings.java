@@ -6,68 +6,405 @@ package dev.engram;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.OptionalDouble;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Tuning of search. Defaults: vector admission floor cosine 0.3, RRF k 60, both channels weight 1,
- * priority bonus 0.002 (priority 0) / 0.001 (priority 1) added to fused scores, query embedding
- * timeout 2 s, channel depth 100.
+ * Tuning of search, immutable and thread-safe. Made with {@link #builder()} (which starts from
+ * {@link #DEFAULTS}) or derived with the {@code with…} methods; every setter fails fast with an
+ * {@link InvalidInputException} naming the setting.
  *
- * @param vectorFloor minimum cosine for the vector channel to admit a version
- * @param rrfK the reciprocal-rank-fusion constant
- * @param ftsWeight weight of the full-text channel in fusion
- * @param vectorWeight weight of the vector channel in fusion
- * @param priorityBonus added for priority 0, half of it for priority 1; it reorders near-ties and
- *     never admits a hit
- * @param embedTimeout how long a query embedding may take before {@code AUTO} falls back to full-text
- * @param channelDepth how many candidates each channel contributes before fusion
+ * <p>{@link #DEFAULTS}: score fusion ({@link Fusion#SCORE}) with the full-text channel weighted 1.25
+ * against the vector channel's 1, each channel contributing its best 100 candidates, the vector admission
+ * floor of the embedder's profile ({@link dev.engram.spi.EmbeddingProfile#vectorFloor()}), priority bonus
+ * 0.002 (priority 0) / 0.001 (priority 1), query embedding timeout 2 s; for
+ * {@link Fusion#RECIPROCAL_RANK}, k 60. Why these values is measured in {@code docs/BENCHMARKS.md}
+ * ("Retrieval quality"): score fusion keeps how far ahead of the rest a hit is, which rank fusion throws
+ * away, and the full-text channel, whose matches are exact, counts a little more than the vector
+ * channel's near misses; the result is flat around these values (weights 1 to 1.5 within 0.001 R@10).
  */
-public record SearchSettings(
-    double vectorFloor, int rrfK, double ftsWeight, double vectorWeight, double priorityBonus,
-    Duration embedTimeout, int channelDepth) {
+public final class SearchSettings {
+  /** How hybrid search combines the two channels' candidates. */
+  public enum Fusion {
+    /**
+     * Each channel's scores (BM25, cosine) are scaled to (0, 1] over that channel's candidates (the
+     * best is 1, the last admitted one just above 0), then summed with the channel weights. A candidate
+     * a channel did not find adds nothing from it, so one found by both never ranks below one found by a
+     * single channel at an equal position. Unlike rank fusion it keeps how far ahead a hit is: a full-text
+     * match far above the rest stays on top of vector near misses.
+     */
+    SCORE,
+    /** Reciprocal rank fusion: {@code Σ weight / (rrfK + rank)} over the channels that found a candidate. */
+    RECIPROCAL_RANK
+  }
+
+  /** The library's defaults (see the class documentation). */
   public static final SearchSettings DEFAULTS =
-      new SearchSettings(0.3, 60, 1.0, 1.0, 0.002, Duration.ofSeconds(2), 100);
+      new SearchSettings(Fusion.SCORE, null, 60, 1.25, 1.0, 0.002, Duration.ofSeconds(2), 100);
 
-  public SearchSettings {
-    if (!(vectorFloor >= -1 && vectorFloor <= 1)) {
-      throw new InvalidInputException("vectorFloor", "must be within [-1, 1], was " + vectorFloor);
-    }
-    if (rrfK < 1) {
-      throw new InvalidInputException("rrfK", "must be >= 1, was " + rrfK);
-    }
-    if (!(ftsWeight >= 0) || Double.isInfinite(ftsWeight)) {
-      throw new InvalidInputException("ftsWeight", "must be finite and >= 0, was " + ftsWeight);
-    }
-    if (!(vectorWeight >= 0) || Double.isInfinite(vectorWeight)) {
-      throw new InvalidInputException("vectorWeight", "must be finite and >= 0, was " + vectorWeight);
-    }
-    if (ftsWeight + vectorWeight == 0) {
-      throw new InvalidInputException("ftsWeight", "channel weights must not both be 0");
-    }
-    if (!(priorityBonus >= 0 && priorityBonus < 0.01)) {
-      throw new InvalidInputException("priorityBonus", "must be within [0, 0.01), was " + priorityBonus);
-    }
-    Objects.requireNonNull(embedTimeout, "embedTimeout");
-    if (embedTimeout.isNegative() || embedTimeout.isZero()) {
-      throw new InvalidInputException("embedTimeout", "must be positive, was " + embedTimeout);
-    }
-    if (channelDepth < 10 || channelDepth > 1000) {
-      throw new InvalidInputException("channelDepth", "must be between 10 and 1000, was " + channelDepth);
-    }
+  private final Fusion fusion;
+
+  private final @Nullable Double vectorFloor;
+  private final int rrfK;
+  private final double ftsWeight;
+  private final double vectorWeight;
+  private final double priorityBonus;
+  private final Duration embedTimeout;
+  private final int channelDepth;
+
+  private SearchSettings(Fusion fusion, @Nullable Double vectorFloor, int rrfK, double ftsWeight, double vectorWeight,
+      double priorityBonus, Duration embedTimeout, int channelDepth) {
+    this.fusion = fusion;
+    this.vectorFloor = vectorFloor;
+    this.rrfK = rrfK;
+    this.ftsWeight = ftsWeight;
+    this.vectorWeight = vectorWeight;
+    this.priorityBonus = priorityBonus;
+    this.embedTimeout = embedTimeout;
+    this.channelDepth = channelDepth;
   }
 
+  /**
+   * A builder holding the {@link #DEFAULTS}.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder(DEFAULTS);
+  }
+
+  /**
+   * A builder holding these settings.
+   *
+   * @return a new builder
+   */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** @return how hybrid search combines the channels */
+  public Fusion fusion() {
+    return fusion;
+  }
+
+  /**
+   * The minimum cosine for the vector channel to admit a version, when set; empty means the floor of
+   * the configured embedder's profile ({@link dev.engram.spi.EmbeddingProfile#vectorFloor()}), which
+   * knows its model's cosine scale.
+   *
+   * @return the floor, or empty for the profile's
+   */
+  public OptionalDouble vectorFloor() {
+    return vectorFloor == null ? OptionalDouble.empty() : OptionalDouble.of(vectorFloor);
+  }
+
+  /**
+   * The floor the vector channel admits at: {@link #vectorFloor()} when set, else {@code profileFloor}.
+   *
+   * @param profileFloor the embedder profile's floor
+   * @return the floor in effect
+   */
+  public double vectorFloorOr(double profileFloor) {
+    return vectorFloor == null ? profileFloor : vectorFloor;
+  }
+
+  /**
+   * @return the reciprocal-rank-fusion constant: a hit at rank r of a channel adds weight / (k + r) (used
+   *     with {@link Fusion#RECIPROCAL_RANK})
+   */
+  public int rrfK() {
+    return rrfK;
+  }
+
+  /** @return the weight of the full-text channel in fusion */
+  public double ftsWeight() {
+    return ftsWeight;
+  }
+
+  /** @return the weight of the vector channel in fusion */
+  public double vectorWeight() {
+    return vectorWeight;
+  }
+
+  /**
+   * @return added to the fused score for priority 0, half of it for priority 1; it reorders near-ties and
+   *     never admits a hit
+   */
+  public double priorityBonus() {
+    return priorityBonus;
+  }
+
+  /** @return how long a query embedding may take before {@code AUTO} falls back to full text */
+  public Duration embedTimeout() {
+    return embedTimeout;
+  }
+
+  /** @return how many candidates each channel contributes before fusion */
+  public int channelDepth() {
+    return channelDepth;
+  }
+
+  /**
+   * These settings with another vector admission floor.
+   *
+   * @param floor the minimum cosine, within [-1, 1]
+   * @return the new settings
+   * @throws InvalidInputException when the floor is out of range
+   */
   public SearchSettings withVectorFloor(double floor) {
-    return new SearchSettings(floor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth);
+    return toBuilder().vectorFloor(floor).build();
   }
 
+  /**
+   * These settings with the vector admission floor of the embedder's profile.
+   *
+   * @return the new settings
+   */
+  public SearchSettings withProfileVectorFloor() {
+    return toBuilder().profileVectorFloor().build();
+  }
+
+  /**
+   * These settings with other channel weights.
+   *
+   * @param fts the full-text weight, finite and at least 0
+   * @param vector the vector weight, finite and at least 0
+   * @return the new settings
+   * @throws InvalidInputException when a weight is out of range or both are 0
+   */
   public SearchSettings withWeights(double fts, double vector) {
-    return new SearchSettings(vectorFloor, rrfK, fts, vector, priorityBonus, embedTimeout, channelDepth);
+    return toBuilder().ftsWeight(fts).vectorWeight(vector).build();
   }
 
+  /**
+   * These settings with another fusion method.
+   *
+   * @param fusion the method
+   * @return the new settings
+   */
+  public SearchSettings withFusion(Fusion fusion) {
+    return toBuilder().fusion(fusion).build();
+  }
+
+  /**
+   * These settings with another fusion constant.
+   *
+   * @param k the reciprocal-rank-fusion constant, at least 1
+   * @return the new settings
+   * @throws InvalidInputException when k is below 1
+   */
+  public SearchSettings withRrfK(int k) {
+    return toBuilder().rrfK(k).build();
+  }
+
+  /**
+   * These settings with another query embedding timeout.
+   *
+   * @param timeout positive
+   * @return the new settings
+   * @throws InvalidInputException when the timeout is not positive
+   */
   public SearchSettings withEmbedTimeout(Duration timeout) {
-    return new SearchSettings(vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, timeout, channelDepth);
+    return toBuilder().embedTimeout(timeout).build();
   }
 
+  /**
+   * These settings with another channel depth.
+   *
+   * @param depth candidates per channel, 10..1000
+   * @return the new settings
+   * @throws InvalidInputException when the depth is out of range
+   */
   public SearchSettings withChannelDepth(int depth) {
-    return new SearchSettings(vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, depth);
+    return toBuilder().channelDepth(depth).build();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SearchSettings s
+        && fusion == s.fusion
+        && Objects.equals(vectorFloor, s.vectorFloor)
+        && rrfK == s.rrfK
+        && Double.compare(ftsWeight, s.ftsWeight) == 0
+        && Double.compare(vectorWeight, s.vectorWeight) == 0
+        && Double.compare(priorityBonus, s.priorityBonus) == 0
+        && embedTimeout.equals(s.embedTimeout)
+        && channelDepth == s.channelDepth;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth);
+  }
+
+  @Override
+  public String toString() {
+    return "SearchSettings[fusion=" + fusion + ", vectorFloor=" + (vectorFloor == null ? "profile" : vectorFloor) + ", rrfK=" + rrfK
+        + ", ftsWeight=" + ftsWeight + ", vectorWeight=" + vectorWeight + ", priorityBonus=" + priorityBonus
+        + ", embedTimeout=" + embedTimeout + ", channelDepth=" + channelDepth + "]";
+  }
+
+  /** Collects settings; each setter validates its value at once. Not thread-safe. */
+  public static final class Builder {
+    private Fusion fusion;
+    private @Nullable Double vectorFloor;
+    private int rrfK;
+    private double ftsWeight;
+    private double vectorWeight;
+    private double priorityBonus;
+    private Duration embedTimeout;
+    private int channelDepth;
+
+    private Builder(SearchSettings from) {
+      this.fusion = from.fusion;
+      this.vectorFloor = from.vectorFloor;
+      this.rrfK = from.rrfK;
+      this.ftsWeight = from.ftsWeight;
+      this.vectorWeight = from.vectorWeight;
+      this.priorityBonus = from.priorityBonus;
+      this.embedTimeout = from.embedTimeout;
+      this.channelDepth = from.channelDepth;
+    }
+
+    /**
+     * How hybrid search combines the channels (default {@link Fusion#SCORE}).
+     *
+     * @param fusion the method
+     * @return this builder
+     */
+    public Builder fusion(Fusion fusion) {
+      this.fusion = Objects.requireNonNull(fusion, "fusion");
+      return this;
+    }
+
+    /**
+     * A fixed vector admission floor, used whatever the embedder.
+     *
+     * @param floor the minimum cosine, within [-1, 1]
+     * @return this builder
+     * @throws InvalidInputException when the floor is out of range
+     */
+    public Builder vectorFloor(double floor) {
+      if (!(floor >= -1 && floor <= 1)) {
+        throw new InvalidInputException("vectorFloor", "must be within [-1, 1], was " + floor);
+      }
+      this.vectorFloor = floor;
+      return this;
+    }
+
+    /**
+     * The vector admission floor of the embedder's profile (the default).
+     *
+     * @return this builder
+     */
+    public Builder profileVectorFloor() {
+      this.vectorFloor = null;
+      return this;
+    }
+
+    /**
+     * The reciprocal-rank-fusion constant (default 60), used with {@link Fusion#RECIPROCAL_RANK}.
+     *
+     * @param k at least 1
+     * @return this builder
+     * @throws InvalidInputException when k is below 1
+     */
+    public Builder rrfK(int k) {
+      if (k < 1) {
+        throw new InvalidInputException("rrfK", "must be >= 1, was " + k);
+      }
+      this.rrfK = k;
+      return this;
+    }
+
+    /**
+     * The full-text channel's weight in fusion (default 1.25).
+     *
+     * @param weight finite and at least 0
+     * @return this builder
+     * @throws InvalidInputException when the weight is negative, NaN or infinite
+     */
+    public Builder ftsWeight(double weight) {
+      this.ftsWeight = weight("ftsWeight", weight);
+      return this;
+    }
+
+    /**
+     * The vector channel's weight in fusion (default 1).
+     *
+     * @param weight finite and at least 0
+     * @return this builder
+     * @throws InvalidInputException when the weight is negative, NaN or infinite
+     */
+    public Builder vectorWeight(double weight) {
+      this.vectorWeight = weight("vectorWeight", weight);
+      return this;
+    }
+
+    /**
+     * The bonus for priority 0 (half of it for priority 1) added to fused scores (default 0.002).
+     *
+     * @param bonus within [0, 0.01)
+     * @return this builder
+     * @throws InvalidInputException when the bonus is out of range
+     */
+    public Builder priorityBonus(double bonus) {
+      if (!(bonus >= 0 && bonus < 0.01)) {
+        throw new InvalidInputException("priorityBonus", "must be within [0, 0.01), was " + bonus);
+      }
+      this.priorityBonus = bonus;
+      return this;
+    }
+
+    /**
+     * How long a query embedding may take (default 2 s).
+     *
+     * @param timeout positive
+     * @return this builder
+     * @throws InvalidInputException when the timeout is zero or negative
+     */
+    public Builder embedTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "embedTimeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new InvalidInputException("embedTimeout", "must be positive, was " + timeout);
+      }
+      this.embedTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Candidates each channel contributes before fusion (default 100).
+     *
+     * @param depth 10..1000
+     * @return this builder
+     * @throws InvalidInputException when the depth is out of range
+     */
+    public Builder channelDepth(int depth) {
+      if (depth < 10 || depth > 1000) {
+        throw new InvalidInputException("channelDepth", "must be between 10 and 1000, was " + depth);
+      }
+      this.channelDepth = depth;
+      return this;
+    }
+
+    /**
+     * The settings.
+     *
+     * @return the settings
+     * @throws InvalidInputException when both channel weights are 0
+     */
+    public SearchSettings build() {
+      if (ftsWeight + vectorWeight == 0) {
+        throw new InvalidInputException("ftsWeight", "channel weights must not both be 0");
+      }
+      return new SearchSettings(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth);
+    }
+
+    private static double weight(String name, double w) {
+      if (!(w >= 0) || Double.isInfinite(w)) {
+        throw new InvalidInputException(name, "must be finite and >= 0, was " + w);
+      }
+      return w;
+    }
   }
 }

@@ -265,7 +265,10 @@ final class Instructions {
     }
     PreparedContext ctx;
     try {
-      ctx = resource.engram.prepareContext(grants, new ContextRequest(query, resource.contextBytes, 16, 8, 2000));
+      // the preload already holds the core entries when it loads them; the context then keeps its budget for hits
+      boolean corePreloaded = resource.preload.enabled() && (resource.preload.core() || resource.preload.all());
+      ContextRequest request = new ContextRequest(query, resource.contextBytes, 16, 8, 2000);
+      ctx = resource.engram.prepareContext(grants, corePreloaded ? request.withCoreShare(0) : request);
     } catch (InvalidInputException e) {
       LOG.warn("no prepared context for this message: {}", e.getMessage());
       sb.append("(No memory context could be prepared for this message.)\n");

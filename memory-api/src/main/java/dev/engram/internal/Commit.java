@@ -39,7 +39,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>one active entry per path;
  *   <li>priority caps, counted among the active entries of this scope only.
  * </ul>
- * A check that fails throws, and the store rolls the whole transaction back.
+ * Every check runs before the mutation it guards, so a check that fails throws with the transaction
+ * exactly as it was: a single change then rolls back (nothing was written), and a batch
+ * ({@link WritePipeline}) rejects that one item and goes on with the next.
  */
 final class Commit {
   private final StoreTransaction tx;
@@ -55,6 +57,11 @@ final class Commit {
   private boolean restored;
   private boolean finished;
   private long cursorTo = -1;
+  /**
+   * Active holders of content hashes in this transaction's view, as far as this commit knows them: a
+   * lookup is remembered, and every mutation of this commit updates or forgets what it changes.
+   */
+  private final java.util.Map<String, java.util.Optional<MemoryEntry>> holders = new java.util.HashMap<>();
 
   Commit(StoreTransaction tx, String scope, Commits.Rules rules, Commits.Vectors vectors) {
     this.tx = tx;
@@ -101,6 +108,37 @@ final class Commit {
     return Entries.current(tx, entryId);
   }
 
+  /**
+   * The active entry of this scope holding {@code contentHash} in this transaction's view, or null.
+   * The answer is remembered (and kept current by this commit's own mutations), so the dedupe check
+   * of an {@link #append} that follows does not read it again.
+   */
+  @Nullable MemoryEntry activeWithContent(String contentHash) {
+    java.util.Optional<MemoryEntry> known = holders.get(contentHash);
+    if (known == null) {
+      known = tx.findActiveByHash(scope, contentHash);
+      holders.put(contentHash, known);
+    }
+    return known.orElse(null);
+  }
+
+  /** Looks up the active holders of many content hashes at once, for the {@link #activeWithContent} that follow. */
+  void prefetchContent(Collection<String> contentHashes) {
+    List<String> unknown = new ArrayList<>();
+    for (String h : contentHashes) {
+      if (!holders.containsKey(h)) {
+        unknown.add(h);
+      }
+    }
+    if (unknown.isEmpty()) {
+      return;
+    }
+    java.util.Map<String, MemoryEntry> found = tx.findActiveByHashes(scope, unknown);
+    for (String h : unknown) {
+      holders.put(h, java.util.Optional.ofNullable(found.get(h)));
+    }
+  }
+
   /** Records {@code o} as the origin of this commit's events (null: inferred from each event's actor). */
   void origin(@Nullable Origin o) {
     this.origin = o;
@@ -114,8 +152,9 @@ final class Commit {
 
   /** Stores {@code entry} (version 1 of a new entry, created in {@link #revision()}). */
   MemoryEntry append(MemoryEntry entry, @Nullable String actor, @Nullable String reason) {
-    requireActivatable(entry, entry.priority());
+    requireActivatable(entry, entry.priority(), null);
     tx.insertVersion(entry);
+    holders.put(entry.contentHash(), java.util.Optional.of(entry));
     vectors.index(tx, entry);
     changes.add(new Change(ChangeKind.APPEND, entry.entryId(), entry.versionId()));
     events.add(new MemoryEvent(Ids.next(), scope, entry.entryId(), EventKind.CREATE, null, entry, actor, reason,
@@ -132,11 +171,13 @@ final class Commit {
   MemoryEntry replace(
       MemoryEntry cur, MemoryEntry next, EventKind eventKind, ChangeKind changeKind, @Nullable String actor,
       @Nullable String reason) {
+    requireActivatable(next, next.priority(), cur.isActive() ? cur : null);
     if (cur.isActive()) {
+      holders.remove(cur.contentHash());
       tx.updateStatus(cur.versionId(), EntryStatus.SUPERSEDED, next.versionId(), now);
     }
-    requireActivatable(next, next.priority());
     tx.insertVersion(next);
+    holders.put(next.contentHash(), java.util.Optional.of(next));
     vectors.index(tx, next);
     changes.add(new Change(changeKind, next.entryId(), next.versionId()));
     if (cur.isActive()) {
@@ -169,8 +210,9 @@ final class Commit {
   MemoryEntry status(MemoryEntry cur, EntryStatus target, @Nullable String actor, @Nullable String reason) {
     MemoryEntry after = cur.withStatus(target, null, now);
     if (target == EntryStatus.ACTIVE) {
-      requireActivatable(after, after.priority());
+      requireActivatable(after, after.priority(), null);
     }
+    holders.remove(cur.contentHash());
     tx.updateStatus(cur.versionId(), target, null, now);
     if (target == EntryStatus.ACTIVE) {
       vectors.index(tx, after);
@@ -186,6 +228,7 @@ final class Commit {
 
   /** Supersedes the active {@code old} into {@code intoVersionId} (another entry's version): a merge. */
   void supersedeInto(MemoryEntry old, String intoVersionId, @Nullable String actor, String reason) {
+    holders.remove(old.contentHash());
     tx.updateStatus(old.versionId(), EntryStatus.SUPERSEDED, intoVersionId, now);
     changes.add(new Change(ChangeKind.SUPERSEDE, old.entryId(), old.versionId()));
     events.add(new MemoryEvent(Ids.next(), scope, old.entryId(), EventKind.MERGE, old,
@@ -199,6 +242,7 @@ final class Commit {
     for (MemoryEntry v : tx.versions(entryId)) {
       carried.addAll(v.topics());
     }
+    holders.clear();
     int removed = tx.eraseEntry(entryId);
     if (removed > 0) {
       changes.add(new Change(ChangeKind.DELETE, entryId, null));
@@ -217,6 +261,7 @@ final class Commit {
     for (MemoryEntry v : tx.versionsIn(List.of(scope), java.util.EnumSet.allOf(EntryStatus.class))) {
       entryIds.add(v.entryId());
     }
+    holders.clear();
     int removed = tx.eraseScopeContent();
     for (String id : entryIds) {
       changes.add(new Change(ChangeKind.DELETE, id, null));
@@ -270,6 +315,7 @@ final class Commit {
       List<RestoredTopic> restoredTopics) {
     requireEmptyScope();
     restored = true;
+    holders.clear();
     List<MemoryEntry> ordered = new ArrayList<>(versions);
     ordered.sort((a, b) -> a.versionId().compareTo(b.versionId()));
     for (MemoryEntry v : ordered) {
@@ -343,9 +389,13 @@ final class Commit {
 
   // ---- invariants
 
-  private void requireActivatable(MemoryEntry next, int priority) {
+  /**
+   * Checks that {@code next} may become active; {@code leaving} is the active version it replaces (it
+   * stops counting against the cap), or null.
+   */
+  private void requireActivatable(MemoryEntry next, int priority, @Nullable MemoryEntry leaving) {
     if (next.path() == null) {
-      MemoryEntry holder = tx.findActiveByHash(scope, next.contentHash()).orElse(null);
+      MemoryEntry holder = activeWithContent(next.contentHash());
       if (holder != null && !holder.entryId().equals(next.entryId())) {
         throw new EntryStateException("entry " + holder.entryId() + " already holds this content in " + scope
             + "; two active entries never share one content (retire or change that entry first)");
@@ -358,7 +408,11 @@ final class Commit {
     }
     if (priority <= 1) {
       int cap = priority == 0 ? rules.corePriorityCap() : rules.keyPriorityCap();
-      if (tx.countActiveWithPriority(scope, priority) >= cap) {
+      int active = tx.countActiveWithPriority(scope, priority);
+      if (leaving != null && leaving.priority() == priority) {
+        active--;
+      }
+      if (active >= cap) {
         throw new PriorityCapExceededException(scope, priority, cap);
       }
     }

@@ -21,7 +21,8 @@ public record EngineConfig(
     WritePolicy writePolicy,
     List<ProtectedNamespace> protectedNamespaces,
     @Nullable Embedder embedder,
-    SearchSettings search) {
+    SearchSettings search,
+    dev.engram.spi.@Nullable Reranker reranker) {
   public EngineConfig {
     protectedNamespaces = List.copyOf(protectedNamespaces);
   }

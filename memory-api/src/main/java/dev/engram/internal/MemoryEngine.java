@@ -40,6 +40,9 @@ import dev.engram.StoreException;
 import dev.engram.TopicSummary;
 import dev.engram.TransferReport;
 import dev.engram.WriteOptions;
+import dev.engram.WriteRequest;
+import dev.engram.BatchWriteResult;
+import dev.engram.MemoryException;
 import dev.engram.WriteResult;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
@@ -96,7 +99,7 @@ public final class MemoryEngine implements Engram {
     this.config = Objects.requireNonNull(config, "config");
     this.policy = new GrantPolicy(config.protectedNamespaces());
     this.search = new SearchService(store, reasoner, config.search(),
-        config.embedder() == null ? null : new Embeddings(config.embedder()));
+        config.embedder() == null ? null : new Embeddings(config.embedder()), config.reranker());
     this.commits = new Commits(store, config, search);
     this.writes = new WritePipeline(store, reasoner, config, policy, search, commits);
     this.versioning = new Versioning(search, commits);
@@ -128,8 +131,52 @@ public final class MemoryEngine implements Engram {
   @Override
   public WriteResult write(Grants grants, String content, WriteOptions options) {
     open(grants);
+    return withWarnings(writes.write(grants, input(content, options)));
+  }
+
+  @Override
+  public BatchWriteResult writeAll(Grants grants, List<WriteRequest> requests) {
+    open(grants);
+    Objects.requireNonNull(requests, "requests");
+    if (requests.size() > MAX_BATCH_WRITES) {
+      throw new InvalidInputException("requests",
+          "a batch takes at most " + MAX_BATCH_WRITES + " requests, got " + requests.size());
+    }
+    List<WritePipeline.Slot> slots = new ArrayList<>(requests.size());
+    for (int i = 0; i < requests.size(); i++) {
+      WriteRequest request = Objects.requireNonNull(requests.get(i), "requests[" + i + "]");
+      try {
+        slots.add(WritePipeline.Slot.of(input(request.content(), request.options())));
+      } catch (MemoryException e) {
+        slots.add(WritePipeline.Slot.rejected(e));
+      }
+    }
+    writes.writeAll(grants, slots);
+    List<BatchWriteResult.Item> items = new ArrayList<>(slots.size());
+    for (int i = 0; i < slots.size(); i++) {
+      WritePipeline.Slot slot = slots.get(i);
+      WriteResult result = slot.result();
+      items.add(result != null
+          ? BatchWriteResult.Item.written(i, withWarnings(result))
+          : BatchWriteResult.Item.rejected(i, asMemoryException(Objects.requireNonNull(slot.error()))));
+    }
+    return new BatchWriteResult(items);
+  }
+
+  private static MemoryException asMemoryException(RuntimeException e) {
+    return e instanceof MemoryException m
+        ? m : new StoreException(ErrorCode.STORE_UNAVAILABLE, "the batch's transaction failed: " + e, e);
+  }
+
+  private static WriteResult withWarnings(WriteResult result) {
+    return result.outcome() == WriteResult.Outcome.DEDUPED
+        ? result : result.withWarnings(DisclosureCheck.warnings(result.entry().disclosure()));
+  }
+
+  /** A write's arguments validated; throws the caller's mistake. */
+  private WritePipeline.Input input(String content, WriteOptions options) {
     Objects.requireNonNull(options, "options");
-    WritePipeline.Input in = new WritePipeline.Input(
+    return new WritePipeline.Input(
         Text.content("content", content, config.maxContentBytes()),
         Text.topics("topicsHint", options.topicsHint(), false),
         options.type(),
@@ -143,9 +190,6 @@ public final class MemoryEngine implements Engram {
         GrantPolicy.narrow(config.writePolicy(), options.writePolicy()),
         options.occurredAt(),
         options.origin());
-    WriteResult result = writes.write(grants, in);
-    return result.outcome() == WriteResult.Outcome.DEDUPED
-        ? result : result.withWarnings(DisclosureCheck.warnings(result.entry().disclosure()));
   }
 
   // ---- changes to existing entries

@@ -21,6 +21,7 @@ import dev.engram.SearchSettings;
 import dev.engram.spi.FullTextQuery;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
+import dev.engram.spi.Reranker;
 import dev.engram.spi.ScoredEntry;
 import dev.engram.spi.StoreCapability;
 import dev.engram.spi.StoredVector;
@@ -43,9 +44,11 @@ import org.slf4j.LoggerFactory;
  * checks again.
  *
  * <p>Full-text admission: a version must contain at least one query term (after stopword removal;
- * stores stem). Vector admission: best cosine over the version's views at or above the floor. Hybrid:
- * {@code score = Σ weight / (k + rank)} over the channels that found the version, plus the priority
- * bonus; ties go to the newer version.
+ * stores stem). Vector admission: best cosine over the version's views at or above the floor (the
+ * settings' or the embedder profile's). Hybrid: by default each channel's scores scaled into (0, 1] over
+ * its candidates and summed with the channel weights ({@link SearchSettings.Fusion#SCORE}), or
+ * {@code Σ weight / (k + rank)} ({@link SearchSettings.Fusion#RECIPROCAL_RANK}), over the channels that
+ * found the version, plus the priority bonus; ties go to the newer version.
  */
 final class SearchService {
   private static final Logger LOG = LoggerFactory.getLogger(SearchService.class);
@@ -54,6 +57,8 @@ final class SearchService {
   /** How much deeper each channel looks when an event-time filter thins its candidates, and the cap. */
   private static final int OCCURRED_DEPTH_FACTOR = 10;
   private static final int MAX_FILTERED_DEPTH = 2000;
+  /** What the last candidate of a channel contributes under score fusion (the best contributes 1). */
+  static final double SCALED_MIN = 0.01;
 
   private final MemoryStore store;
   private final Reasoner reasoner;
@@ -61,8 +66,15 @@ final class SearchService {
   private final @Nullable Embeddings embeddings;
   private final VectorIndex vectors;
   private volatile @Nullable String lastIncompleteReason;
+  private final @Nullable Reranker reranker;
 
   SearchService(MemoryStore store, Reasoner reasoner, SearchSettings settings, @Nullable Embeddings embeddings) {
+    this(store, reasoner, settings, embeddings, null);
+  }
+
+  SearchService(MemoryStore store, Reasoner reasoner, SearchSettings settings, @Nullable Embeddings embeddings,
+      @Nullable Reranker reranker) {
+    this.reranker = reranker;
     this.store = store;
     this.reasoner = reasoner;
     this.settings = settings;
@@ -121,11 +133,60 @@ final class SearchService {
     }
   }
 
+  /** The vector admission floor in effect: the settings' own, else the embedder profile's. */
+  private float vectorFloor() {
+    return (float) settings.vectorFloorOr(embeddings.profile().vectorFloor());
+  }
+
   @Nullable String profileId() {
     return embeddings == null ? null : embeddings.profile().id();
   }
 
   SearchResult search(Grants grants, SearchRequest request) {
+    SearchResult fused = fusedSearch(grants, request);
+    if (reranker == null || fused.hits().isEmpty()) {
+      return fused;
+    }
+    List<SearchHit> given = fused.hits();
+    String problem;
+    try {
+      List<SearchHit> answer = reranker.rerank(request.query(), given);
+      problem = checkReranked(given, answer);
+      if (problem == null) {
+        return new SearchResult(fused.requested(), fused.used(), List.copyOf(answer), fused.fallbackReason());
+      }
+    } catch (RuntimeException e) {
+      // the exception's class only: a model's error may quote the query or the hits
+      problem = "the reranker failed (" + e.getClass().getName() + ")";
+    }
+    LOG.warn("Search kept the fused order: {}", problem);
+    String reason = (fused.fallbackReason() == null ? "" : fused.fallbackReason() + "; ") + problem
+        + "; hits in fused order";
+    return new SearchResult(fused.requested(), fused.used(), given, reason);
+  }
+
+  /** Null when {@code answer} holds only hits of {@code given}, each at most once; else what is wrong. */
+  private static @Nullable String checkReranked(List<SearchHit> given, @Nullable List<SearchHit> answer) {
+    if (answer == null) {
+      return "the reranker returned null";
+    }
+    Map<String, SearchHit> byVersion = new HashMap<>();
+    for (SearchHit h : given) {
+      byVersion.put(h.entry().versionId(), h);
+    }
+    Set<String> seen = new HashSet<>();
+    for (SearchHit h : answer) {
+      if (h == null || !h.equals(byVersion.get(h.entry().versionId()))) {
+        return "the reranker returned a hit it was not given";
+      }
+      if (!seen.add(h.entry().versionId())) {
+        return "the reranker returned a hit twice";
+      }
+    }
+    return null;
+  }
+
+  private SearchResult fusedSearch(Grants grants, SearchRequest request) {
     String query = Text.shortText("query", request.query(), MAX_QUERY_CHARS);
     List<String> topicList = Text.topics("topics", request.topics(), false);
     Set<String> topics = Set.copyOf(topicList);
@@ -151,7 +212,7 @@ final class SearchService {
       Embeddings.PendingQuery pending = embeddings.startQuery(query);
       List<ScoredEntry> text = mode == SearchMode.HYBRID ? ftsChannel(grants, query, topics, request, depth) : List.of();
       float[] q = pending.await(settings.embedTimeout());
-      List<VectorIndex.Scored> vec = VectorIndex.search(blocks, q, (float) settings.vectorFloor(), depth, topics,
+      List<VectorIndex.Scored> vec = VectorIndex.search(blocks, q, vectorFloor(), depth, topics,
           request.types());
       return result(mode, mode, fuse(grants, text, occurred(vec, request), mode, request.limit()), null);
     }
@@ -169,7 +230,7 @@ final class SearchService {
         reason = e.getMessage();
       }
       if (q != null) {
-        List<VectorIndex.Scored> vec = VectorIndex.search(blocks, q, (float) settings.vectorFloor(), depth, topics,
+        List<VectorIndex.Scored> vec = VectorIndex.search(blocks, q, vectorFloor(), depth, topics,
             request.types());
         SearchMode used = fts ? SearchMode.HYBRID : SearchMode.VECTOR;
         return result(mode, used, fuse(grants, text, occurred(vec, request), used, request.limit()), null);
@@ -319,6 +380,9 @@ final class SearchService {
     }
     List<SearchHit> hits = new ArrayList<>();
     int k = settings.rrfK();
+    boolean byScore = settings.fusion() == SearchSettings.Fusion.SCORE;
+    double[] textRange = range(text.stream().mapToDouble(ScoredEntry::score).toArray());
+    double[] vecRange = range(vec.stream().mapToDouble(VectorIndex.Scored::cosine).toArray());
     for (Fused f : byVersion.values()) {
       double score;
       if (used == SearchMode.VECTOR) {
@@ -326,10 +390,11 @@ final class SearchService {
       } else {
         score = 0;
         if (f.ftsRank != null) {
-          score += settings.ftsWeight() / (k + f.ftsRank);
+          score += settings.ftsWeight() * (byScore
+              ? scaled(text.get(f.ftsRank - 1).score(), textRange) : 1.0 / (k + f.ftsRank));
         }
         if (f.vectorRank != null) {
-          score += settings.vectorWeight() / (k + f.vectorRank);
+          score += settings.vectorWeight() * (byScore ? scaled(f.cosine, vecRange) : 1.0 / (k + f.vectorRank));
         }
         int p = f.entry.priority();
         score += p == 0 ? settings.priorityBonus() : p == 1 ? settings.priorityBonus() / 2 : 0;
@@ -348,6 +413,26 @@ final class SearchService {
       return c != 0 ? c : b.entry().versionId().compareTo(a.entry().versionId());
     });
     return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
+  }
+
+  /** The lowest and highest of a channel's scores ({@code [0, 0]} when it found nothing). */
+  private static double[] range(double[] scores) {
+    double lo = Double.POSITIVE_INFINITY;
+    double hi = Double.NEGATIVE_INFINITY;
+    for (double d : scores) {
+      lo = Math.min(lo, d);
+      hi = Math.max(hi, d);
+    }
+    return scores.length == 0 ? new double[] {0, 0} : new double[] {lo, hi};
+  }
+
+  /**
+   * A channel score scaled into (0, 1] over the channel's candidates: the best is 1, the lowest
+   * {@link #SCALED_MIN}, so that being found by a channel always adds to a candidate's score.
+   */
+  private static double scaled(double score, double[] range) {
+    double span = range[1] - range[0];
+    return span > 0 ? SCALED_MIN + (1 - SCALED_MIN) * (score - range[0]) / span : 1;
   }
 
   private static final class Fused {
@@ -375,10 +460,15 @@ final class SearchService {
 
   PreparedContext prepareContext(Grants grants, ContextRequest request) {
     SearchResult found = search(grants, SearchRequest.builder(request.query()).limit(request.candidates()).build());
+    List<MemoryEntry> core = request.coreShare() > 0 ? coreEntries(grants, request.maxItems()) : List.of();
     List<MemoryEntry> candidates = new ArrayList<>();
     Set<String> seen = new HashSet<>();
+    for (MemoryEntry e : core) {
+      seen.add(e.contentHash());
+    }
     for (SearchHit h : found.hits()) {
-      // One sentence once: entries at two paths may hold the same content.
+      // One sentence once: entries at two paths may hold the same content, and a core entry the search
+      // found is already rendered as profile.
       if (seen.add(h.entry().contentHash())) {
         candidates.add(h.entry());
       }
@@ -388,12 +478,40 @@ final class SearchService {
     int budget = request.maxBytes() - Text.utf8Length(head) - Text.utf8Length(tail);
     StringBuilder body = new StringBuilder();
     List<Citation> citations = new ArrayList<>();
-    for (MemoryEntry e : candidates) {
+    int coreBudget = (int) (budget * request.coreShare());
+    int left = render(core, "profile | ", coreBudget, request, body, citations);
+    render(candidates, "", budget - (coreBudget - left), request, body, citations);
+    if (citations.isEmpty()) {
+      return PreparedContext.empty();
+    }
+    String content = head + body + tail;
+    return new PreparedContext(PreparedContext.Status.READY, content, Text.utf8Length(content), citations);
+  }
+
+  /**
+   * The visible scopes' active {@code core} entries (boot nodes excluded: the agent loads them with the
+   * boot block), priority first, then newest, at most {@code limit}.
+   */
+  private List<MemoryEntry> coreEntries(Grants grants, int limit) {
+    List<MemoryEntry> out = new ArrayList<>();
+    for (MemoryEntry e : store.activeByTopic(grants.visibleScopes(), Text.CORE_TOPIC, limit + BootNodes.PATHS.size())) {
+      if (e.status() == EntryStatus.ACTIVE && grants.canSee(e.scope()) && !BootNodes.isBootNode(e)) {
+        out.add(e);
+      }
+    }
+    out.sort(java.util.Comparator.comparingInt(MemoryEntry::priority));
+    return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
+  }
+
+  /** Renders entries into {@code body} within {@code budget} bytes; returns the bytes left. */
+  private static int render(List<MemoryEntry> entries, String label, int budget, ContextRequest request,
+      StringBuilder body, List<Citation> citations) {
+    for (MemoryEntry e : entries) {
       if (citations.size() >= request.maxItems()) {
         break;
       }
-      String itemHead = "[" + (citations.size() + 1) + "] cite " + e.citation().render() + " | " + e.type().wireName()
-          + " | topics " + String.join(", ", e.topics()) + "\n";
+      String itemHead = "[" + (citations.size() + 1) + "] cite " + e.citation().render() + " | " + label
+          + e.type().wireName() + " | topics " + String.join(", ", e.topics()) + "\n";
       int room = budget - Text.utf8Length(itemHead) - 1;
       int cap = Math.min(room, request.maxItemBytes());
       String quoted = UntrustedText.quote(e.content());
@@ -407,11 +525,7 @@ final class SearchService {
       budget -= Text.utf8Length(item);
       citations.add(e.citation());
     }
-    if (citations.isEmpty()) {
-      return PreparedContext.empty();
-    }
-    String content = head + body + tail;
-    return new PreparedContext(PreparedContext.Status.READY, content, Text.utf8Length(content), citations);
+    return budget;
   }
 
   /** The longest prefix of {@code s} (cut on a code point boundary, marked with an ellipsis) within {@code maxBytes}. */

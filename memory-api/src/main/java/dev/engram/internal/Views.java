@@ -16,15 +16,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The texts embedded for one version: the content itself, a gist and up to three questions. Views
+ * The texts embedded for one version: the content itself, a gist and up to three more views. Views
  * come from the reasoner when it writes them, else from rules over content, disclosure, glossary and
- * path.
+ * path: the gist is the first sentence; the views are a question per disclosure, glossary and path, and
+ * the view slots these leave free take the rest of a long content in sentence chunks (consecutive
+ * sentences after the first, cut at sentence ends, at most {@value #CHUNK_CHARS} characters each), so
+ * that a detail deep in a long text is not averaged away by the single vector of the whole. The cap is
+ * {@value #MAX_QUESTIONS} views, five embedded texts per version in all: what a long content holds beyond
+ * its first four sentence chunks is embedded only as part of the content. A reasoner's own views (an LLM
+ * writing questions the entry answers) are the richer path and replace the rules.
  */
 final class Views {
   private static final Logger LOG = LoggerFactory.getLogger(Views.class);
   static final int MAX_GIST_CHARS = 200;
   static final int MAX_QUESTION_CHARS = 300;
   static final int MAX_QUESTIONS = 3;
+  /** The longest sentence chunk of the rule-based views. */
+  static final int CHUNK_CHARS = 200;
+  /** A sentence shorter than this joins the next one (abbreviations, "Yes." and the like). */
+  static final int MIN_SENTENCE_CHARS = 20;
 
   private Views() {}
 
@@ -90,7 +100,44 @@ final class Views {
         questions.add(clip("What is recorded about " + topic + "?", MAX_QUESTION_CHARS));
       }
     }
+    List<String> sentences = sentences(content);
+    StringBuilder chunk = new StringBuilder();
+    for (String sentence : sentences.subList(1, sentences.size())) {
+      if (questions.size() >= MAX_QUESTIONS) {
+        break;
+      }
+      if (chunk.length() > 0 && chunk.length() + 1 + sentence.length() > CHUNK_CHARS) {
+        questions.add(clip(chunk.toString(), MAX_QUESTION_CHARS));
+        chunk.setLength(0);
+      }
+      chunk.append(chunk.length() > 0 ? " " : "").append(sentence);
+    }
+    if (chunk.length() > 0 && questions.size() < MAX_QUESTIONS) {
+      questions.add(clip(chunk.toString(), MAX_QUESTION_CHARS));
+    }
     return new EntryViews(gist, questions.subList(0, Math.min(MAX_QUESTIONS, questions.size())));
+  }
+
+  /** The sentences of a text, whitespace collapsed, cut after '.', '!' or '?' and a space; never empty. */
+  static List<String> sentences(String text) {
+    String f = Text.canonical(text);
+    List<String> out = new ArrayList<>();
+    int start = 0;
+    for (int i = 0; i < f.length() - 1; i++) {
+      char c = f.charAt(i);
+      if ((c == '.' || c == '!' || c == '?') && f.charAt(i + 1) == ' ' && i - start >= MIN_SENTENCE_CHARS) {
+        out.add(f.substring(start, i + 1).strip());
+        start = i + 2;
+      }
+    }
+    if (start < f.length()) {
+      out.add(f.substring(start).strip());
+    }
+    out.removeIf(String::isEmpty);
+    if (out.isEmpty()) {
+      out.add(f);
+    }
+    return out;
   }
 
   private static @Nullable EntryViews validate(@Nullable EntryViews views) {

@@ -34,6 +34,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The write pipeline: visible topics and candidates → reasoner.tag → the proposal validated as
  * untrusted → canonical dedupe (a path write only against the entry at its path) → one commit.
+ *
+ * <p>There is one path for one write and for a batch ({@link #writeAll}): a single write is the batch of
+ * one. The items of a batch are filed one by one, then the items of each target scope are applied in
+ * request order inside one commit (one transaction, one revision); an item a check refuses is rejected
+ * alone, a failure of the commit rejects its whole scope.
  */
 final class WritePipeline {
   private static final int CANDIDATES_PER_TOPIC = 10;
@@ -69,12 +74,97 @@ final class WritePipeline {
     this.commits = commits;
   }
 
+  /**
+   * One item of a batch: its validated input (or the error that rejected it before the pipeline), and
+   * what the pipeline made of it.
+   */
+  static final class Slot {
+    private final @Nullable Input input;
+    private @Nullable Filed filed;
+    private Embeddings.@Nullable PendingVectors vectors;
+    private @Nullable WriteResult attempt;
+    private @Nullable WriteResult result;
+    private @Nullable RuntimeException error;
+
+    private Slot(@Nullable Input input, @Nullable RuntimeException error) {
+      this.input = input;
+      this.error = error;
+    }
+
+    static Slot of(Input input) {
+      return new Slot(Objects.requireNonNull(input, "input"), null);
+    }
+
+    static Slot rejected(RuntimeException error) {
+      return new Slot(null, Objects.requireNonNull(error, "error"));
+    }
+
+    /** What the write did, or null when it was rejected. */
+    @Nullable WriteResult result() {
+      return result;
+    }
+
+    /** Why it was rejected, or null when it was written. */
+    @Nullable RuntimeException error() {
+      return error;
+    }
+  }
+
+  /** One write: the batch of one item, its error thrown. */
   WriteResult write(Grants grants, Input in) {
+    Slot slot = Slot.of(in);
+    writeAll(grants, List.of(slot));
+    if (slot.error != null) {
+      throw slot.error;
+    }
+    return Objects.requireNonNull(slot.result, "result");
+  }
+
+  /**
+   * Writes the slots that have an input: each is filed (canonical dedupe before the reasoner, tag,
+   * validation, vectors) on its own, then the items of each target scope commit in one commit, in
+   * request order. An item a check refuses is rejected alone (every {@link Commit} check runs before
+   * the mutation it guards); a failure of the commit itself rejects every item of that scope.
+   */
+  void writeAll(Grants grants, List<Slot> slots) {
+    Map<String, List<Slot>> byScope = new LinkedHashMap<>();
+    for (Slot slot : slots) {
+      if (slot.input == null) {
+        continue;
+      }
+      try {
+        file(grants, slot, byScope);
+      } catch (RuntimeException e) {
+        slot.error = e;
+      }
+    }
+    Map<String, Long> heads = new java.util.HashMap<>();
+    for (Map.Entry<String, List<Slot>> scope : byScope.entrySet()) {
+      Long after = commitScope(scope.getKey(), scope.getValue());
+      if (after != null) {
+        heads.put(scope.getKey(), after);
+      }
+    }
+    // a duplicate found before the reasoner reports its scope's revision after the batch, too
+    for (Slot slot : slots) {
+      WriteResult r = slot.result;
+      if (r != null && r.outcome() == WriteResult.Outcome.DEDUPED) {
+        Long after = heads.get(r.entry().scope());
+        if (after != null && after != r.revision()) {
+          slot.result = new WriteResult(r.outcome(), r.entry(), after, r.warnings());
+        }
+      }
+    }
+  }
+
+  private void file(Grants grants, Slot slot, Map<String, List<Slot>> byScope) {
+    Input in = Objects.requireNonNull(slot.input);
     boolean context = reasoner.usesContext();
     if (context && in.path() == null) {
       WriteResult known = canonicalDuplicate(grants, in);
       if (known != null) {
-        return known;
+        slot.result = known;
+        return;
       }
     }
     List<String> visibleTopics = context ? visibleTopics(grants.visibleScopes()) : List.of();
@@ -82,13 +172,78 @@ final class WritePipeline {
     TagProposal proposal = tag(new TagRequest(grants.namespaces(), visibleTopics, in.content(), in.hints(),
         in.typeHint(), candidates, search.embedsOnWrite()));
     Filed filed = validateProposal(proposal, grants, in.writePolicy(), candidates);
+    List<Slot> sameScope = byScope.computeIfAbsent(filed.scope, k -> new ArrayList<>());
     // A likely duplicate is not embedded up front; the commit asks for vectors if it turns out to store one.
-    boolean likelyDuplicate = in.path() == null
-        && (filed.duplicateOf != null || store.findActiveByHash(filed.scope, filed.hash).isPresent());
-    Embeddings.PendingVectors pending = likelyDuplicate
-        ? null : search.pendingFor(filed.content, in.disclosure(),
-            in.glossary() == null ? List.of() : in.glossary(), in.path(), proposal.views());
-    return commits.run(filed.scope, pending == null ? List.of() : List.of(pending), c -> commit(c, filed, in));
+    if (search.embedsOnWrite() && !likelyDuplicate(filed, in, sameScope)) {
+      slot.vectors = search.pendingFor(filed.content, in.disclosure(),
+          in.glossary() == null ? List.of() : in.glossary(), in.path(), proposal.views());
+    }
+    slot.filed = filed;
+    sameScope.add(slot);
+  }
+
+  private boolean likelyDuplicate(Filed filed, Input in, List<Slot> sameScope) {
+    if (in.path() != null) {
+      return false;
+    }
+    if (filed.duplicateOf != null) {
+      return true;
+    }
+    for (Slot earlier : sameScope) {
+      Filed f = Objects.requireNonNull(earlier.filed);
+      if (f.hash.equals(filed.hash) && Objects.requireNonNull(earlier.input).path() == null) {
+        return true;
+      }
+    }
+    return store.findActiveByHash(filed.scope, filed.hash).isPresent();
+  }
+
+  /**
+   * Commits the filed items of one scope together; each keeps its own outcome. Returns the scope's
+   * head afterwards, or null when the commit failed.
+   */
+  private @Nullable Long commitScope(String scope, List<Slot> items) {
+    List<Embeddings.PendingVectors> prepared = new ArrayList<>();
+    for (Slot slot : items) {
+      if (slot.vectors != null) {
+        prepared.add(slot.vectors);
+      }
+    }
+    long after;
+    try {
+      after = commits.run(scope, prepared, c -> {
+        List<String> hashes = new ArrayList<>();
+        for (Slot slot : items) {
+          if (Objects.requireNonNull(slot.input).path() == null) {
+            hashes.add(Objects.requireNonNull(slot.filed).hash);
+          }
+        }
+        c.prefetchContent(hashes);
+        for (Slot slot : items) {
+          slot.attempt = null;
+          slot.error = null;
+          try {
+            slot.attempt = commit(c, Objects.requireNonNull(slot.filed), Objects.requireNonNull(slot.input));
+          } catch (dev.engram.MemoryException e) {
+            if (e instanceof dev.engram.StoreException) {
+              throw e;
+            }
+            slot.error = e;
+          }
+        }
+        return c.changed() ? c.revision() : c.head();
+      });
+    } catch (RuntimeException e) {
+      for (Slot slot : items) {
+        slot.attempt = null;
+        slot.error = e;
+      }
+      return null;
+    }
+    for (Slot slot : items) {
+      slot.result = slot.attempt;
+    }
+    return after;
   }
 
   private WriteResult commit(Commit c, Filed filed, Input in) {
@@ -102,7 +257,7 @@ final class WritePipeline {
           return new WriteResult(WriteResult.Outcome.DEDUPED, dup, c.head());
         }
       }
-      MemoryEntry dup = c.reader().findActiveByHash(filed.scope, filed.hash).orElse(null);
+      MemoryEntry dup = c.activeWithContent(filed.hash);
       if (dup != null) {
         return new WriteResult(WriteResult.Outcome.DEDUPED, dup, c.head());
       }

@@ -55,6 +55,22 @@ public interface StoreReader {
   Optional<MemoryEntry> findActiveByHash(String scope, String contentHash);
 
   /**
+   * {@link #findActiveByHash} for many hashes at once: a batch write asks once for all its items. The
+   * default asks once per hash; a store with round trips answers in one.
+   *
+   * @param scope the scope
+   * @param contentHashes canonical content hashes
+   * @return for each hash that has an active version, the version {@link #findActiveByHash} returns
+   */
+  default java.util.Map<String, MemoryEntry> findActiveByHashes(String scope, Collection<String> contentHashes) {
+    java.util.Map<String, MemoryEntry> out = new java.util.HashMap<>();
+    for (String hash : new java.util.LinkedHashSet<>(contentHashes)) {
+      findActiveByHash(scope, hash).ifPresent(e -> out.put(hash, e));
+    }
+    return out;
+  }
+
+  /**
    * The active version in {@code scope} with this path.
    *
    * @param scope the scope

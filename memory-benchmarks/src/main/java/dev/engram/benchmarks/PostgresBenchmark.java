@@ -18,6 +18,9 @@ import dev.engram.MemoryEvent;
 import dev.engram.ReadOptions;
 import dev.engram.Revision;
 import dev.engram.WriteOptions;
+import dev.engram.WriteRequest;
+import dev.engram.WriteResult;
+import dev.engram.BatchWriteResult;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.store.postgres.PostgresMemoryStore;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -75,6 +78,9 @@ public final class PostgresBenchmark {
     int scopes = 10_000;
     int large = 1_000_000;
     int reads = 20_000;
+    int batch = 1_000;
+    int batches = 10;
+    String part = "all";
 
     static Options parse(String[] args) {
       Options o = new Options();
@@ -91,6 +97,9 @@ public final class PostgresBenchmark {
           case "--scopes" -> o.scopes = Integer.parseInt(value);
           case "--large" -> o.large = Integer.parseInt(value);
           case "--reads" -> o.reads = Integer.parseInt(value);
+          case "--batch" -> o.batch = Integer.parseInt(value);
+          case "--batches" -> o.batches = Integer.parseInt(value);
+          case "--part" -> o.part = value;
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
         i++;
@@ -133,6 +142,26 @@ public final class PostgresBenchmark {
     double rawN = rawInserts(o, url, o.threads);
     System.out.printf(Locale.ROOT, "writes, %d threads: Engram %.0f/s, store %.0f/s, raw JDBC insert %.0f/s%n",
         o.threads, engramN, storeN, rawN);
+    double engramBatch = engramBatches(o, url);
+    double rawBatch = rawBatches(o, url);
+    System.out.printf(Locale.ROOT, "writeAll of %d: Engram %.0f entries/s, raw batched insert %.0f/s%n",
+        o.batch, engramBatch, rawBatch);
+    if (o.part.equals("writes")) {
+      System.out.println();
+      System.out.println("| measure | Engram | raw JDBC | ratio |");
+      System.out.println("|---|---|---|---|");
+      System.out.printf(Locale.ROOT, "| Engram.write/s, 1 connection (one transaction per write) | %,.0f | %,.0f | %.2f |%n",
+          engramOne, rawOne, engramOne / rawOne);
+      System.out.printf(Locale.ROOT, "| Engram.write/s, %d threads on %d connections | %,.0f | %,.0f | %.2f |%n",
+          o.threads, o.threads, engramN, rawN, engramN / rawN);
+      System.out.printf(Locale.ROOT, "| `writeAll` of %,d entries, entries/s, 1 connection | %,.0f | %,.0f | %.2f |%n",
+          o.batch, engramBatch, rawBatch, engramBatch / rawBatch);
+      System.out.printf(Locale.ROOT, "| store write transactions/s, 1 connection | %,.0f | %,.0f | %.2f |%n",
+          storeOne, rawOne, storeOne / rawOne);
+      System.out.printf(Locale.ROOT, "| store write transactions/s, %d threads on %d connections | %,.0f | %,.0f | %.2f |%n",
+          o.threads, o.threads, storeN, rawN, storeN / rawN);
+      return;
+    }
 
     String schema = "bench_reads_" + System.currentTimeMillis();
     long seedStart = System.nanoTime();
@@ -264,6 +293,77 @@ public final class PostgresBenchmark {
         for (Connection c : connections) {
           c.close();
         }
+      }
+    }
+  }
+
+  /** {@link Engram#writeAll} of {@code batch} new entries into one scope per call, on one connection. */
+  private static double engramBatches(Options o, String url) {
+    String schema = "bench_batches_" + System.currentTimeMillis();
+    try (Engram engram = Engram.builder()
+        .store(store(url, schema, 1))
+        .reasoner(new DeterministicReasoner())
+        .build()) {
+      WriteOptions options = WriteOptions.builder().topicsHint("general").build();
+      int warmup = Math.max(1, o.batches / 5);
+      long start = 0;
+      for (int b = 0; b < warmup + o.batches; b++) {
+        if (b == warmup) {
+          start = System.nanoTime();
+        }
+        List<WriteRequest> requests = new ArrayList<>(o.batch);
+        for (int i = 0; i < o.batch; i++) {
+          requests.add(WriteRequest.of("Batch " + b + " note " + i + " about the weekly planning and its owner.", options));
+        }
+        BatchWriteResult r = engram.writeAll(Grants.of("app/user/u" + (b % 10)), requests);
+        if (r.count(WriteResult.Outcome.APPENDED) != o.batch) {
+          throw new IllegalStateException("batch " + b + " appended " + r.count(WriteResult.Outcome.APPENDED));
+        }
+      }
+      return (double) o.batches * o.batch / secondsSince(start);
+    }
+  }
+
+  /** The raw table of {@link #rawInserts}, {@code batch} rows per transaction (one JDBC batch), one connection. */
+  private static double rawBatches(Options o, String url) throws SQLException {
+    String table = "bench_raw_batches_" + System.currentTimeMillis();
+    try (HikariDataSource pool = pool(url, 1); Connection c = pool.getConnection()) {
+      try (Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE " + table + " (note_id text COLLATE \"C\" PRIMARY KEY, scope text COLLATE \"C\""
+            + " NOT NULL, content text NOT NULL, topics text[] NOT NULL, type text NOT NULL, priority integer NOT NULL,"
+            + " content_hash text NOT NULL, status text NOT NULL, created_at text NOT NULL, updated_at text NOT NULL)");
+        s.execute("CREATE INDEX " + table + "_scope ON " + table + " (scope, status, note_id)");
+      }
+      c.setAutoCommit(false);
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (note_id, scope, content, topics,"
+          + " type, priority, content_hash, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        int warmup = Math.max(1, o.batches / 5);
+        long start = 0;
+        for (int b = 0; b < warmup + o.batches; b++) {
+          if (b == warmup) {
+            start = System.nanoTime();
+          }
+          for (int i = 0; i < o.batch; i++) {
+            String content = "Batch " + b + " note " + i + " about the weekly planning and its owner.";
+            String now = Instant.now().toString();
+            ps.setString(1, UUID.randomUUID().toString());
+            ps.setString(2, "app/user/u" + (b % 10));
+            ps.setString(3, content);
+            ps.setArray(4, c.createArrayOf("text", new Object[] {"general"}));
+            ps.setString(5, "fact");
+            ps.setInt(6, 2);
+            ps.setString(7, Integer.toHexString(content.hashCode()));
+            ps.setString(8, "ACTIVE");
+            ps.setString(9, now);
+            ps.setString(10, now);
+            ps.addBatch();
+          }
+          ps.executeBatch();
+          c.commit();
+        }
+        return (double) o.batches * o.batch / secondsSince(start);
+      } finally {
+        c.setAutoCommit(true);
       }
     }
   }

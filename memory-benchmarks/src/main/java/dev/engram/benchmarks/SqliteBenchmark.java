@@ -16,6 +16,9 @@ import dev.engram.MemoryEvent;
 import dev.engram.ReadOptions;
 import dev.engram.Revision;
 import dev.engram.WriteOptions;
+import dev.engram.WriteRequest;
+import dev.engram.WriteResult;
+import dev.engram.BatchWriteResult;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.store.sqlite.SqliteMemoryStore;
 import java.io.IOException;
@@ -35,7 +38,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.UUID;
 import java.util.UUID;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
@@ -65,6 +67,10 @@ public final class SqliteBenchmark {
     int scopes = 10_000;
     int large = 1_000_000;
     int reads = 20_000;
+    int batch = 1_000;
+    int batches = 20;
+    int threads = 8;
+    String part = "all";
 
     static Options parse(String[] args) throws IOException {
       Options o = new Options();
@@ -80,6 +86,10 @@ public final class SqliteBenchmark {
           case "--scopes" -> o.scopes = Integer.parseInt(value);
           case "--large" -> o.large = Integer.parseInt(value);
           case "--reads" -> o.reads = Integer.parseInt(value);
+          case "--batch" -> o.batch = Integer.parseInt(value);
+          case "--batches" -> o.batches = Integer.parseInt(value);
+          case "--threads" -> o.threads = Integer.parseInt(value);
+          case "--part" -> o.part = value;
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
         i++;
@@ -99,11 +109,29 @@ public final class SqliteBenchmark {
         + "), " + Runtime.getRuntime().availableProcessors() + " processors, max heap "
         + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB, files in " + o.dir);
 
-    double engram = engramWrites(o);
-    double raw = rawInserts(o);
-    System.out.printf(Locale.ROOT, "writes: Engram %.0f/s, raw JDBC insert %.0f/s, ratio %.2f%n", engram, raw,
-        engram / raw);
-
+    if (!o.part.equals("reads")) {
+      double[] single = {engramWrites(o), rawInserts(o)};
+      System.out.printf(Locale.ROOT, "writes: Engram %.0f/s, raw JDBC insert %.0f/s, ratio %.2f%n", single[0],
+          single[1], single[0] / single[1]);
+      double[] batched = {engramBatches(o), rawBatches(o)};
+      System.out.printf(Locale.ROOT, "writeAll of %d: Engram %.0f entries/s, raw batched insert %.0f/s, ratio %.2f%n",
+          o.batch, batched[0], batched[1], batched[0] / batched[1]);
+      double[] threaded = {engramThreads(o), rawThreads(o)};
+      System.out.printf(Locale.ROOT, "%d threads: Engram %.0f writes/s, raw %.0f/s, ratio %.2f%n", o.threads,
+          threaded[0], threaded[1], threaded[0] / threaded[1]);
+      System.out.println();
+      System.out.println("| measure | Engram | raw JDBC | ratio |");
+      System.out.println("|---|---|---|---|");
+      System.out.printf(Locale.ROOT, "| single writes/s, 1 thread, one transaction each | %,.0f | %,.0f | %.2f |%n",
+          single[0], single[1], single[0] / single[1]);
+      System.out.printf(Locale.ROOT, "| `writeAll` of %,d entries, entries/s | %,.0f | %,.0f | %.2f |%n",
+          o.batch, batched[0], batched[1], batched[0] / batched[1]);
+      System.out.printf(Locale.ROOT, "| single writes/s, %d threads | %,.0f | %,.0f | %.2f |%n",
+          o.threads, threaded[0], threaded[1], threaded[0] / threaded[1]);
+      if (o.part.equals("writes")) {
+        return;
+      }
+    }
     Path db = o.dir.resolve("reads.db");
     deleteDatabase(db);
     long seedStart = System.nanoTime();
@@ -120,9 +148,6 @@ public final class SqliteBenchmark {
     System.out.println();
     System.out.println("| measure | result |");
     System.out.println("|---|---|");
-    System.out.printf(Locale.ROOT, "| Engram writes/s (deterministic reasoner, one transaction per write) | %,.0f |%n", engram);
-    System.out.printf(Locale.ROOT, "| raw JDBC single-row inserts/s (autocommit) | %,.0f |%n", raw);
-    System.out.printf(Locale.ROOT, "| ratio Engram / raw | %.2f |%n", engram / raw);
     long total = (long) o.scopes * perScope;
     System.out.printf(Locale.ROOT, "| read(topic) p50 / p99, %,d entries in %,d scopes (1 entry returned) | %.3f ms / %.3f ms |%n",
         o.scopes, o.scopes, small[0], small[1]);
@@ -152,10 +177,13 @@ public final class SqliteBenchmark {
         engram.write(users.get(i % users.size()), "Warm-up note " + i + " about the weekly planning.", options);
       }
       long start = System.nanoTime();
+      long cpu = cpuNanos();
       for (int i = 0; i < o.writes; i++) {
         engram.write(users.get(i % users.size()), "Note " + i + " about the weekly planning and its owner.", options);
       }
-      return o.writes / secondsSince(start);
+      double rate = o.writes / secondsSince(start);
+      cpu("Engram single write", cpu, o.writes);
+      return rate;
     }
   }
 
@@ -187,12 +215,205 @@ public final class SqliteBenchmark {
           insert(insert, i, "Warm-up note " + i + " about the weekly planning.");
         }
         long start = System.nanoTime();
+        long cpu = cpuNanos();
         for (int i = 0; i < o.writes; i++) {
           insert(insert, o.warmup + i, "Note " + i + " about the weekly planning and its owner.");
         }
-        return o.writes / secondsSince(start);
+        double rate = o.writes / secondsSince(start);
+        cpu("raw single-row insert", cpu, o.writes);
+        return rate;
       }
     }
+  }
+
+  /** {@link Engram#writeAll} of {@code batch} new entries into one scope per call, scopes round-robin. */
+  private static double engramBatches(Options o) throws IOException {
+    Path db = o.dir.resolve("batches.db");
+    deleteDatabase(db);
+    try (Engram engram = Engram.builder()
+        .store(new SqliteMemoryStore(db))
+        .reasoner(new DeterministicReasoner())
+        .build()) {
+      WriteOptions options = WriteOptions.builder().topicsHint("general").build();
+      int warmup = Math.max(1, o.batches / 5);
+      long start = 0;
+      long cpu = 0;
+      for (int b = 0; b < warmup + o.batches; b++) {
+        if (b == warmup) {
+          start = System.nanoTime();
+          cpu = cpuNanos();
+        }
+        List<WriteRequest> requests = new ArrayList<>(o.batch);
+        for (int i = 0; i < o.batch; i++) {
+          requests.add(WriteRequest.of("Batch " + b + " note " + i + " about the weekly planning and its owner.", options));
+        }
+        BatchWriteResult r = engram.writeAll(Grants.of("app/user/u" + (b % 10)), requests);
+        if (r.count(WriteResult.Outcome.APPENDED) != o.batch) {
+          throw new IllegalStateException("batch " + b + " appended " + r.count(WriteResult.Outcome.APPENDED));
+        }
+      }
+      double rate = (double) o.batches * o.batch / secondsSince(start);
+      cpu("Engram writeAll", cpu, o.batches * o.batch);
+      return rate;
+    }
+  }
+
+  /** The same rows inserted raw, {@code batch} rows per transaction (one prepared statement, JDBC batch). */
+  private static double rawBatches(Options o) throws SQLException, IOException {
+    try (Connection c = rawTable(o.dir.resolve("raw-batches.db"))) {
+      c.setAutoCommit(false);
+      try (PreparedStatement insert = c.prepareStatement(RAW_INSERT)) {
+        int warmup = Math.max(1, o.batches / 5);
+        long start = 0;
+        long cpu = 0;
+        int n = 0;
+        for (int b = 0; b < warmup + o.batches; b++) {
+          if (b == warmup) {
+            start = System.nanoTime();
+            cpu = cpuNanos();
+          }
+          for (int i = 0; i < o.batch; i++) {
+            bind(insert, n++, "Batch " + b + " note " + i + " about the weekly planning and its owner.");
+            insert.addBatch();
+          }
+          insert.executeBatch();
+          c.commit();
+        }
+        double rate = (double) o.batches * o.batch / secondsSince(start);
+        cpu("raw batched insert", cpu, o.batches * o.batch);
+        return rate;
+      }
+    }
+  }
+
+  /** {@link Engram#write} from {@code threads} threads on one engine, each thread round-robin over its own 10 scopes. */
+  private static double engramThreads(Options o) throws Exception {
+    Path db = o.dir.resolve("threads.db");
+    deleteDatabase(db);
+    try (Engram engram = Engram.builder()
+        .store(new SqliteMemoryStore(db))
+        .reasoner(new DeterministicReasoner())
+        .build()) {
+      WriteOptions options = WriteOptions.builder().topicsHint("general").build();
+      return threaded(o, (t, i) -> engram.write(Grants.of("app/user/t" + t + "s" + (i % 10)),
+          "Thread " + t + " note " + i + " about the weekly planning and its owner.", options));
+    }
+  }
+
+  /** Raw single-row autocommit inserts from {@code threads} threads, one connection each (SQLite's lock serializes them). */
+  private static double rawThreads(Options o) throws Exception {
+    Path db = o.dir.resolve("raw-threads.db");
+    rawTable(db).close();
+    List<Connection> connections = new ArrayList<>();
+    List<PreparedStatement> statements = new ArrayList<>();
+    try {
+      for (int t = 0; t < o.threads; t++) {
+        Connection c = rawSource(db).getConnection();
+        connections.add(c);
+        statements.add(c.prepareStatement(RAW_INSERT));
+      }
+      return threaded(o, (t, i) -> {
+        try {
+          bind(statements.get(t), t * 10_000_000 + i, "Thread " + t + " note " + i + " about the weekly planning.");
+          statements.get(t).executeUpdate();
+        } catch (SQLException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+    } finally {
+      for (Connection c : connections) {
+        c.close();
+      }
+    }
+  }
+
+  @FunctionalInterface
+  interface ThreadedWrite {
+    void write(int thread, int i);
+  }
+
+  /** Runs {@code writes} writes spread over {@code threads} threads after a warm-up; writes per second. */
+  static double threaded(Options o, ThreadedWrite write) throws Exception {
+    int perThread = Math.max(1, o.writes / o.threads);
+    int warm = Math.max(1, o.warmup / o.threads);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(o.threads);
+    try {
+      java.util.concurrent.CyclicBarrier barrier = new java.util.concurrent.CyclicBarrier(o.threads + 1);
+      List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < o.threads; t++) {
+        int thread = t;
+        futures.add(pool.submit(() -> {
+          for (int i = 0; i < warm; i++) {
+            write.write(thread, i);
+          }
+          barrier.await();
+          for (int i = warm; i < warm + perThread; i++) {
+            write.write(thread, i);
+          }
+          return null;
+        }));
+      }
+      barrier.await();
+      long start = System.nanoTime();
+      for (java.util.concurrent.Future<?> f : futures) {
+        f.get();
+      }
+      return (double) perThread * o.threads / secondsSince(start);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static final String RAW_INSERT = "INSERT INTO notes (version_id, entry_id, version, scope,"
+      + " content, topics, type, priority, content_hash, status, created_at, updated_at)"
+      + " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+  private static SQLiteDataSource rawSource(Path db) {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    config.setBusyTimeout(30_000);
+    config.enforceForeignKeys(true);
+    config.setGetGeneratedKeys(false);
+    SQLiteDataSource source = new SQLiteDataSource(config);
+    source.setUrl("jdbc:sqlite:" + db);
+    return source;
+  }
+
+  /** A fresh database with the raw {@code versions}-shaped table; the connection is open. */
+  private static Connection rawTable(Path db) throws SQLException, IOException {
+    deleteDatabase(db);
+    Connection c = rawSource(db).getConnection();
+    try (Statement s = c.createStatement()) {
+      s.execute(RAW_TABLE);
+      s.execute(RAW_SCOPE_INDEX);
+      s.execute(RAW_HASH_INDEX);
+    }
+    return c;
+  }
+
+  private static final String RAW_TABLE = "CREATE TABLE notes (seq INTEGER PRIMARY KEY, version_id TEXT NOT NULL UNIQUE,"
+      + " entry_id TEXT NOT NULL, version INTEGER NOT NULL, scope TEXT NOT NULL, content TEXT NOT NULL,"
+      + " topics TEXT NOT NULL, type TEXT NOT NULL, priority INTEGER NOT NULL, content_hash TEXT NOT NULL,"
+      + " status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,"
+      + " UNIQUE (entry_id, version))";
+  private static final String RAW_SCOPE_INDEX = "CREATE INDEX notes_scope ON notes (scope, status, version_id)";
+  private static final String RAW_HASH_INDEX =
+      "CREATE INDEX notes_hash ON notes (scope, content_hash, version_id) WHERE status = 'ACTIVE'";
+
+  private static void bind(PreparedStatement insert, int i, String content) throws SQLException {
+    String now = Instant.now().toString();
+    insert.setString(1, UUID.randomUUID().toString());
+    insert.setString(2, UUID.randomUUID().toString());
+    insert.setString(3, "app/user/u" + (i % 100));
+    insert.setString(4, content);
+    insert.setString(5, "[\"general\"]");
+    insert.setString(6, "fact");
+    insert.setInt(7, 2);
+    insert.setString(8, Integer.toHexString(content.hashCode()));
+    insert.setString(9, "ACTIVE");
+    insert.setString(10, now);
+    insert.setString(11, now);
   }
 
   private static void insert(PreparedStatement insert, int i, String content) throws SQLException {
@@ -261,7 +482,8 @@ public final class SqliteBenchmark {
    * Adds entries {@code from..to-1} to each of {@code scopes} scopes with SQL inside SQLite, a few
    * hundred scopes per transaction: per entry a version, its CREATE event (with the snapshot as
    * {@code EntryJson} writes it) and a revision, and the topics marked written, as the engine's write
-   * leaves them. The store's triggers maintain the topic index, the counts and the full-text index.
+   * leaves them. The store's triggers maintain the topic index and the counts and queue the versions
+   * for the full-text index, which is written before each commit as the store does.
    */
   private static void seed(Path db, int scopes, int from, int to) throws SQLException {
     new SqliteMemoryStore(db).close();
@@ -319,9 +541,32 @@ public final class SqliteBenchmark {
             ps.executeUpdate();
           }
         }
+        // what the store does before each commit: index the versions its triggers queued
+        st.execute(INDEX_PENDING);
+        st.execute("DELETE FROM fts_pending");
         st.execute("COMMIT");
       }
     }
+  }
+
+  private static final String INDEX_PENDING =
+      "INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics, scope_key)"
+          + " SELECT v.seq, substr(v.content, 1, 262144), (SELECT group_concat(value, ' ') FROM json_each(v.glossary)),"
+          + " v.disclosure, (SELECT group_concat(value, ' ') FROM json_each(v.topics) WHERE value <> 'general'),"
+          + " 'k' || lower(hex(v.scope))"
+          + " FROM fts_pending p JOIN versions v ON v.seq = p.seq WHERE v.status = 'ACTIVE' ORDER BY p.seq";
+
+  /** CPU time of the current thread (Java and SQLite's native code run on it), in nanoseconds. */
+  static long cpuNanos() {
+    return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+  }
+
+  /**
+   * Prints the CPU time per item since {@code startCpu}: on a shared machine it moves less than the
+   * wall-clock rate, which depends on how much of the CPUs the run got.
+   */
+  static void cpu(String what, long startCpu, long items) {
+    System.out.printf(Locale.ROOT, "%s: %.1f us of CPU per entry%n", what, (cpuNanos() - startCpu) / 1e3 / items);
   }
 
   private static double secondsSince(long startNanos) {

@@ -135,7 +135,7 @@ public final class QuickStart {
       }
       out.println("== scope revision: " + engram.revision(grants, "app/user/u_123"));
 
-      out.println("== hybrid search (full text + MiniLM vectors, fused by reciprocal rank fusion)");
+      out.println("== hybrid search (full text + MiniLM vectors, their scores fused)");
       for (String query : List.of("what gym equipment is available at home?", "Which weights do I own for home workouts?")) {
         SearchResult found = engram.search(grants, query);
         out.println("  \"" + query + "\" (" + found.used() + ")");

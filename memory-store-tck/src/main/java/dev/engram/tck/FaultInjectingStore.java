@@ -50,6 +50,7 @@ public final class FaultInjectingStore implements MemoryStore {
   private final MemoryStore delegate;
   private final AtomicReference<@Nullable Step> armed = new AtomicReference<>();
   private final AtomicInteger injected = new AtomicInteger();
+  private final AtomicInteger skip = new AtomicInteger();
 
   public FaultInjectingStore(MemoryStore delegate) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
@@ -57,7 +58,20 @@ public final class FaultInjectingStore implements MemoryStore {
 
   /** Arms one fault: the next time {@code step} is applied inside a transaction, that transaction throws. */
   public void failAfter(Step step) {
-    armed.set(Objects.requireNonNull(step, "step"));
+    failAfter(step, 1);
+  }
+
+  /**
+   * Arms one fault for the {@code occurrence}-th time {@code step} is applied from now on (1: the next
+   * time), e.g. the third version a batch inserts.
+   */
+  public void failAfter(Step step, int occurrence) {
+    Objects.requireNonNull(step, "step");
+    if (occurrence < 1) {
+      throw new IllegalArgumentException("occurrence must be >= 1, was " + occurrence);
+    }
+    skip.set(occurrence - 1);
+    armed.set(step);
   }
 
   /** Whether an armed fault is still waiting for its step. */
@@ -98,6 +112,9 @@ public final class FaultInjectingStore implements MemoryStore {
   }
 
   private void after(Step step) {
+    if (armed.get() == step && skip.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      return;
+    }
     if (armed.compareAndSet(step, null)) {
       injected.incrementAndGet();
       throw StoreException.unavailable("injected fault after " + step, null);

@@ -185,4 +185,12 @@ public abstract class MemoryStoreTck {
       return MemoryStoreTck.this.createStore();
     }
   }
+
+  @Nested
+  class BatchWrites extends BatchWriteContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
 }

@@ -62,22 +62,13 @@ public final class RetrievalCommand {
   public static final String SUMMARY =
       "retrieval quality: --data FILE --mode fts|vector|hybrid|auto --out rankings.json [--ingest capture|write] [--k 50] [--store inmemory|sqlite]";
 
-  /**
-   * The search settings the harness runs with unless told otherwise: the engine's defaults, except that
-   * reciprocal rank fusion uses k = 10 (the top ranks of each channel count more) and weighs the
-   * full-text channel 1.5 against the vector channel's 1.
-   */
-  public static final SearchSettings DEFAULT_SETTINGS = new SearchSettings(
-      SearchSettings.DEFAULTS.vectorFloor(), 10, 1.5, 1.0, SearchSettings.DEFAULTS.priorityBonus(),
-      SearchSettings.DEFAULTS.embedTimeout(), SearchSettings.DEFAULTS.channelDepth());
-
   private RetrievalCommand() {}
 
   /** Parsed options; {@link #parse} validates them. */
   record Options(
       Path data, SearchMode mode, Path out, int k, String store, @Nullable Path db, int threads,
       @Nullable Path embeddingCache, TurnDocuments turns, boolean cleanQueries, SearchSettings settings,
-      String embedder, boolean capture) {}
+      String embedder, boolean capture, @Nullable Path dumpScores) {}
 
   static final class UsageException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -135,11 +126,15 @@ public final class RetrievalCommand {
     to.println("  --clean-queries on|off query clean-up before search (default on)");
     to.println();
     to.println("search settings (SearchSettings):");
-    to.println("  --fts-weight W         weight of the full-text channel in fusion (default 1.5)");
-    to.println("  --vector-weight W      weight of the vector channel in fusion (default 1)");
-    to.println("  --rrf-k K              the reciprocal-rank-fusion constant (default 10; the engine's default is 60)");
-    to.println("  --depth N              candidates per channel before fusion (default 100)");
-    to.println("  --floor COSINE         vector admission floor (default 0.3)");
+    to.println("  (defaults: SearchSettings.DEFAULTS, what an application gets)");
+    to.println("  --fusion score|rrf     score fusion (the default) or reciprocal rank fusion");
+    to.println("  --fts-weight W         weight of the full-text channel in fusion");
+    to.println("  --vector-weight W      weight of the vector channel in fusion");
+    to.println("  --rrf-k K              the reciprocal-rank-fusion constant");
+    to.println("  --depth N              candidates per channel before fusion");
+    to.println("  --floor COSINE|profile vector admission floor (default: the embedder profile's)");
+    to.println("  --embed-timeout MS     query embedding timeout (default: the library's, 2 s)");
+    to.println("  --dump-scores FILE     also write every hit's score, channel ranks and cosine (for offline fusion)");
   }
 
   static Options parse(String[] args) throws UsageException {
@@ -158,7 +153,7 @@ public final class RetrievalCommand {
     }
     Set<String> known = Set.of("data", "mode", "out", "k", "store", "db", "threads", "embedding-cache", "embedder",
         "context", "chunk-views", "context-before", "context-after", "captions", "date", "clean-queries", "fts-weight", "vector-weight",
-        "rrf-k", "depth", "floor", "ingest");
+        "rrf-k", "depth", "floor", "ingest", "embed-timeout", "dump-scores", "fusion");
     for (String key : a.keySet()) {
       if (!known.contains(key)) {
         throw new UsageException("unknown option --" + key);
@@ -203,13 +198,33 @@ public final class RetrievalCommand {
         onOff(a, "captions", true), date,
         intOpt(a, "context-before", 1, 0, 8), intOpt(a, "context-after", 1, 0, 8), context,
         onOff(a, "chunk-views", true));
-    SearchSettings d = DEFAULT_SETTINGS;
-    SearchSettings settings;
+    SearchSettings.Builder settings = SearchSettings.builder();
     try {
-      settings = new SearchSettings(
-          doubleOpt(a, "floor", d.vectorFloor()), intOpt(a, "rrf-k", d.rrfK(), 1, 100_000),
-          doubleOpt(a, "fts-weight", d.ftsWeight()), doubleOpt(a, "vector-weight", d.vectorWeight()),
-          d.priorityBonus(), Duration.ofSeconds(30), intOpt(a, "depth", d.channelDepth(), 10, 1000));
+      if (a.containsKey("floor") && !a.get("floor").strip().equals("profile")) {
+        settings.vectorFloor(doubleOpt(a, "floor", 0));
+      }
+      if (a.containsKey("fusion")) {
+        settings.fusion(switch (a.get("fusion").strip().toLowerCase(Locale.ROOT)) {
+          case "score" -> SearchSettings.Fusion.SCORE;
+          case "rrf" -> SearchSettings.Fusion.RECIPROCAL_RANK;
+          default -> throw new UsageException("--fusion must be score or rrf, was '" + a.get("fusion") + "'");
+        });
+      }
+      if (a.containsKey("rrf-k")) {
+        settings.rrfK(intOpt(a, "rrf-k", 0, 1, 100_000));
+      }
+      if (a.containsKey("fts-weight")) {
+        settings.ftsWeight(doubleOpt(a, "fts-weight", 0));
+      }
+      if (a.containsKey("vector-weight")) {
+        settings.vectorWeight(doubleOpt(a, "vector-weight", 0));
+      }
+      if (a.containsKey("depth")) {
+        settings.channelDepth(intOpt(a, "depth", 0, 10, 1000));
+      }
+      if (a.containsKey("embed-timeout")) {
+        settings.embedTimeout(Duration.ofMillis(intOpt(a, "embed-timeout", 0, 1, 600_000)));
+      }
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
@@ -228,8 +243,9 @@ public final class RetrievalCommand {
         }
       }
     }
-    return new Options(data, mode, out, k, store, db, threads, cache, turns, onOff(a, "clean-queries", true), settings,
-        embedderName, ingest.equals("capture"));
+    return new Options(data, mode, out, k, store, db, threads, cache, turns, onOff(a, "clean-queries", true),
+        settings.build(), embedderName, ingest.equals("capture"),
+        a.containsKey("dump-scores") ? Path.of(a.get("dump-scores")) : null);
   }
 
   private static String required(Map<String, String> a, String key) throws UsageException {
@@ -293,6 +309,7 @@ public final class RetrievalCommand {
   private static final class Run {
     private final Options o;
     private final PrintStream log;
+    private final Map<String, List<Scored>> scores = new LinkedHashMap<>();
 
     Run(Options o, PrintStream log) {
       this.o = o;
@@ -327,9 +344,10 @@ public final class RetrievalCommand {
         if (o.mode() != SearchMode.FTS) {
           embedder = o.embedder().equals("e5")
               ? new CachingEmbedder(
-                  new EmbeddingProfile(E5SmallEmbedder.MODEL_ID, E5SmallEmbedder.DIMENSION), E5SmallEmbedder::new)
+                  new EmbeddingProfile(E5SmallEmbedder.MODEL_ID, E5SmallEmbedder.DIMENSION, E5SmallEmbedder.VECTOR_FLOOR), E5SmallEmbedder::new)
               : new CachingEmbedder(
-                  new EmbeddingProfile(MiniLmEmbedder.MODEL_ID, MiniLmEmbedder.DIMENSION), MiniLmEmbedder::new);
+                  new EmbeddingProfile(MiniLmEmbedder.MODEL_ID, MiniLmEmbedder.DIMENSION,
+                      MiniLmEmbedder.VECTOR_FLOOR), MiniLmEmbedder::new);
           if (o.embeddingCache() != null) {
             int n = embedder.load(o.embeddingCache());
             log.printf("retrieval: %d cached vectors from %s%n", n, o.embeddingCache());
@@ -345,6 +363,9 @@ public final class RetrievalCommand {
           embedder.save(o.embeddingCache());
         }
         write(rankings, o.out());
+        if (o.dumpScores() != null) {
+          writeScores(scores, o.dumpScores());
+        }
         log.printf("retrieval: wrote %d rankings to %s in %.1f s total%s%n", rankings.size(), o.out(),
             (System.nanoTime() - t0) / 1e9,
             embedder == null ? "" : " (" + embedder.computed() + " texts embedded by the model)");
@@ -439,7 +460,7 @@ public final class RetrievalCommand {
       Map<String, List<String>> out = new LinkedHashMap<>();
       for (Question q : c.questions()) {
         String query = cleaner == null ? q.question() : cleaner.clean(q.question());
-        out.put(q.key(), search(engram, grants, query, turnsOf));
+        out.put(q.key(), search(engram, grants, q.key(), query, turnsOf));
       }
       return out;
     }
@@ -463,17 +484,29 @@ public final class RetrievalCommand {
       Map<String, List<String>> out = new LinkedHashMap<>();
       for (Question q : c.questions()) {
         String query = cleaner == null ? q.question() : cleaner.clean(q.question());
-        out.put(q.key(), search(engram, grants, query, Map.of()));
+        out.put(q.key(), search(engram, grants, q.key(), query, Map.of()));
       }
       return out;
     }
 
-    private List<String> search(Engram engram, Grants grants, String query, Map<String, List<String>> turnsOf) {
+    private List<String> search(
+        Engram engram, Grants grants, String key, String query, Map<String, List<String>> turnsOf) {
       List<SearchHit> hits;
       try {
         hits = engram.search(grants, SearchRequest.builder(query).mode(o.mode()).limit(o.k()).build()).hits();
       } catch (InvalidInputException e) {
         return List.of();
+      }
+      if (o.dumpScores() != null) {
+        List<Scored> scored = new ArrayList<>();
+        for (SearchHit h : hits) {
+          List<String> ids = turnsOf.get(h.entry().entryId());
+          scored.add(new Scored(ids != null ? ids : h.entry().evidence(), h.score(), h.ftsRank(), h.vectorRank(),
+              h.cosine()));
+        }
+        synchronized (scores) {
+          scores.put(key, scored);
+        }
       }
       LinkedHashSet<String> ranked = new LinkedHashSet<>();
       for (SearchHit h : hits) {
@@ -514,6 +547,50 @@ public final class RetrievalCommand {
       throw new StoreUnsupportedException("--store sqlite: opening " + file + " failed: " + cause);
     } catch (ReflectiveOperationException e) {
       throw new StoreUnsupportedException("--store sqlite: " + type + " could not be created: " + e);
+    }
+  }
+
+  /** One hit as {@code --dump-scores} writes it, for re-fusing channels offline. */
+  record Scored(List<String> ids, double score, @Nullable Integer ftsRank, @Nullable Integer vectorRank,
+      @Nullable Double cosine) {}
+
+  /** {@code {"<key>": [[[dia_id, ...], score, ftsRank, vectorRank, cosine], ...]}}, nulls as JSON null. */
+  static void writeScores(Map<String, List<Scored>> scores, Path out) throws IOException {
+    try (OutputStream os = Files.newOutputStream(out);
+        JsonGenerator g = new JsonFactory().createGenerator(os, JsonEncoding.UTF8)) {
+      g.writeStartObject();
+      for (Map.Entry<String, List<Scored>> e : scores.entrySet()) {
+        g.writeRaw('\n');
+        g.writeArrayFieldStart(e.getKey());
+        for (Scored s : e.getValue()) {
+          g.writeStartArray();
+          g.writeStartArray();
+          for (String id : s.ids()) {
+            g.writeString(id);
+          }
+          g.writeEndArray();
+          g.writeNumber(s.score());
+          if (s.ftsRank() == null) {
+            g.writeNull();
+          } else {
+            g.writeNumber(s.ftsRank());
+          }
+          if (s.vectorRank() == null) {
+            g.writeNull();
+          } else {
+            g.writeNumber(s.vectorRank());
+          }
+          if (s.cosine() == null) {
+            g.writeNull();
+          } else {
+            g.writeNumber(s.cosine());
+          }
+          g.writeEndArray();
+        }
+        g.writeEndArray();
+      }
+      g.writeRaw('\n');
+      g.writeEndObject();
     }
   }
 

@@ -24,7 +24,7 @@ class E5SmallEmbedderTest {
 
   @Test
   void profileIsE5With384DimensionsAndDistinctFromMiniLm() {
-    assertThat(embedder.profile()).isEqualTo(new EmbeddingProfile("e5-small-v2-q", 384));
+    assertThat(embedder.profile()).isEqualTo(new EmbeddingProfile("e5-small-v2-q", 384, 0.7));
     assertThat(embedder.profile().id()).isEqualTo("e5-small-v2-q@384");
     assertThat(embedder.profile().id()).isNotEqualTo(new MiniLmEmbedder().profile().id());
   }

@@ -42,7 +42,7 @@ class MiniLmEmbedderTest {
 
   @Test
   void profileIsMiniLmWith384Dimensions() {
-    assertThat(embedder.profile()).isEqualTo(new EmbeddingProfile("all-minilm-l6-v2-q", 384));
+    assertThat(embedder.profile()).isEqualTo(new EmbeddingProfile("all-minilm-l6-v2-q", 384, 0.1));
     assertThat(embedder.profile().id()).isEqualTo("all-minilm-l6-v2-q@384");
   }
 

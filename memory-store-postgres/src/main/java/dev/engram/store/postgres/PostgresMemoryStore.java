@@ -81,6 +81,8 @@ public final class PostgresMemoryStore implements MemoryStore {
   private static final int MAX_CLAIMS = 10_000;
   /** Queued writes sent at the latest when this many are waiting, to keep one batch of bounded size. */
   private static final int MAX_DEFERRED = 200;
+  /** The shortest run of one queued statement that is sent as a JDBC batch instead of in the joined string. */
+  private static final int MIN_BATCH_RUN = 8;
   private static final Comparator<TopicClaim> CLAIM_ORDER =
       Comparator.comparing(TopicClaim::scope).thenComparing(TopicClaim::topic);
 
@@ -413,6 +415,11 @@ public final class PostgresMemoryStore implements MemoryStore {
   }
 
   @Override
+  public java.util.Map<String, MemoryEntry> findActiveByHashes(String scope, Collection<String> contentHashes) {
+    return read("finding by content hashes in " + scope, c -> reads.findActiveByHashes(c, scope, contentHashes));
+  }
+
+  @Override
   public Optional<MemoryEntry> findActiveByPath(String scope, String path) {
     return read("finding by path in " + scope, c -> reads.findActiveByPath(c, scope, path));
   }
@@ -681,8 +688,46 @@ public final class PostgresMemoryStore implements MemoryStore {
       if (deferred.isEmpty()) {
         return;
       }
+      try {
+        // Runs of one statement (a batch's versions, its events) go as one JDBC batch: parsed and
+        // planned once, sent pipelined. Everything else goes joined into one multi-statement round
+        // trip, the COMMIT with the last of them.
+        List<Deferred> joined = new ArrayList<>();
+        int i = 0;
+        while (i < deferred.size()) {
+          int end = i + 1;
+          while (end < deferred.size() && deferred.get(end).sql().equals(deferred.get(i).sql())) {
+            end++;
+          }
+          if (end - i >= MIN_BATCH_RUN) {
+            sendJoined(joined, false);
+            joined.clear();
+            try (PreparedStatement ps = c.prepareStatement(deferred.get(i).sql())) {
+              for (int k = i; k < end; k++) {
+                deferred.get(k).binder().bind(ps, 1);
+                ps.addBatch();
+              }
+              ps.executeBatch();
+            }
+          } else {
+            joined.addAll(deferred.subList(i, end));
+          }
+          i = end;
+        }
+        // when the last statements went as a batch, the caller's commit() sends the COMMIT itself
+        sendJoined(joined, thenCommit);
+      } finally {
+        deferred.clear();
+      }
+    }
+
+    /** Sends {@code statements} as one multi-statement round trip; false when there was nothing to send. */
+    private boolean sendJoined(List<Deferred> statements, boolean thenCommit) throws SQLException {
+      if (statements.isEmpty()) {
+        return false;
+      }
       StringBuilder joined = new StringBuilder();
-      for (Deferred d : deferred) {
+      for (Deferred d : statements) {
         joined.append(joined.length() == 0 ? "" : ";\n").append(d.sql());
       }
       if (thenCommit) {
@@ -690,13 +735,12 @@ public final class PostgresMemoryStore implements MemoryStore {
       }
       try (PreparedStatement ps = c.prepareStatement(joined.toString())) {
         int next = 1;
-        for (Deferred d : deferred) {
+        for (Deferred d : statements) {
           next = d.binder().bind(ps, next);
         }
         ps.execute();
-      } finally {
-        deferred.clear();
       }
+      return true;
     }
 
     @Override
@@ -997,6 +1041,11 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public Optional<MemoryEntry> findActiveByHash(String s, String contentHash) {
       return run("finding by content hash", conn -> reads.findActiveByHash(conn, s, contentHash));
+    }
+
+    @Override
+    public java.util.Map<String, MemoryEntry> findActiveByHashes(String s, Collection<String> contentHashes) {
+      return run("finding by content hashes", conn -> reads.findActiveByHashes(conn, s, contentHashes));
     }
 
     @Override

@@ -65,6 +65,23 @@ final class Reads {
     }
   }
 
+  /** For each hash with an active version in {@code scope}, the newest such version; one round trip. */
+  java.util.Map<String, MemoryEntry> findActiveByHashes(Connection c, String scope, Collection<String> hashes)
+      throws SQLException {
+    java.util.Map<String, MemoryEntry> out = new java.util.HashMap<>();
+    if (hashes.isEmpty()) {
+      return out;
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.findActiveByHashes)) {
+      ps.setString(1, scope);
+      ps.setArray(2, Rows.textArray(c, new LinkedHashSet<>(hashes)));
+      for (MemoryEntry e : Rows.entries(ps)) {
+        out.put(e.contentHash(), e);
+      }
+    }
+    return out;
+  }
+
   Optional<MemoryEntry> findActiveByPath(Connection c, String scope, String path) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.findActiveByPath)) {
       ps.setString(1, scope);

@@ -57,6 +57,7 @@ final class Sql {
   final String version;
   final String versions;
   final String findActiveByHash;
+  final String findActiveByHashes;
   final String findActiveByPath;
   final String activeByTopic;
   final String activeByTopicInScope;
@@ -189,6 +190,9 @@ final class Sql {
     versions = "SELECT " + VERSION_COLUMNS + fromVersions + " WHERE v.entry_id = ? ORDER BY v.version, v.version_id";
     findActiveByHash = "SELECT " + VERSION_COLUMNS + fromVersions
         + " WHERE v.scope = ? AND v.content_hash = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
+    findActiveByHashes = "SELECT DISTINCT ON (v.content_hash) " + VERSION_COLUMNS + fromVersions
+        + " WHERE v.scope = ? AND v.content_hash = ANY(?) AND v.status = 'ACTIVE'"
+        + " ORDER BY v.content_hash, v.version_id DESC";
     findActiveByPath = "SELECT " + VERSION_COLUMNS + fromVersions
         + " WHERE v.scope = ? AND v.path = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
     // version_topics.active mirrors versions.status in the same transaction; filtering versions on

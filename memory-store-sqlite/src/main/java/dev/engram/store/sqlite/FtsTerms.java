@@ -11,10 +11,11 @@ import org.sqlite.Function;
 
 /**
  * The SQL function {@value #NAME}{@code (text)}: the {@link TextAnalysis#terms terms} of a text joined
- * by single spaces ({@code NULL} for {@code NULL}). The triggers that keep the full-text index call it
- * (schema version 8), so each of the store's connections registers it before its first statement. It
- * is deterministic: a version's terms computed again at its removal are the terms indexed at its
- * insert, as FTS5's secure delete needs.
+ * by single spaces ({@code NULL} for {@code NULL}). The statement that indexes a transaction's pending
+ * versions and the triggers that remove versions from the full-text index call it (schema version 9),
+ * so each of the store's connections registers it before its first statement. It is deterministic: a
+ * version's terms computed again at its removal are the terms indexed for it, as FTS5's secure delete
+ * needs.
  */
 final class FtsTerms extends Function {
   static final String NAME = "engram_fts_terms";

@@ -44,7 +44,8 @@ final class Migrations {
       new Migration(5, "sources and event time", "V5__sources.sql"),
       new Migration(6, "event origin", "V6__event_origin.sql"),
       new Migration(7, "sources by event time", "V7__sources_occurred_at.sql"),
-      new Migration(8, "one text analysis for full text", "V8__text_analysis.sql"));
+      new Migration(8, "full text per transaction", "V8__fts_per_transaction.sql"),
+      new Migration(9, "one text analysis for full text", "V9__text_analysis.sql"));
 
   private Migrations() {}
 

@@ -21,6 +21,8 @@ final class Session {
 
   private final Connection connection;
   private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(64, 0.75f, true);
+  /** Versions became active in the open transaction; their full-text rows wait in {@code fts_pending}. */
+  private boolean fullTextPending;
 
   Session(Connection connection) {
     this.connection = connection;
@@ -58,6 +60,38 @@ final class Session {
       s.execute(sql);
     }
   }
+
+  /** Notes that the open transaction has versions waiting for the full-text index. */
+  void fullTextPending() {
+    fullTextPending = true;
+  }
+
+  /**
+   * Indexes the versions waiting in {@code fts_pending} with one statement and empties the list; a
+   * no-op when the open transaction made none active. Runs just before {@code COMMIT}.
+   */
+  void flushFullText() throws SQLException {
+    if (!fullTextPending) {
+      return;
+    }
+    executePrepared(INDEX_PENDING);
+    executePrepared("DELETE FROM fts_pending");
+    fullTextPending = false;
+  }
+
+  /** Forgets a pending flush: the transaction was rolled back, and its pending rows with it. */
+  void rolledBack() {
+    fullTextPending = false;
+  }
+
+  private static final String INDEX_PENDING =
+      "INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics, scope_key)"
+          + " SELECT v.seq, engram_fts_terms(substr(v.content, 1, 262144)),"
+          + " engram_fts_terms((SELECT group_concat(value, ' ') FROM json_each(v.glossary))),"
+          + " engram_fts_terms(v.disclosure),"
+          + " engram_fts_terms((SELECT group_concat(value, ' ') FROM json_each(v.topics) WHERE value <> 'general')),"
+          + " 'k' || lower(hex(v.scope))"
+          + " FROM fts_pending p JOIN versions v ON v.seq = p.seq WHERE v.status = 'ACTIVE' ORDER BY p.seq";
 
   boolean isClosed() {
     try {

@@ -98,6 +98,9 @@ public final class SqliteMemoryStore implements MemoryStore {
   private final Duration writeLockTimeout;
   private final ReentrantLock writeLock = new ReentrantLock(true);
   private final ThreadLocal<SqliteTransaction> current = new ThreadLocal<>();
+  private final GroupCommit group = new GroupCommit();
+  /** SQLite commits of write transactions so far (a group is one). */
+  private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
   private final AtomicBoolean closed = new AtomicBoolean();
   /** An erasure committed but its rows could not be wiped from the files yet; written under {@link #writeLock}. */
   private volatile boolean wipePending;
@@ -286,6 +289,12 @@ public final class SqliteMemoryStore implements MemoryStore {
   /**
    * Runs {@code work} in one SQLite transaction holding the write lock. A transaction started inside
    * another on the same thread runs as a savepoint of the outer one.
+   *
+   * <p>Concurrent transactions of this process are committed in groups ({@link GroupCommit}): the
+   * thread holding the write lock runs the queued ones in one SQLite transaction, each in its own
+   * savepoint, and commits once. Each caller returns only after that commit; a transaction that throws
+   * is rolled back alone and only its caller sees the error. When the commit itself fails, every
+   * transaction of its group fails with that error and none is stored.
    */
   @Override
   public <T> T inTransaction(String scope, StoreWork<T> work) {
@@ -296,37 +305,134 @@ public final class SqliteMemoryStore implements MemoryStore {
     if (outer != null) {
       return nested(outer, scope, work);
     }
-    acquireWriteLock();
+    GroupCommit.Request<T> mine = new GroupCommit.Request<>(scope, work);
+    group.enqueue(mine);
+    try {
+      acquireWriteLock();
+    } catch (RuntimeException e) {
+      if (group.withdraw(mine)) {
+        throw e;
+      }
+      mine.await();
+      return mine.result();
+    }
+    try {
+      while (!mine.done()) {
+        runGroup(group.next());
+      }
+    } finally {
+      writeLock.unlock();
+    }
+    return mine.result();
+  }
+
+  /**
+   * Runs one group in one SQLite transaction. A group of one runs without a savepoint (a failure rolls
+   * the whole transaction back); in a larger group each request gets its own savepoint.
+   */
+  private void runGroup(List<GroupCommit.Request<?>> requests) {
+    if (requests.isEmpty()) {
+      return;
+    }
+    String what = "run a transaction on " + requests.get(0).scope;
     try (Connections.Lease lease = writers.borrow()) {
       Session session = lease.session();
       WriteLock.begin(session, database, writeLockTimeout);
-      SqliteTransaction tx = new SqliteTransaction(this, session, scope, 0);
-      current.set(tx);
-      T result;
+      boolean kept = false;
+      boolean erased = false;
       try {
-        result = work.run(tx);
+        for (GroupCommit.Request<?> r : requests) {
+          if (runInGroup(session, r, requests.size() == 1)) {
+            kept = true;
+            erased |= r.erased;
+          }
+        }
       } catch (RuntimeException | Error e) {
-        tx.close();
+        session.rolledBack();
         WriteLock.rollbackQuietly(session, e);
         throw e;
-      } finally {
-        current.remove();
       }
-      tx.close();
+      if (!kept) {
+        session.rolledBack();
+        WriteLock.rollbackQuietly(session, null);
+        return;
+      }
       try {
+        session.flushFullText();
         WriteLock.commit(session, database, writeLockTimeout);
       } catch (SQLException | RuntimeException e) {
+        session.rolledBack();
         WriteLock.rollbackQuietly(session, e);
         throw e;
       }
-      if (tx.erased() || wipePending) {
-        wipeErased(session, tx.erased());
+      commits.incrementAndGet();
+      if (erased || wipePending) {
+        wipeErased(session, erased);
       }
-      return result;
     } catch (SQLException e) {
-      throw failure("run a transaction on " + scope, e);
+      failAll(requests, failure(what, e));
+    } catch (RuntimeException | Error e) {
+      failAll(requests, e);
     } finally {
-      writeLock.unlock();
+      for (GroupCommit.Request<?> r : requests) {
+        r.finish();
+      }
+    }
+  }
+
+  /** How many SQLite commits write transactions made so far (a group of transactions is one). */
+  long commitCount() {
+    return commits.get();
+  }
+
+  /** How many transactions wait for the writer connection. */
+  int queuedTransactions() {
+    return group.size();
+  }
+
+  /** Fails every request of a group that has no error of its own yet: nothing of the group is stored. */
+  private static void failAll(List<GroupCommit.Request<?>> requests, Throwable e) {
+    for (GroupCommit.Request<?> r : requests) {
+      r.fail(e);
+    }
+  }
+
+  /** Runs one request of a group; true when its work returned and its changes are kept. */
+  private <T> boolean runInGroup(Session session, GroupCommit.Request<T> r, boolean alone) {
+    SqliteTransaction tx = new SqliteTransaction(this, session, r.scope, 0);
+    if (!alone) {
+      try {
+        session.executePrepared("SAVEPOINT engram_group");
+      } catch (SQLException e) {
+        r.fail(failure("open a transaction on " + r.scope, e));
+        return false;
+      }
+    }
+    current.set(tx);
+    try {
+      r.ran(r.work.run(tx));
+    } catch (RuntimeException | Error e) {
+      r.fail(e);
+    } finally {
+      tx.close();
+      current.remove();
+    }
+    if (alone) {
+      r.erased = tx.erased();
+      return r.succeeded();
+    }
+    try {
+      if (r.succeeded()) {
+        session.executePrepared("RELEASE engram_group");
+        r.erased = tx.erased();
+        return true;
+      }
+      session.executePrepared("ROLLBACK TO engram_group");
+      session.executePrepared("RELEASE engram_group");
+      return false;
+    } catch (SQLException e) {
+      // the savepoint is in an unknown state: the whole group fails rather than commit half of one
+      throw failure("close the savepoint of a transaction on " + r.scope, e);
     }
   }
 

@@ -44,8 +44,10 @@ final class SqliteTransaction implements StoreTransaction {
       "UPDATE versions SET status = ?, superseded_by = ?, updated_at = ? WHERE version_id = ?";
   private static final String INSERT_EVENT = "INSERT INTO events (event_id, scope, entry_id, kind, before, after,"
       + " actor, reason, revision, at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  /** Appends a revision only when it follows the scope's head: the gap check and the insert in one statement. */
   private static final String INSERT_REVISION =
-      "INSERT INTO revisions (scope, revision, changes, at) VALUES (?, ?, ?, ?)";
+      "INSERT INTO revisions (scope, revision, changes, at) SELECT ?1, ?2, ?3, ?4"
+          + " WHERE ?2 = 1 + coalesce((SELECT max(revision) FROM revisions WHERE scope = ?1), 0)";
   private static final String TOPIC_WRITTEN =
       "INSERT INTO topics (scope, topic, last_write_revision, last_updated_at) VALUES (?, ?, ?, ?)"
           + " ON CONFLICT (scope, topic) DO UPDATE SET"
@@ -166,6 +168,9 @@ final class SqliteTransaction implements StoreTransaction {
       ps.setLong(20, v.createdInRevision());
       ps.setString(21, v.occurredAt() == null ? null : Codec.instant(v.occurredAt()));
       ps.executeUpdate();
+      if (v.isActive()) {
+        s.fullTextPending();
+      }
     } catch (SQLException e) {
       if (SqliteErrors.isConstraint(e)) {
         throw new IllegalStateException("version " + v.versionId() + " of entry " + v.entryId() + " (version "
@@ -188,6 +193,9 @@ final class SqliteTransaction implements StoreTransaction {
     });
     if (changed == 0) {
       throw new IllegalStateException("version " + versionId + " does not exist");
+    }
+    if (status == EntryStatus.ACTIVE) {
+      session.fullTextPending();
     }
   }
 
@@ -221,19 +229,18 @@ final class SqliteTransaction implements StoreTransaction {
     if (!r.scope().equals(scope)) {
       throw new IllegalStateException("revision for " + r.scope() + " in a transaction on " + scope);
     }
-    long head = headRevision(scope);
-    if (r.revision() != head + 1) {
-      throw new IllegalStateException("revision " + r.revision() + " does not follow head " + head + " of " + scope);
-    }
-    run("append a revision", s -> {
+    int inserted = run("append a revision", s -> {
       PreparedStatement ps = s.prepare(INSERT_REVISION);
       ps.setString(1, scope);
       ps.setLong(2, r.revision());
       ps.setString(3, EntryJson.writeChanges(r.changes()));
       ps.setString(4, Codec.instant(r.at()));
-      ps.executeUpdate();
-      return null;
+      return ps.executeUpdate();
     });
+    if (inserted == 0) {
+      long head = headRevision(scope);
+      throw new IllegalStateException("revision " + r.revision() + " does not follow head " + head + " of " + scope);
+    }
   }
 
   @Override
