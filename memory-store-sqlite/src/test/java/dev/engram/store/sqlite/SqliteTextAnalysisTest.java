@@ -116,7 +116,7 @@ class SqliteTextAnalysisTest {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> st.executeUpdate(retire))
           .hasMessageContaining("no such function: " + FtsTerms.NAME);
       SqliteMemoryStore.registerSqlFunctions(c);
-      assertThat(st.executeUpdate(retire)).isEqualTo(1);
+      st.executeUpdate(retire);
       st.execute("INSERT INTO versions_fts (versions_fts) VALUES ('integrity-check')");
     }
     try (SqliteMemoryStore store = new SqliteMemoryStore(db);
