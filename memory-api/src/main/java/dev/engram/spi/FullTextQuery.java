@@ -5,19 +5,19 @@
 package dev.engram.spi;
 
 import dev.engram.EntryType;
-import java.text.Normalizer;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
- * A full-text query as stores receive it: the query already cleaned into terms (lowercase letters and
- * digits, English stopwords removed, deduplicated, at most {@value #MAX_TERMS}), plus filters. A store
- * ranks active versions that contain at least one term (after its own stemming) with a BM25-style
- * score over content, glossary (weighted higher), disclosure and topics; higher scores are better.
+ * A full-text query as stores receive it: the query already analysed into terms by
+ * {@link TextAnalysis} (normalized, tokenized, stopwords removed, stemmed, deduplicated, at most
+ * {@value #MAX_TERMS}), plus filters. A store returns exactly the active versions whose
+ * {@link TextAnalysis#fields index terms} contain at least one query term, compared as given (a store
+ * applies no analysis of its own to either side), and ranks them with a BM25-style score over content,
+ * glossary (weighted higher), disclosure and topics; higher scores are better. Ranking may differ
+ * between stores; which versions match does not.
  *
+ * @param terms the analysed terms
  * @param topics only versions carrying one of these topics (empty = any)
  * @param types only versions of these types (empty = any)
  */
@@ -58,20 +58,8 @@ public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryTyp
     return b.toString();
   }
 
-  /** Words too common to say anything about what a question is about. */
-  public static final Set<String> STOPWORDS = Set.of(
-      "a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at",
-      "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could",
-      "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has",
-      "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if",
-      "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor",
-      "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out",
-      "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their",
-      "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to",
-      "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while",
-      "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself", "yourselves",
-      "s", "t", "d", "ll", "m", "re", "ve", "don", "didn", "doesn", "isn", "wasn", "aren", "weren", "won",
-      "also", "ever", "kind", "sort", "thing", "things", "something", "anything", "get", "got", "one");
+  /** Words too common to say anything about what a question is about: {@link TextAnalysis#STOPWORDS}. */
+  public static final Set<String> STOPWORDS = TextAnalysis.STOPWORDS;
 
   public FullTextQuery {
     terms = List.copyOf(terms);
@@ -80,42 +68,13 @@ public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryTyp
   }
 
   /**
-   * Splits text into lowercase letter/digit tokens, drops stopwords, deduplicates and keeps at most
-   * {@value #MAX_TERMS}. A query made only of stopwords has no terms and matches nothing.
+   * The terms of a query text: {@link TextAnalysis#queryTerms} with at most {@value #MAX_TERMS}. A
+   * query made only of stopwords has no terms and matches nothing.
+   *
+   * @param text the query text
+   * @return the distinct analysed terms
    */
   public static List<String> terms(String text) {
-    String s = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
-    List<String> tokens = new ArrayList<>();
-    StringBuilder cur = new StringBuilder();
-    for (int i = 0; i < s.length(); ) {
-      int cp = s.codePointAt(i);
-      i += Character.charCount(cp);
-      if (Character.isLetterOrDigit(cp)) {
-        cur.appendCodePoint(cp);
-      } else if (cp == '\'' || cp == '\u2019') {
-        // contractions and possessives: "kate's" -> "kate", "don't" -> "don"
-        if (cur.length() > 0) {
-          tokens.add(cur.toString());
-          cur.setLength(0);
-        }
-        while (i < s.length() && Character.isLetter(s.codePointAt(i))) {
-          i += Character.charCount(s.codePointAt(i));
-        }
-      } else if (cur.length() > 0) {
-        tokens.add(cur.toString());
-        cur.setLength(0);
-      }
-    }
-    if (cur.length() > 0) {
-      tokens.add(cur.toString());
-    }
-    LinkedHashSet<String> kept = new LinkedHashSet<>();
-    for (String t : tokens) {
-      if (!STOPWORDS.contains(t)) {
-        kept.add(t);
-      }
-    }
-    List<String> out = new ArrayList<>(kept);
-    return List.copyOf(out.subList(0, Math.min(out.size(), MAX_TERMS)));
+    return TextAnalysis.queryTerms(text, MAX_TERMS);
   }
 }

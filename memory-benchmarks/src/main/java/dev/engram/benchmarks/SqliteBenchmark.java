@@ -527,6 +527,7 @@ public final class SqliteBenchmark {
         + " last_updated_at = excluded.last_updated_at";
     int batch = Math.max(1, 50_000 / Math.max(1, to - from));
     try (Connection c = source.getConnection(); Statement st = c.createStatement()) {
+      SqliteMemoryStore.registerSqlFunctions(c); // the store's triggers compute the full-text terms
       for (int first = 0; first < scopes; first += batch) {
         int last = Math.min(scopes, first + batch);
         st.execute("BEGIN IMMEDIATE");

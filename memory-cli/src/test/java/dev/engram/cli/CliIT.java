@@ -133,6 +133,7 @@ class CliIT {
     ok("correct", store(), "-g", GRANT, id, "First fact, corrected.");
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("memory.db"));
         Statement st = c.createStatement()) {
+      dev.engram.store.sqlite.SqliteMemoryStore.registerSqlFunctions(c); // the status triggers keep the full-text index
       st.executeUpdate("UPDATE versions SET status = 'RETIRED', superseded_by = NULL WHERE version = 1");
     }
     Result sick = engram("doctor", store(), "--json");

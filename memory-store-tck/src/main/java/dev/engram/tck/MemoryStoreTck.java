@@ -116,6 +116,14 @@ public abstract class MemoryStoreTck {
   }
 
   @Nested
+  class TextParity extends TextParityContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
   class Paths extends PathsContract {
     @Override
     protected MemoryStore createStore() {

@@ -40,8 +40,8 @@ import org.apache.lucene.store.MMapDirectory;
  * The full-text baseline: a Lucene index of the same texts, memory-mapped and merged into one
  * segment, searched with {@link BM25Similarity} (k1 1.2, b 0.75, Lucene's defaults and the engine's).
  * Analysis mirrors the in-memory store: standard tokenizer, English possessives, lowercase, Porter
- * stems; every word is indexed (so document lengths match the store's), and the engine's stopwords
- * ({@link FullTextQuery#STOPWORDS}) are dropped from queries, as the engine drops them. A query goes
+ * stems; the engine's stopwords ({@link FullTextQuery#STOPWORDS}) are dropped from texts and queries,
+ * as the engine's text analysis drops them (so document lengths match the store's). A query goes
  * through the classic {@link QueryParser} (escaped, terms OR-ed) and returns the top hits with their
  * stored text, as a search call of the engine returns entries.
  */
@@ -55,7 +55,7 @@ final class LuceneBaseline implements AutoCloseable {
   private final IndexSearcher searcher;
 
   LuceneBaseline(Path dir, List<String> texts) throws IOException {
-    this.indexAnalyzer = analyzer(CharArraySet.EMPTY_SET);
+    this.indexAnalyzer = analyzer(new CharArraySet(FullTextQuery.STOPWORDS, false));
     this.queryAnalyzer = analyzer(new CharArraySet(FullTextQuery.STOPWORDS, false));
     this.directory = new MMapDirectory(dir);
     IndexWriterConfig config = new IndexWriterConfig(indexAnalyzer)

@@ -365,11 +365,8 @@ abstract class InMemoryReads implements StoreReader {
           indexes.add(ix);
         }
       }
-      Set<String> stems = new LinkedHashSet<>();
-      for (String term : query.terms()) {
-        stems.addAll(TextIndex.analyze(term));
-      }
-      return TextIndex.search(indexes, stems, limit, versionId -> {
+      // the query's terms are analysed already (TextAnalysis), exactly as the index's
+      return TextIndex.search(indexes, new LinkedHashSet<>(query.terms()), limit, versionId -> {
         MemoryEntry e = d.versions.get(versionId);
         if (e == null || !e.isActive()) {
           return null;

@@ -4,9 +4,9 @@
  */
 package dev.engram.store.inmemory;
 
-import dev.engram.spi.FullTextQuery;
 import dev.engram.MemoryEntry;
 import dev.engram.spi.ScoredEntry;
+import dev.engram.spi.TextAnalysis;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -20,9 +20,8 @@ import java.util.function.Function;
 /**
  * An inverted index over the active versions of one scope, scored with BM25 over weighted fields
  * (content 1, glossary 2, disclosure 1, topics 0.5): term frequencies and lengths are summed with the
- * field weights before the usual BM25 formula (k1 = 1.2, b = 0.75). Terms are Porter stems of
- * lowercase Unicode word tokens ({@link Analysis}), the same stemming SQLite's FTS5 {@code porter}
- * tokenizer applies.
+ * field weights before the usual BM25 formula (k1 = 1.2, b = 0.75). Terms are those of the one text
+ * analysis every store uses ({@link TextAnalysis#fields}); query terms are looked up as given.
  *
  * <p>Each indexed version holds a slot (slots of removed versions are reused); a term's postings are
  * parallel arrays of slots and weighted frequencies. A search accumulates scores term by term into a
@@ -97,23 +96,17 @@ final class TextIndex {
   private int slotCount;
   private double totalLength;
 
-  /** The index terms of {@code text}: see {@link Analysis}. */
-  static List<String> analyze(String text) {
-    return Analysis.terms(text);
-  }
-
   void add(MemoryEntry e) {
     if (slotOf.containsKey(e.versionId())) {
       remove(e);
     }
     Map<String, Float> tf = new HashMap<>();
+    TextAnalysis.Fields fields = TextAnalysis.fields(e);
     float len = 0;
-    len += count(tf, FullTextQuery.indexedContent(e.content()), CONTENT);
-    len += count(tf, String.join(" ", e.glossary()), GLOSSARY);
-    if (e.disclosure() != null) {
-      len += count(tf, e.disclosure(), DISCLOSURE);
-    }
-    len += count(tf, FullTextQuery.indexedTopics(e.topics()), TOPICS);
+    len += count(tf, fields.content(), CONTENT);
+    len += count(tf, fields.glossary(), GLOSSARY);
+    len += count(tf, fields.disclosure(), DISCLOSURE);
+    len += count(tf, fields.topics(), TOPICS);
     int slot = freeCount > 0 ? free[--freeCount] : newSlot();
     versionIds[slot] = e.versionId();
     lengths[slot] = len;
@@ -160,17 +153,15 @@ final class TextIndex {
   }
 
   private static List<String> terms(MemoryEntry e) {
-    List<String> all = new ArrayList<>(analyze(FullTextQuery.indexedContent(e.content())));
-    all.addAll(analyze(String.join(" ", e.glossary())));
-    if (e.disclosure() != null) {
-      all.addAll(analyze(e.disclosure()));
-    }
-    all.addAll(analyze(FullTextQuery.indexedTopics(e.topics())));
+    TextAnalysis.Fields fields = TextAnalysis.fields(e);
+    List<String> all = new ArrayList<>(fields.content());
+    all.addAll(fields.glossary());
+    all.addAll(fields.disclosure());
+    all.addAll(fields.topics());
     return all;
   }
 
-  private static float count(Map<String, Float> tf, String text, float weight) {
-    List<String> tokens = analyze(text);
+  private static float count(Map<String, Float> tf, List<String> tokens, float weight) {
     for (String t : tokens) {
       tf.merge(t, weight, Float::sum);
     }
@@ -178,7 +169,7 @@ final class TextIndex {
   }
 
   /**
-   * The best {@code limit} versions in {@code indexes} containing any of {@code stems}, scored with
+   * The best {@code limit} versions in {@code indexes} containing any of the analysed terms {@code stems}, scored with
    * BM25, best first; equal scores go to the greater version id. {@code admit} maps a version id to
    * the entry to return, or null to skip the version (filters); it is asked only about versions that
    * would enter the top {@code limit}.

@@ -10,6 +10,7 @@ import dev.engram.EntryStatus;
 import dev.engram.EntryType;
 import dev.engram.MemoryEntry;
 import dev.engram.spi.ScoredEntry;
+import dev.engram.spi.TextAnalysis;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,7 +42,7 @@ class TextIndexTest {
   /** The weighted term frequencies and length of a version, added up in the index's order. */
   private static float fields(MemoryEntry e, Map<String, Float> tf) {
     float len = 0;
-    len += count(tf, e.content(), TextIndex.CONTENT);
+    len += count(tf, dev.engram.spi.FullTextQuery.indexedContent(e.content()), TextIndex.CONTENT);
     len += count(tf, String.join(" ", e.glossary()), TextIndex.GLOSSARY);
     if (e.disclosure() != null) {
       len += count(tf, e.disclosure(), TextIndex.DISCLOSURE);
@@ -51,7 +52,7 @@ class TextIndexTest {
   }
 
   private static float count(Map<String, Float> tf, String text, float weight) {
-    List<String> tokens = TextIndex.analyze(text);
+    List<String> tokens = TextAnalysis.terms(text);
     for (String t : tokens) {
       tf.merge(t, weight, Float::sum);
     }
@@ -122,7 +123,7 @@ class TextIndexTest {
       if (step % 10 == 0 && !live.isEmpty()) {
         List<String> stems = new ArrayList<>();
         for (String w : sentence(random, 1 + random.nextInt(3)).split(" ")) {
-          for (String s : TextIndex.analyze(w)) {
+          for (String s : TextAnalysis.terms(w)) {
             if (!stems.contains(s)) {
               stems.add(s);
             }

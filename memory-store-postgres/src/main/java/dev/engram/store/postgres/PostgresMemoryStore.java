@@ -20,6 +20,7 @@ import dev.engram.spi.ScoredEntry;
 import dev.engram.spi.StoreCapability;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredVector;
+import dev.engram.spi.TextAnalysis;
 import dev.engram.spi.TopicState;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -156,6 +157,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
           return null;
         });
       }
+      TextReanalysis text = new TextReanalysis(schema, tablePrefix);
+      read("bringing the full-text terms up to date", c -> {
+        text.bringUpToDate(c);
+        return null;
+      });
     } catch (RuntimeException e) {
       if (ownedPool != null) {
         ownedPool.close();
@@ -773,10 +779,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       Objects.requireNonNull(v, "version");
       requireScope(v.scope(), "version " + v.versionId());
       insertedVersions++;
-      String glossaryWords = SearchText.words(String.join(" ", v.glossary()));
-      String contentWords = SearchText.words(FullTextQuery.indexedContent(v.content()));
-      String topicWords = SearchText.words(FullTextQuery.indexedTopics(v.topics()));
-      String disclosureWords = v.disclosure() == null ? "" : SearchText.words(v.disclosure());
+      TextAnalysis.Fields terms = TextAnalysis.fields(v);
+      String glossaryWords = SearchText.vector(terms.glossary());
+      String contentWords = SearchText.vector(terms.content());
+      String topicWords = SearchText.vector(terms.topics());
+      String disclosureWords = SearchText.vector(terms.disclosure());
       defer(sql.insertVersion, (ps, first) -> {
         Connection conn = ps.getConnection();
         int i = first;

@@ -306,7 +306,11 @@ final class Reads {
       java.sql.Array scopeArray = Rows.textArray(c, new LinkedHashSet<>(scopes));
       java.sql.Array topicArray = Rows.textArray(c, query.topics());
       java.sql.Array typeArray = Rows.textArray(c, types);
-      ps.setArray(1, Rows.textArray(c, query.terms()));
+      List<String> lexemes = new ArrayList<>();
+      for (String term : query.terms()) {
+        lexemes.add(SearchText.query(term));
+      }
+      ps.setArray(1, Rows.textArray(c, lexemes));
       ps.setArray(2, scopeArray);
       ps.setArray(3, scopeArray);
       ps.setArray(4, topicArray);

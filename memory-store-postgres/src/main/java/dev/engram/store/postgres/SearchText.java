@@ -4,40 +4,53 @@
  */
 package dev.engram.store.postgres;
 
-import java.text.Normalizer;
-import java.util.Locale;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * The words of a text as PostgreSQL's full-text parser should see them: lowercase runs of letters
- * and digits separated by single spaces, cut the way {@link dev.engram.spi.FullTextQuery#terms} cuts
- * queries ({@code kate's} gives {@code kate}). Markup-looking text is words like any other; PostgreSQL's
- * parser alone would drop tags, entities and whatever sits between {@code <script>} tags.
+ * Analysed terms ({@link dev.engram.spi.TextAnalysis}) as PostgreSQL full-text values, written as
+ * literals so that no text search parser, dictionary or stemmer of the server touches them: a
+ * {@code tsvector} of a field's terms with their positions, and a one-lexeme {@code tsquery} per
+ * query term. A term is a lexeme exactly as given, so hostile query syntax is only ever a lexeme.
  */
 final class SearchText {
+  /** PostgreSQL keeps positions up to this one; later words share it. */
+  static final int MAX_POSITION = 16_383;
+  /** PostgreSQL keeps at most this many positions of one lexeme (as {@code to_tsvector} does). */
+  static final int MAX_POSITIONS_PER_LEXEME = 255;
+
   private SearchText() {}
 
-  static String words(String text) {
-    String s = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
-    StringBuilder out = new StringBuilder(s.length());
-    boolean inWord = false;
-    for (int i = 0; i < s.length(); ) {
-      int cp = s.codePointAt(i);
-      i += Character.charCount(cp);
-      if (Character.isLetterOrDigit(cp)) {
-        if (!inWord && out.length() > 0) {
-          out.append(' ');
-        }
-        out.appendCodePoint(cp);
-        inWord = true;
-      } else {
-        if ((cp == '\'' || cp == '\u2019') && inWord) {
-          while (i < s.length() && Character.isLetter(s.codePointAt(i))) {
-            i += Character.charCount(s.codePointAt(i));
-          }
-        }
-        inWord = false;
+  /** The {@code tsvector} literal of {@code terms}, positions 1, 2, … in order. */
+  static String vector(List<String> terms) {
+    Map<String, StringBuilder> positions = new LinkedHashMap<>();
+    Map<String, int[]> counts = new LinkedHashMap<>();
+    for (int i = 0; i < terms.size(); i++) {
+      String term = terms.get(i);
+      int position = Math.min(i + 1, MAX_POSITION);
+      int[] seen = counts.computeIfAbsent(term, t -> new int[2]);
+      if (seen[0] >= MAX_POSITIONS_PER_LEXEME || seen[1] == position) {
+        continue;
       }
+      seen[0]++;
+      seen[1] = position;
+      StringBuilder p = positions.computeIfAbsent(term, t -> new StringBuilder());
+      p.append(p.length() == 0 ? "" : ",").append(position);
+    }
+    StringBuilder out = new StringBuilder();
+    for (Map.Entry<String, StringBuilder> e : positions.entrySet()) {
+      out.append(out.length() == 0 ? "" : " ").append(quote(e.getKey())).append(':').append(e.getValue());
     }
     return out.toString();
+  }
+
+  /** The {@code tsquery} literal matching exactly the lexeme {@code term}. */
+  static String query(String term) {
+    return quote(term);
+  }
+
+  private static String quote(String lexeme) {
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'";
   }
 }

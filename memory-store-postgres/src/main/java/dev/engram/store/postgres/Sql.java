@@ -17,21 +17,19 @@ final class Sql {
   private static final String SOURCE_COLUMNS =
       "source_id, scope, position, session_id, speaker, body, occurred_at, metadata::text, captured_at";
 
-  /** The text search configuration of the {@code search} column and of queries against it. */
-  static final String TEXT_CONFIG = "english";
-
   /**
    * Rank weights {D, C, B, A}: glossary (A) counts twice as much as content (B) and disclosure (D),
    * topics (C) half as much.
    */
   private static final String RANK_WEIGHTS = "'{0.5, 0.25, 0.5, 1.0}'";
 
-  /** Full text: glossary (A), content (B), topics (C), disclosure (D). Parameters in that order. */
-  private static final String SEARCH_VECTOR =
-      "setweight(to_tsvector('" + TEXT_CONFIG + "', ?), 'A')"
-          + " || setweight(to_tsvector('" + TEXT_CONFIG + "', ?), 'B')"
-          + " || setweight(to_tsvector('" + TEXT_CONFIG + "', ?), 'C')"
-          + " || setweight(to_tsvector('" + TEXT_CONFIG + "', ?), 'D')";
+  /**
+   * Full text: glossary (A), content (B), topics (C), disclosure (D), each a {@link SearchText#vector}
+   * of the field's analysed terms. Parameters in that order.
+   */
+  static final String SEARCH_VECTOR =
+      "setweight(?::tsvector, 'A') || setweight(?::tsvector, 'B')"
+          + " || setweight(?::tsvector, 'C') || setweight(?::tsvector, 'D')";
 
   // ---- transactions
   final String lockHead;
@@ -242,8 +240,7 @@ final class Sql {
         + " UNION SELECT scope FROM " + sourceStateT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " ORDER BY 1";
 
-    searchFullText = "WITH terms AS (SELECT DISTINCT q.query FROM unnest(?::text[]) AS t(term),"
-        + " LATERAL plainto_tsquery('" + TEXT_CONFIG + "', t.term) AS q(query) WHERE numnode(q.query) > 0),"
+    searchFullText = "WITH terms AS (SELECT DISTINCT t.term::tsquery AS query FROM unnest(?::text[]) AS t(term)),"
         + " n AS (SELECT count(*)::float8 AS n FROM " + versionsT
         + " WHERE scope = ANY (?::text[]) AND status = 'ACTIVE'),"
         + " hits AS (SELECT v.version_id, v.topics, v.type, v.search, t.query FROM terms t"

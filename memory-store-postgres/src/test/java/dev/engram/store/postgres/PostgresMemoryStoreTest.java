@@ -162,6 +162,52 @@ class PostgresMemoryStoreTest {
             .boxed().toList());
   }
 
+  /**
+   * Versions written before the one text analysis hold the 'english' configuration's lexemes; opening
+   * the store rebuilds them, so they are found by the Unicode and number forms they contain, and the
+   * analysis version is recorded so that the next open only reads it.
+   */
+  @Test
+  void versionsIndexedByTheEnglishConfigurationAreRebuiltWithTheTextAnalysisOnOpen() {
+    String schema = pg.newSchema("analysis");
+    pg.execute("CREATE SCHEMA " + schema);
+    pg.execute("CREATE TABLE " + schema + ".engram_schema_history (version integer PRIMARY KEY,"
+        + " script text NOT NULL, installed_at timestamptz NOT NULL DEFAULT now())");
+    List<String> scripts = PostgresMemoryStore.migrationScripts(schema, "engram_").stream()
+        .takeWhile(script -> !script.contains("text_analysis (")).toList();
+    assertThat(scripts).hasSizeLessThan(PostgresMemoryStore.schemaVersion());
+    for (int v = 1; v <= scripts.size(); v++) {
+      pg.execute(scripts.get(v - 1));
+      pg.execute("INSERT INTO " + schema + ".engram_schema_history (version, script) VALUES (" + v + ", 'earlier')");
+    }
+    String[][] rows = {
+      {"v1", "The ﬁsh market in İstanbul opens at 3.14 for ＡＢＣ."},
+      {"v2", "Release v2.1.3 served 1,000 users in room Ⅻ."}};
+    for (String[] row : rows) {
+      pg.execute("INSERT INTO " + schema + ".engram_versions (version_id, entry_id, version, scope, content, topics,"
+          + " type, priority, glossary, evidence, content_hash, status, created_at, updated_at, created_in_revision,"
+          + " search) VALUES ('" + row[0] + "', 'e" + row[0] + "', 1, 'app/u1', '" + row[1] + "', '{ﬁnance}', 'fact',"
+          + " 2, '{}', '{}', 'h" + row[0] + "', 'ACTIVE', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 1,"
+          + " to_tsvector('english', '" + row[1] + "'))");
+    }
+    try (PostgresMemoryStore store = store(schema);
+        Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build()) {
+      for (String[] probe : new String[][] {
+          {"fish", "v1"}, {"ABC", "v1"}, {"istanbul", "v1"}, {"3.14", "v1"}, {"v2.1.3", "v2"}, {"1,000", "v2"},
+          {"xii", "v2"}, {"users", "v2"}}) {
+        assertThat(engram.search(Grants.of("app/u1"), dev.engram.SearchRequest.builder(probe[0])
+            .mode(dev.engram.SearchMode.FTS).build()).hits()).as(probe[0])
+            .extracting(h -> h.entry().versionId()).containsExactly(probe[1]);
+      }
+      assertThat(engram.search(Grants.of("app/u1"), dev.engram.SearchRequest.builder("finance")
+          .mode(dev.engram.SearchMode.FTS).build()).hits()).hasSize(2);
+    }
+    assertThat(pg.queryInts("SELECT analysis FROM " + schema + ".engram_text_analysis"))
+        .containsExactly(dev.engram.spi.TextAnalysis.VERSION);
+    store(schema).close();
+    assertThat(pg.queryInts("SELECT analysis FROM " + schema + ".engram_text_analysis")).hasSize(1);
+  }
+
   @Test
   void aSchemaNewerThanTheLibraryIsRefused() {
     String schema = pg.newSchema("newer");

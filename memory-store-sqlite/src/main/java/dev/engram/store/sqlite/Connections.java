@@ -16,8 +16,8 @@ import org.sqlite.SQLiteConnection;
 /**
  * Borrows connections from a {@link DataSource} and pairs each physical SQLite connection with its
  * {@link Session}. The first time a physical connection is seen, the store's per-connection settings
- * (busy timeout, foreign keys, synchronous; no generated-key lookups after each insert) are applied to
- * it, so a caller's own pool behaves the same as the one the store builds.
+ * (busy timeout, foreign keys, synchronous; no generated-key lookups after each insert; the
+ * {@link FtsTerms} function the full-text triggers call) are applied to it, so a caller's own pool behaves the same as the one the store builds.
  */
 final class Connections {
   private final DataSource dataSource;
@@ -86,6 +86,7 @@ final class Connections {
     }
     Session created = new Session(physical);
     ((SQLiteConnection) physical).getConnectionConfig().setGetGeneratedKeys(false);
+    FtsTerms.register(physical);
     for (String pragma : pragmas) {
       created.execute(pragma);
     }

@@ -45,9 +45,15 @@ final class Migrations {
       new Migration(6, "event origin", "V6__event_origin.sql"),
       new Migration(7, "sources by event time", "V7__sources_occurred_at.sql"),
       new Migration(8, "full text per transaction", "V8__fts_per_transaction.sql"),
-      new Migration(9, "vector epoch", "V9__vector_epoch.sql"));
+      new Migration(9, "vector epoch", "V9__vector_epoch.sql"),
+      new Migration(10, "one text analysis for full text", "V10__text_analysis.sql"));
 
   private Migrations() {}
+
+  /** The scripts' resource names, oldest first. */
+  static List<String> resources() {
+    return ALL.stream().map(Migration::resource).toList();
+  }
 
   static int latest() {
     return ALL.get(ALL.size() - 1).version();

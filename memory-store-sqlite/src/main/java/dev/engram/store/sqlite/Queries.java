@@ -369,7 +369,7 @@ final class Queries {
   }
 
   /**
-   * Active versions in {@code scopes} containing any query term (Porter-stemmed by the index), ranked
+   * Active versions in {@code scopes} containing any query term (analysed terms, matched as given), ranked
    * by FTS5's BM25 with glossary weighted twice and topics half; ties newest first. Inside a
    * transaction, the versions it made active are indexed first, so it finds its own changes.
    */

@@ -111,6 +111,26 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
           StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES));
 
   /**
+   * Registers on {@code connection} the SQL functions the schema's triggers call: the full-text index
+   * holds the {@link dev.engram.spi.TextAnalysis} terms that {@code engram_fts_terms(text)} computes.
+   * The store registers them on each of its own connections; a connection of another program that
+   * inserts versions or changes their status in an Engram database needs them too (without, such a
+   * statement fails with "no such function"). Reading needs none.
+   *
+   * @param connection a connection of the xerial sqlite-jdbc driver (or one wrapping it)
+   * @throws SQLException if the connection is not an SQLite one or the function cannot be registered
+   */
+  public static void registerSqlFunctions(Connection connection) throws SQLException {
+    Objects.requireNonNull(connection, "connection");
+    Connection physical = connection.isWrapperFor(org.sqlite.SQLiteConnection.class)
+        ? connection.unwrap(org.sqlite.SQLiteConnection.class) : connection;
+    if (!(physical instanceof org.sqlite.SQLiteConnection)) {
+      throw new SQLException(connection.getClass().getName() + " is not an org.sqlite.SQLiteConnection");
+    }
+    FtsTerms.register(physical);
+  }
+
+  /**
    * The schema version this library writes and reads.
    *
    * @return the latest migration's version

@@ -2,7 +2,7 @@
  * Copyright 2026 The Engram developers
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.engram.store.inmemory;
+package dev.engram.spi;
 
 /**
  * M. F. Porter's suffix-stripping algorithm ("An algorithm for suffix stripping", 1980) for lowercase
@@ -11,7 +11,7 @@ package dev.engram.store.inmemory;
  * alone. Characters other than a–z count as
  * consonants, so words of other scripts pass through unchanged unless they end in an English suffix.
  *
- * <p>Not thread-safe: one instance per thread (the index keeps one per thread).
+ * <p>Not thread-safe: one instance per thread ({@link TextAnalysis} keeps one per thread).
  */
 final class PorterStemmer {
   private char[] b = new char[64];

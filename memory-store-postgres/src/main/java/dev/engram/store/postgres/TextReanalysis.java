@@ -1,0 +1,137 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.engram.store.postgres;
+
+import dev.engram.StoreException;
+import dev.engram.spi.TextAnalysis;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the {@code search} column built with the current {@link TextAnalysis#VERSION}. The table
+ * {@code <prefix>text_analysis} (schema version 7) records the version the column was built with; when
+ * it records none or an older one, every version's column is rebuilt from its text in one transaction
+ * that first locks the versions table against writers (so no write slips between the rebuild and the
+ * record), and the version is recorded. Checking costs one read when the column is current.
+ */
+final class TextReanalysis {
+  private static final Logger LOG = LoggerFactory.getLogger(TextReanalysis.class);
+  private static final int BATCH = 500;
+
+  private final String table;
+  private final String versions;
+
+  TextReanalysis(String schema, String prefix) {
+    String p = (schema.isEmpty() ? "" : schema + ".") + prefix;
+    this.table = p + "text_analysis";
+    this.versions = p + "versions";
+  }
+
+  /** Rebuilds the search column when it was built with another analysis; a no-op otherwise. */
+  void bringUpToDate(Connection c) throws SQLException {
+    if (!exists(c)) {
+      throw StoreException.incompatible("the Engram table " + table + " is missing; apply the migrations"
+          + " (PostgresMemoryStore.migrationScripts) or build the store with runMigrations(true)");
+    }
+    if (recorded(c) == TextAnalysis.VERSION) {
+      return;
+    }
+    boolean autoCommit = c.getAutoCommit();
+    c.setAutoCommit(false);
+    try {
+      try (Statement st = c.createStatement()) {
+        st.execute("LOCK TABLE " + versions + " IN SHARE ROW EXCLUSIVE MODE");
+        st.execute("LOCK TABLE " + table + " IN EXCLUSIVE MODE");
+      }
+      int found = recorded(c);
+      if (found == TextAnalysis.VERSION) {
+        c.commit();
+        return;
+      }
+      long rows = rebuild(c);
+      try (Statement st = c.createStatement()) {
+        st.executeUpdate("DELETE FROM " + table);
+        st.executeUpdate("INSERT INTO " + table + " (analysis) VALUES (" + TextAnalysis.VERSION + ")");
+      }
+      c.commit();
+      if (rows > 0) {
+        LOG.info("Rebuilt the full-text terms of {} versions in {} with text analysis {} (was {})", rows, versions,
+            TextAnalysis.VERSION, found == 0 ? "the 'english' configuration" : "analysis " + found);
+      }
+    } catch (SQLException | RuntimeException e) {
+      try {
+        c.rollback();
+      } catch (SQLException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    } finally {
+      c.setAutoCommit(autoCommit);
+    }
+  }
+
+  private long rebuild(Connection c) throws SQLException {
+    String select = "SELECT version_id, content, glossary, disclosure, topics FROM " + versions
+        + " WHERE version_id > ? ORDER BY version_id LIMIT " + BATCH;
+    String update = "UPDATE " + versions + " SET search = " + Sql.SEARCH_VECTOR + " WHERE version_id = ?";
+    long total = 0;
+    String after = "";
+    try (PreparedStatement read = c.prepareStatement(select); PreparedStatement write = c.prepareStatement(update)) {
+      while (true) {
+        int n = 0;
+        read.setString(1, after);
+        try (ResultSet rs = read.executeQuery()) {
+          while (rs.next()) {
+            String versionId = rs.getString(1);
+            TextAnalysis.Fields terms = TextAnalysis.fields(rs.getString(2), strings(rs.getArray(3)),
+                rs.getString(4), strings(rs.getArray(5)));
+            write.setString(1, SearchText.vector(terms.glossary()));
+            write.setString(2, SearchText.vector(terms.content()));
+            write.setString(3, SearchText.vector(terms.topics()));
+            write.setString(4, SearchText.vector(terms.disclosure()));
+            write.setString(5, versionId);
+            write.addBatch();
+            after = versionId;
+            n++;
+          }
+        }
+        if (n == 0) {
+          return total;
+        }
+        write.executeBatch();
+        total += n;
+      }
+    }
+  }
+
+  private static List<String> strings(java.sql.Array array) throws SQLException {
+    return Arrays.asList((String[]) array.getArray());
+  }
+
+  private int recorded(Connection c) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT coalesce(max(analysis), 0) FROM " + table)) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  private boolean exists(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+      ps.setString(1, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getBoolean(1);
+      }
+    }
+  }
+}

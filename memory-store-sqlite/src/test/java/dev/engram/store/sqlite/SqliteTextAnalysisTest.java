@@ -1,0 +1,127 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.engram.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.Engram;
+import dev.engram.Grants;
+import dev.engram.SearchMode;
+import dev.engram.SearchRequest;
+import dev.engram.reasoner.DeterministicReasoner;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A database whose full-text index was built by the FTS5 tokenizers of earlier schemas is rebuilt with
+ * the one text analysis when it is opened: its entries are found by the Unicode and number forms they
+ * contain, and removing them afterwards leaves the index consistent and free of their terms.
+ */
+class SqliteTextAnalysisTest {
+  private static final Grants U1 = Grants.of("app/user/u1");
+
+  @TempDir
+  Path dir;
+
+  private static String script(String resource) throws Exception {
+    try (var in = Migrations.class.getResourceAsStream(resource)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static String versionRow(String entryId, String versionId, String content, int revision) {
+    return "INSERT INTO versions (version_id, entry_id, version, previous_version_id, scope, content, topics, type,"
+        + " priority, disclosure, glossary, path, source, evidence, content_hash, status, superseded_by, created_at,"
+        + " updated_at, created_in_revision) VALUES ('" + versionId + "', '" + entryId + "', 1, NULL, 'app/user/u1', '"
+        + content + "', '[\"ﬁnance\"]', 'fact', 2, NULL, '[\"ＳＬＡ\"]', NULL, NULL, '[]', 'h" + versionId
+        + "', 'ACTIVE', NULL, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', " + revision + ")";
+  }
+
+  private static List<String> found(Engram e, String query) {
+    return e.search(U1, SearchRequest.builder(query).mode(SearchMode.FTS).limit(50).build()).hits().stream()
+        .map(h -> h.entry().versionId()).sorted().toList();
+  }
+
+  @Test
+  void anIndexOfTheEarlierTokenizersIsRebuiltWithTheTextAnalysis() throws Exception {
+    Path db = dir.resolve("earlier.db");
+    List<String> before = Migrations.resources().stream()
+        .takeWhile(r -> !r.endsWith("__text_analysis.sql")).toList();
+    assertThat(before).hasSizeLessThan(Migrations.resources().size());
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+      st.execute("PRAGMA journal_mode = WAL");
+      st.execute("CREATE TABLE " + Migrations.VERSION_TABLE
+          + " (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)");
+      for (int i = 0; i < before.size(); i++) {
+        for (String statement : Migrations.statements(script(before.get(i)))) {
+          st.execute(statement);
+        }
+        st.execute("INSERT INTO " + Migrations.VERSION_TABLE + " VALUES (" + (i + 1) + ", 'earlier', '2026-01-01T00:00:00Z')");
+      }
+      st.execute("PRAGMA application_id = " + Migrations.APPLICATION_ID);
+      st.execute("INSERT INTO revisions VALUES ('app/user/u1', 1, '[]', '2026-01-01T00:00:00Z')");
+      st.execute("INSERT INTO revisions VALUES ('app/user/u1', 2, '[]', '2026-01-01T00:00:00Z')");
+      st.execute(versionRow("e1", "v1", "The ﬁsh market in İstanbul opens at 3.14 for ＡＢＣ zqxfirst.", 1));
+      st.execute(versionRow("e2", "v2", "Release v2.1.3 served 1,000 users in room Ⅻ zqxsecond.", 2));
+    }
+    try (SqliteMemoryStore store = new SqliteMemoryStore(db);
+        Engram e = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build()) {
+      // the earlier unicode61 tokenizer split 3.14 and v2.1.3 and kept the ligature and full-width forms
+      assertThat(found(e, "fish")).containsExactly("v1");
+      assertThat(found(e, "ABC")).containsExactly("v1");
+      assertThat(found(e, "istanbul")).containsExactly("v1");
+      assertThat(found(e, "3.14")).containsExactly("v1");
+      assertThat(found(e, "14")).isEmpty();
+      assertThat(found(e, "v2.1.3")).containsExactly("v2");
+      assertThat(found(e, "1,000")).containsExactly("v2");
+      assertThat(found(e, "xii")).containsExactly("v2");
+      assertThat(found(e, "sla")).containsExactly("v1", "v2");
+      assertThat(found(e, "finance")).containsExactly("v1", "v2");
+
+      e.deleteEntry(U1, "e1");
+      e.correct(U1, "e2", "Release v2.2 is next.");
+      assertThat(found(e, "v2.1.3")).isEmpty();
+      assertThat(found(e, "v2.2")).hasSize(1);
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+      st.execute("INSERT INTO versions_fts (versions_fts) VALUES ('integrity-check')");
+      st.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, versions_fts, row)");
+      try (ResultSet rs = st.executeQuery("SELECT count(*) FROM temp.vocab WHERE term LIKE 'zqx%' OR term = '3.14'")) {
+        rs.next();
+        assertThat(rs.getInt(1)).as("terms of removed versions left in the index").isZero();
+      }
+    }
+  }
+
+  /** Another program changing versions registers the store's SQL functions; without them its change fails whole. */
+  @Test
+  void aForeignConnectionChangesVersionsOnceItRegistersTheStoresFunctions() throws Exception {
+    Path db = dir.resolve("foreign.db");
+    try (SqliteMemoryStore store = new SqliteMemoryStore(db);
+        Engram e = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build()) {
+      e.write(U1, "Written through the store: ﬁsh.");
+      assertThat(found(e, "fish")).hasSize(1);
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+      String retire = "UPDATE versions SET status = 'RETIRED' WHERE status = 'ACTIVE'";
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> st.executeUpdate(retire))
+          .hasMessageContaining("no such function: " + FtsTerms.NAME);
+      SqliteMemoryStore.registerSqlFunctions(c);
+      st.executeUpdate(retire);
+      st.execute("INSERT INTO versions_fts (versions_fts) VALUES ('integrity-check')");
+    }
+    try (SqliteMemoryStore store = new SqliteMemoryStore(db);
+        Engram e = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build()) {
+      assertThat(found(e, "fish")).isEmpty();
+    }
+  }
+}
