@@ -156,7 +156,7 @@ public final class SearchSettings {
    * moves ahead of otherwise-equal hits but never admits anything and never removes a hit. 0 turns it off.
    * Off by default ({@link #TIME_BOOST_DEFAULT}): on REALTALK, whose dated questions name absolute days that
    * the full-text channel already matches in the extracted entries' date words, 0.1 moved hybrid R@10 by
-   * +0.003 and full text by -0.004 ({@code docs/BENCHMARKS.md}, "Time references in questions"). It is meant
+   * +0.003 and full text by -0.002 ({@code docs/BENCHMARKS.md}, "Time references in questions"). It is meant
    * for stores whose content does not carry its dates, with questions that refer to time relatively.
    *
    * @return the boost, within [0, 1]
