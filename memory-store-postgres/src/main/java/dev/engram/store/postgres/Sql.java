@@ -241,8 +241,8 @@ final class Sql {
         + " ORDER BY 1";
 
     searchFullText = "WITH terms AS (SELECT DISTINCT t.term::tsquery AS query FROM unnest(?::text[]) AS t(term)),"
-        + " n AS (SELECT count(*)::float8 AS n FROM " + versionsT
-        + " WHERE scope = ANY (?::text[]) AND status = 'ACTIVE'),"
+        + " n AS (SELECT coalesce(sum(active_count), 0)::float8 AS n FROM " + p + "scope_counts"
+        + " WHERE scope = ANY (?::text[])),"
         + " hits AS (SELECT v.version_id, v.topics, v.type, v.search, t.query FROM terms t"
         + " JOIN " + versionsT + " v ON v.search @@ t.query"
         + " WHERE v.scope = ANY (?::text[]) AND v.status = 'ACTIVE'),"
@@ -252,9 +252,10 @@ final class Sql {
         + " AS score FROM hits h JOIN df ON df.query = h.query CROSS JOIN n"
         + " WHERE (cardinality(?::text[]) = 0 OR h.topics && ?::text[])"
         + " AND (cardinality(?::text[]) = 0 OR h.type = ANY (?::text[]))"
-        + " GROUP BY h.version_id)"
-        + " SELECT " + VERSION_COLUMNS + ", s.score FROM scored s JOIN " + versionsT + " v ON v.version_id = s.version_id"
-        + " ORDER BY s.score DESC, v.version_id DESC LIMIT ?";
+        + " GROUP BY h.version_id),"
+        + " best AS (SELECT version_id, score FROM scored ORDER BY score DESC, version_id DESC LIMIT ?)"
+        + " SELECT " + VERSION_COLUMNS + ", s.score FROM best s JOIN " + versionsT + " v ON v.version_id = s.version_id"
+        + " ORDER BY s.score DESC, v.version_id DESC";
     analyze = "ANALYZE " + versionsT + ", " + topicsIdx + ", " + eventsT + ", " + p + "topic_counts";
     countExistingVersions = "SELECT count(*) FROM " + versionsT + " WHERE version_id = ANY (?::text[]) AND scope = ?";
     deleteVectors = "DELETE FROM " + vectorsT + " WHERE profile_id = ? AND version_id = ANY (?::text[])";
