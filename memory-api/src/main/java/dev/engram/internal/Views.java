@@ -4,6 +4,7 @@
  */
 package dev.engram.internal;
 
+import dev.engram.spi.TextAnalysis;
 import dev.engram.spi.EntryViews;
 import dev.engram.spi.Reasoner;
 import java.util.ArrayList;
@@ -33,8 +34,6 @@ final class Views {
   static final int MAX_QUESTIONS = 3;
   /** The longest sentence chunk of the rule-based views. */
   static final int CHUNK_CHARS = 200;
-  /** A sentence shorter than this joins the next one (abbreviations, "Yes." and the like). */
-  static final int MIN_SENTENCE_CHARS = 20;
 
   private Views() {}
 
@@ -100,7 +99,7 @@ final class Views {
         questions.add(clip("What is recorded about " + topic + "?", MAX_QUESTION_CHARS));
       }
     }
-    List<String> sentences = sentences(content);
+    List<String> sentences = TextAnalysis.sentences(content);
     StringBuilder chunk = new StringBuilder();
     for (String sentence : sentences.subList(1, sentences.size())) {
       if (questions.size() >= MAX_QUESTIONS) {
@@ -118,27 +117,6 @@ final class Views {
     return new EntryViews(gist, questions.subList(0, Math.min(MAX_QUESTIONS, questions.size())));
   }
 
-  /** The sentences of a text, whitespace collapsed, cut after '.', '!' or '?' and a space; never empty. */
-  static List<String> sentences(String text) {
-    String f = Text.canonical(text);
-    List<String> out = new ArrayList<>();
-    int start = 0;
-    for (int i = 0; i < f.length() - 1; i++) {
-      char c = f.charAt(i);
-      if ((c == '.' || c == '!' || c == '?') && f.charAt(i + 1) == ' ' && i - start >= MIN_SENTENCE_CHARS) {
-        out.add(f.substring(start, i + 1).strip());
-        start = i + 2;
-      }
-    }
-    if (start < f.length()) {
-      out.add(f.substring(start).strip());
-    }
-    out.removeIf(String::isEmpty);
-    if (out.isEmpty()) {
-      out.add(f);
-    }
-    return out;
-  }
 
   private static @Nullable EntryViews validate(@Nullable EntryViews views) {
     if (views == null) {

@@ -78,6 +78,41 @@ public final class TextAnalysis {
 
   private TextAnalysis() {}
 
+  /** A sentence ends at '.', '!' or '?' followed by a space, once it is at least this long. */
+  public static final int MIN_SENTENCE_CHARS = 20;
+
+  private static final java.util.regex.Pattern WHITESPACE =
+      java.util.regex.Pattern.compile("\\s+", java.util.regex.Pattern.UNICODE_CHARACTER_CLASS);
+
+  /**
+   * The sentences of a text, for views and summaries: whitespace collapsed, cut after '.', '!' or '?'
+   * and a space once a sentence has {@value #MIN_SENTENCE_CHARS} characters (so "e.g. " and short
+   * fragments stay attached); never empty (a text without a break is one sentence).
+   *
+   * @param text the text
+   * @return its sentences, in order
+   */
+  public static List<String> sentences(String text) {
+    String f = WHITESPACE.matcher(Objects.requireNonNull(text, "text")).replaceAll(" ").strip();
+    List<String> out = new ArrayList<>();
+    int start = 0;
+    for (int i = 0; i < f.length() - 1; i++) {
+      char c = f.charAt(i);
+      if ((c == '.' || c == '!' || c == '?') && f.charAt(i + 1) == ' ' && i - start >= MIN_SENTENCE_CHARS) {
+        out.add(f.substring(start, i + 1).strip());
+        start = i + 2;
+      }
+    }
+    if (start < f.length()) {
+      out.add(f.substring(start).strip());
+    }
+    out.removeIf(String::isEmpty);
+    if (out.isEmpty()) {
+      out.add(f);
+    }
+    return out;
+  }
+
   /**
    * The index terms of {@code text}, in order and with repeats (term frequencies count).
    *

@@ -4,6 +4,7 @@
  */
 package dev.engram.reasoner;
 
+import dev.engram.spi.TextAnalysis;
 import dev.engram.CapturedSource;
 import dev.engram.EntryType;
 import dev.engram.spi.EntryViews;
@@ -42,7 +43,6 @@ final class TurnExtraction {
   static final int MAX_VIEWS = 3;
   static final int NEIGHBOUR_CHARS = 100;
   static final int CHUNK_CHARS = 200;
-  static final int MIN_SENTENCE_CHARS = 20;
 
   private TurnExtraction() {}
 
@@ -70,7 +70,7 @@ final class TurnExtraction {
   }
 
   private static EntryViews views(List<CapturedSource> window, int i, String content) {
-    List<String> sentences = sentences(content);
+    List<String> sentences = TextAnalysis.sentences(content);
     String gist = clip(sentences.get(0), MAX_GIST_CHARS);
     List<String> views = new ArrayList<>();
     String exchange = exchange(window, i);
@@ -112,27 +112,6 @@ final class TurnExtraction {
     return String.join(" ", parts);
   }
 
-  /** The sentences of a text, whitespace collapsed; never empty for a non-blank text. */
-  static List<String> sentences(String text) {
-    String f = flat(text);
-    List<String> out = new ArrayList<>();
-    int start = 0;
-    for (int i = 0; i < f.length() - 1; i++) {
-      char c = f.charAt(i);
-      if ((c == '.' || c == '!' || c == '?') && f.charAt(i + 1) == ' ' && i - start >= MIN_SENTENCE_CHARS) {
-        out.add(f.substring(start, i + 1).strip());
-        start = i + 2;
-      }
-    }
-    if (start < f.length()) {
-      out.add(f.substring(start).strip());
-    }
-    out.removeIf(String::isEmpty);
-    if (out.isEmpty()) {
-      out.add(f);
-    }
-    return out;
-  }
 
   static String flat(String s) {
     return s.replaceAll("\\s+", " ").strip();
