@@ -92,6 +92,52 @@ class PostgresMemoryStoreTest {
   // ---- construction
 
   @Test
+  void theSearchCountersFollowEveryChangeOfStatus() {
+    String schema = pg.newSchema("counts");
+    try (PostgresMemoryStore store = store(schema);
+        Engram engram = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner()).build()) {
+      Grants u1 = Grants.of("app/u1");
+      List<dev.engram.WriteResult> written = new java.util.ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        written.add(engram.write(u1, "Fact number " + i + " about the garden."));
+      }
+      engram.write(Grants.of("app/u2"), "Another user's fact.");
+      dev.engram.MemoryEntry corrected = engram.correct(u1, written.get(0).entry().entryId(), "A corrected fact.");
+      engram.retire(u1, written.get(1).citation(), "no longer true");
+      engram.reactivate(u1, engram.get(u1, written.get(1).entry().entryId()).citation(), "true again");
+      engram.retire(u1, written.get(2).citation(), "gone");
+      engram.deleteEntry(u1, written.get(3).entry().entryId());
+      assertThat(corrected.isActive()).isTrue();
+      String counted = "SELECT scope, count(*)::int FROM " + schema + ".engram_versions WHERE status = 'ACTIVE'"
+          + " GROUP BY scope ORDER BY scope";
+      String kept = "SELECT scope, active_count FROM " + schema + ".engram_scope_counts WHERE active_count > 0"
+          + " ORDER BY scope";
+      assertThat(pg.queryInts("SELECT active_count FROM " + schema + ".engram_scope_counts WHERE scope = 'app/u1'"))
+          .containsExactly(10);
+      assertThat(rows(kept)).isEqualTo(rows(counted));
+      engram.deleteScope(u1, "app/u1", false);
+      assertThat(pg.queryInts("SELECT coalesce(sum(active_count), 0)::int FROM " + schema
+          + ".engram_scope_counts WHERE scope = 'app/u1'")).containsExactly(0);
+    }
+    assertThat(pg.queryInts("SELECT count(*)::int FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+        + " WHERE n.nspname = '" + schema + "' AND c.relname = 'engram_versions_search_idx'"
+        + " AND 'gin_pending_list_limit=128' = ANY (c.reloptions)")).containsExactly(1);
+  }
+
+  private List<String> rows(String sql) {
+    List<String> out = new java.util.ArrayList<>();
+    try (java.sql.Connection c = pg.pool().getConnection(); java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        out.add(rs.getString(1) + "=" + rs.getInt(2));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return out;
+  }
+
+  @Test
   void declaresDurableMultiProcessSearchAndVectors() {
     try (PostgresMemoryStore store = pg.freshStore()) {
       assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.DURABLE,
