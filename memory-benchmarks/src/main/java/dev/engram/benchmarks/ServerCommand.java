@@ -11,6 +11,7 @@ import dev.engram.Grants;
 import dev.engram.VectorCacheStats;
 import dev.engram.WriteOptions;
 import dev.engram.WriteRequest;
+import dev.engram.benchmarks.search.Latencies;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.EmbeddingProfile;
@@ -212,18 +213,18 @@ public final class ServerCommand {
       out.printf(Locale.ROOT, "## %s: loaded %,d entries in %.1f s (%,.0f entries/s, %d rejected), heap after GC"
           + " %,d MiB%n", name, entries, loadSeconds, entries / loadSeconds, rejected.get(), heapLoaded >> 20);
 
-      Latencies search = new Latencies();
-      Latencies context = new Latencies();
-      Latencies write = new Latencies();
+      Latencies search = new Latencies(1 << 16);
+      Latencies context = new Latencies(1 << 16);
+      Latencies write = new Latencies(1 << 14);
       long end = System.nanoTime() + o.seconds * 1_000_000_000L;
       AtomicLong failures = new AtomicLong();
       List<Future<?>> workers = new ArrayList<>();
       for (int t = 0; t < o.threads; t++) {
         workers.add(pool.submit(() -> {
           ThreadLocalRandom r = ThreadLocalRandom.current();
-          List<Long> s = new ArrayList<>();
-          List<Long> c = new ArrayList<>();
-          List<Long> w = new ArrayList<>();
+          Latencies s = new Latencies(1 << 12);
+          Latencies c = new Latencies(1 << 12);
+          Latencies w = new Latencies(1 << 10);
           while (System.nanoTime() < end) {
             int scope = r.nextInt(o.scopes);
             double pick = r.nextDouble();
@@ -245,9 +246,9 @@ public final class ServerCommand {
             }
           }
           synchronized (search) {
-            s.forEach(search::add);
-            c.forEach(context::add);
-            w.forEach(write::add);
+            search.addAll(s);
+            context.addAll(c);
+            write.addAll(w);
           }
           return null;
         }));
@@ -257,7 +258,7 @@ public final class ServerCommand {
       }
       long heapAfter = heapAfterGc();
       VectorCacheStats cache = engram.vectorCacheStats();
-      int ops = search.count() + context.count() + write.count();
+      int ops = search.size() + context.size() + write.size();
       out.println();
       out.println("| operation | count | per second | p50 ms | p99 ms |");
       out.println("|---|---:|---:|---:|---:|");
@@ -275,26 +276,6 @@ public final class ServerCommand {
     }
   }
 
-  /** Latencies of one operation kind, merged from the workers. */
-  private static final class Latencies {
-    private final List<Long> nanos = new ArrayList<>();
-
-    void add(long elapsed) {
-      nanos.add(elapsed);
-    }
-
-    int count() {
-      return nanos.size();
-    }
-
-    double percentileMillis(double p) {
-      List<Long> sorted = new ArrayList<>(nanos);
-      sorted.sort(null);
-      int rank = Math.max(1, (int) Math.ceil(p / 100 * sorted.size()));
-      return sorted.get(rank - 1) / 1e6;
-    }
-  }
-
   private static final String[] TOPICS = {"travel", "food", "work", "health", "family", "music", "money", "home"};
 
   private static Grants grants(int scope) {
@@ -302,12 +283,12 @@ public final class ServerCommand {
   }
 
   private static void row(PrintStream out, String name, Latencies l, int seconds) {
-    if (l.count() == 0) {
+    if (l.size() == 0) {
       out.printf(Locale.ROOT, "| %s | 0 | 0 | | |%n", name);
       return;
     }
-    out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %.2f | %.2f |%n", name, l.count(), l.count() / (double) seconds,
-        l.percentileMillis(50), l.percentileMillis(99));
+    out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %.2f | %.2f |%n", name, l.size(), l.size() / (double) seconds,
+        l.percentileMillis(0.50), l.percentileMillis(0.99));
   }
 
   private static String query(ThreadLocalRandom r) {

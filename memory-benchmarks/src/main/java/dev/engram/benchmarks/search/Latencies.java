@@ -6,25 +6,35 @@ package dev.engram.benchmarks.search;
 
 import java.util.Arrays;
 
-/** Per-call latencies of one measured series, in nanoseconds. */
-final class Latencies {
-  private final long[] nanos;
+/** Per-call latencies of one measured series, in nanoseconds; grows past its initial capacity. */
+public final class Latencies {
+  private long[] nanos;
   private int size;
 
-  Latencies(int capacity) {
-    this.nanos = new long[capacity];
+  public Latencies(int capacity) {
+    this.nanos = new long[Math.max(1, capacity)];
   }
 
-  void add(long elapsedNanos) {
+  public void add(long elapsedNanos) {
+    if (size == nanos.length) {
+      nanos = Arrays.copyOf(nanos, nanos.length * 2);
+    }
     nanos[size++] = elapsedNanos;
   }
 
-  int size() {
+  /** Adds every latency of {@code other}. */
+  public void addAll(Latencies other) {
+    for (int i = 0; i < other.size; i++) {
+      add(other.nanos[i]);
+    }
+  }
+
+  public int size() {
     return size;
   }
 
   /** The nearest-rank percentile {@code p} (0 < p <= 1) in milliseconds. */
-  double percentileMillis(double p) {
+  public double percentileMillis(double p) {
     if (size == 0) {
       return Double.NaN;
     }
