@@ -57,7 +57,7 @@ public final class ContextCommand {
   private ContextCommand() {}
 
   /** The deterministic reasoner, declaring that it reads the context the engine gathers. */
-  private static final class ContextReader implements Reasoner {
+  static final class ContextReader implements Reasoner {
     private final DeterministicReasoner inner = new DeterministicReasoner();
 
     @Override
@@ -163,7 +163,7 @@ public final class ContextCommand {
   }
 
   /** Twelve words out of 3,000 and a number: no word is shared by every entry. */
-  private static String sentence(Random random, int n) {
+  static String sentence(Random random, int n) {
     StringBuilder b = new StringBuilder();
     for (int w = 0; w < 12; w++) {
       b.append(word(random.nextInt(3000))).append(' ');

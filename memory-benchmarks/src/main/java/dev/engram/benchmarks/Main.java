@@ -39,6 +39,7 @@ public final class Main {
     register("chain", ChainCommand.SUMMARY, ChainCommand::run);
     register("context", ContextCommand.SUMMARY, ContextCommand::run);
     register("server", ServerCommand.SUMMARY, ServerCommand::run);
+    register("inmemory-writes", InMemoryWritesCommand.SUMMARY, InMemoryWritesCommand::run);
   }
 
   private Main() {}
@@ -105,9 +106,9 @@ public final class Main {
     to.println();
     to.println("commands:");
     for (Map.Entry<String, String> c : SUMMARIES.entrySet()) {
-      to.printf("  %-12s %s%n", c.getKey(), c.getValue());
+      to.printf("  %-16s %s%n", c.getKey(), c.getValue());
     }
-    to.println("  <Class>      runs dev.engram.benchmarks.<Class>.main with the remaining arguments");
+    to.println("  <Class>          runs dev.engram.benchmarks.<Class>.main with the remaining arguments");
     to.println();
     to.println("Run a command with --help for its options.");
   }

@@ -5,6 +5,7 @@
 package dev.engram.benchmarks.search;
 
 import dev.engram.Engram;
+import dev.engram.EngramBuilder;
 import dev.engram.Grants;
 import dev.engram.SearchHit;
 import dev.engram.SearchMode;
@@ -58,6 +59,8 @@ public final class SearchCommand {
       "search latency vs Lucene BM25 and LangChain4j in-memory vectors: [--sizes 10000,100000] [--measured 1000]";
 
   static final String SCOPE = "benchmark";
+  /** Queries (untimed) over which recall@limit of the two-pass vector scan against the exact one is taken. */
+  static final int RECALL_QUERIES = 300;
 
   private SearchCommand() {}
 
@@ -154,6 +157,7 @@ public final class SearchCommand {
     private final Options o;
     private final PrintStream log;
     private final List<Row> rows = new ArrayList<>();
+    private final Map<Integer, Double> recalls = new LinkedHashMap<>();
 
     Run(Options o, PrintStream log) {
       this.o = o;
@@ -224,11 +228,23 @@ public final class SearchCommand {
       }
       Grants grants = Grants.of(SCOPE);
       Path work = Files.createTempDirectory("engram-bench-search");
-      try (Engram engram = Engram.builder()
-          .store(new InMemoryMemoryStore())
-          .reasoner(new DeterministicReasoner())
-          .embedder(embedder)
-          .build();
+      // the scope's block (floats, bits, bookkeeping) must fit the cache bound, or every search reloads it
+      long cacheBytes = Math.max(EngramBuilder.DEFAULT_VECTOR_CACHE_BYTES, 8L * live.profile().dimension() * n);
+      InMemoryMemoryStore store = new InMemoryMemoryStore();
+      try (store;
+          Engram engram = Engram.builder()
+              .borrowedStore(store)
+              .reasoner(new DeterministicReasoner())
+              .embedder(embedder)
+              .vectorCacheBytes(cacheBytes)
+              .build();
+          Engram exact = Engram.builder()
+              .borrowedStore(store)
+              .reasoner(new DeterministicReasoner())
+              .embedder(embedder)
+              .vectorCacheBytes(cacheBytes)
+              .quantizedVectorScan(false)
+              .build();
           LuceneBaseline lucene = build(n, texts, work.resolve("lucene"))) {
         long t0 = System.nanoTime();
         String how;
@@ -293,6 +309,20 @@ public final class SearchCommand {
         rows.add(new Row(n, "vector", vec[0], "LangChain4j InMemoryEmbeddingStore", vec[1]));
         report(n, "vector", vec[0], "langchain4j", vec[1]);
 
+        t0 = System.nanoTime();
+        exact.search(grants, request(vectorQueries.get(0), SearchMode.VECTOR));
+        log.printf(Locale.ROOT, "  engram, exact scan: first vector search (loads its own block) %.0f ms%n",
+            secondsSince(t0) * 1e3);
+        Latencies[] twoPass = alternate(vectorQueries,
+            q -> engram.search(grants, request(q, SearchMode.VECTOR)),
+            q -> exact.search(grants, request(q, SearchMode.VECTOR)));
+        rows.add(new Row(n, "vector (one-bit first pass, the default)", twoPass[0],
+            "Engram exact float scan (`quantizedVectorScan(false)`)", twoPass[1]));
+        report(n, "vector two-pass vs exact", twoPass[0], "engram-exact", twoPass[1]);
+        recalls.put(n, recall(engram, exact, grants, vectorQueries));
+        log.printf(Locale.ROOT, "  recall@%d of the two-pass scan against the exact one: %.4f over %d queries%n",
+            o.limit(), recalls.get(n), Math.min(vectorQueries.size(), RECALL_QUERIES));
+
         Latencies[] hybridPre = alternate(hybridQueries,
             q -> engram.search(grants, request(q, SearchMode.HYBRID)),
             q -> engram.search(grants, request(q, SearchMode.VECTOR)));
@@ -315,6 +345,25 @@ public final class SearchCommand {
       } finally {
         deleteTree(work);
       }
+    }
+
+    /** The share of the exact scan's top hits that the two-pass scan returns, over the first queries. */
+    private double recall(Engram quick, Engram exact, Grants grants, List<String> queries) {
+      int found = 0;
+      int wanted = 0;
+      for (String q : queries.subList(0, Math.min(queries.size(), RECALL_QUERIES))) {
+        Set<String> top = new HashSet<>();
+        for (SearchHit h : exact.search(grants, request(q, SearchMode.VECTOR)).hits()) {
+          top.add(h.entry().versionId());
+        }
+        wanted += top.size();
+        for (SearchHit h : quick.search(grants, request(q, SearchMode.VECTOR)).hits()) {
+          if (top.contains(h.entry().versionId())) {
+            found++;
+          }
+        }
+      }
+      return wanted == 0 ? 1 : (double) found / wanted;
     }
 
     private LuceneBaseline build(int n, List<String> texts, Path dir) throws IOException {
@@ -448,6 +497,9 @@ public final class SearchCommand {
             ratio ? String.format(Locale.ROOT, "%.2f", r.engram().p50() / r.base().p50()) : "–",
             ratio ? String.format(Locale.ROOT, "%.2f", r.engram().p99() / r.base().p99()) : "–"));
       }
+      sb.append('\n');
+      recalls.forEach((n, r) -> sb.append(String.format(Locale.ROOT,
+          "recall@%d of the one-bit first pass against the exact scan at %,d entries: %.4f%n", o.limit(), n, r)));
       return sb.toString();
     }
   }
