@@ -205,22 +205,14 @@ final class TextIndex {
       int[] touched = scratch.touched;
       try {
         accumulate(ix, terms, idf, avg, scratch);
-        // newest slots first: among equal scores the newer version wins, so older ties are rejected early
-        for (int i = scratch.count - 1; i >= 0; i--) {
-          int slot = touched[i];
-          double score = acc[slot];
-          String versionId = ix.versionIds[slot];
-          if (top.size() >= limit && compare(score, versionId, top.peek()) <= 0) {
-            continue;
-          }
-          MemoryEntry entry = admit.apply(versionId);
-          if (entry == null) {
-            continue;
-          }
-          top.add(new ScoredEntry(entry, score));
-          if (top.size() > limit) {
-            top.poll();
-          }
+        // Only hits scoring at least the limit-th best of this index can enter the top, unless some of
+        // those are not admitted: then the rest get their turn. Without this floor, hits arriving in
+        // rising score order (postings of a rarer term after a commoner one) would each be admitted and
+        // pushed through the heap.
+        double floor = scratch.count > limit ? kthBest(acc, touched, scratch.count, limit) : Double.NEGATIVE_INFINITY;
+        boolean rejected = offer(ix, acc, touched, scratch.count, floor, true, limit, admit, top);
+        if (rejected && floor != Double.NEGATIVE_INFINITY) {
+          offer(ix, acc, touched, scratch.count, floor, false, limit, admit, top);
         }
       } finally {
         for (int i = 0; i < scratch.count; i++) {
@@ -232,6 +224,80 @@ final class TextIndex {
     ScoredEntry[] out = top.toArray(new ScoredEntry[0]);
     Arrays.sort(out, (x, y) -> compareHits(y, x));
     return new ArrayList<>(Arrays.asList(out));
+  }
+
+  /**
+   * Offers the touched slots scoring at least {@code floor} ({@code atLeast}) or below it to the top
+   * heap, newest slots first: among equal scores the newer version wins, so older ties are rejected
+   * before {@code admit} is asked. Returns whether {@code admit} refused any.
+   */
+  private static boolean offer(TextIndex ix, double[] acc, int[] touched, int count, double floor, boolean atLeast,
+      int limit, Function<String, MemoryEntry> admit, PriorityQueue<ScoredEntry> top) {
+    boolean rejected = false;
+    for (int i = count - 1; i >= 0; i--) {
+      int slot = touched[i];
+      double score = acc[slot];
+      if ((score >= floor) != atLeast) {
+        continue;
+      }
+      String versionId = ix.versionIds[slot];
+      if (top.size() >= limit && compare(score, versionId, top.peek()) <= 0) {
+        continue;
+      }
+      MemoryEntry entry = admit.apply(versionId);
+      if (entry == null) {
+        rejected = true;
+        continue;
+      }
+      top.add(new ScoredEntry(entry, score));
+      if (top.size() > limit) {
+        top.poll();
+      }
+    }
+    return rejected;
+  }
+
+  /** The {@code k}-th greatest score of the {@code count > k} touched slots, by a min-heap of {@code k} doubles. */
+  static double kthBest(double[] acc, int[] touched, int count, int k) {
+    double[] heap = new double[k];
+    for (int i = 0; i < k; i++) {
+      // sift up
+      double v = acc[touched[i]];
+      int at = i;
+      while (at > 0) {
+        int parent = (at - 1) >>> 1;
+        if (heap[parent] <= v) {
+          break;
+        }
+        heap[at] = heap[parent];
+        at = parent;
+      }
+      heap[at] = v;
+    }
+    for (int i = k; i < count; i++) {
+      double v = acc[touched[i]];
+      if (v <= heap[0]) {
+        continue;
+      }
+      // replace the least and sift down
+      int at = 0;
+      while (true) {
+        int child = 2 * at + 1;
+        if (child >= k) {
+          break;
+        }
+        if (child + 1 < k && heap[child + 1] < heap[child]) {
+          child++;
+        }
+        if (heap[child] >= v) {
+          break;
+        }
+        heap[at] = heap[child];
+        at = child;
+      }
+      heap[at] = v;
+    }
+    return heap[0];
   }
 
   /** Adds the BM25 contribution of every posting of {@code terms} to the scratch scores, noting each slot touched. */

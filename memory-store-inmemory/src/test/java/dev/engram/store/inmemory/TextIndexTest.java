@@ -139,4 +139,41 @@ class TextIndexTest {
     }
     assertThat(a.isEmpty() && b.isEmpty()).isEqualTo(live.isEmpty());
   }
+
+  /** Versions holding "apple" once, the newest the longest: read newest first, each scores above the last. */
+  private static Map<String, MemoryEntry> risingScores(TextIndex ix, int versions) {
+    Map<String, MemoryEntry> byId = new HashMap<>();
+    for (int i = 0; i < versions; i++) {
+      MemoryEntry e = entry("s", i, "apple" + " pad".repeat(i), List.of(), null);
+      ix.add(e);
+      byId.put(e.versionId(), e);
+    }
+    return byId;
+  }
+
+  @Test
+  void onlyHitsThatCanEnterTheTopAreLookedUp() {
+    TextIndex ix = new TextIndex();
+    Map<String, MemoryEntry> byId = risingScores(ix, 300);
+    List<String> asked = new ArrayList<>();
+    List<ScoredEntry> hits = TextIndex.search(List.of(ix), TextAnalysis.terms("apple"), 10, id -> {
+      asked.add(id);
+      return byId.get(id);
+    });
+    List<String> ids = hits.stream().map(h -> h.entry().versionId()).toList();
+    assertThat(ids).containsExactly("v000000", "v000001", "v000002", "v000003", "v000004", "v000005", "v000006",
+        "v000007", "v000008", "v000009");
+    // the shortest ten score best; every other version is skipped before the store is asked about it
+    assertThat(asked).containsExactlyInAnyOrderElementsOf(ids);
+  }
+
+  @Test
+  void hitsBelowTheFloorStillFillTheTopWhenBetterOnesAreNotAdmitted() {
+    TextIndex ix = new TextIndex();
+    Map<String, MemoryEntry> byId = risingScores(ix, 300);
+    List<ScoredEntry> hits = TextIndex.search(List.of(ix), TextAnalysis.terms("apple"), 10,
+        id -> Integer.parseInt(id.substring(1)) % 2 == 0 ? null : byId.get(id));
+    assertThat(hits.stream().map(h -> h.entry().versionId()).toList()).containsExactly("v000001", "v000003",
+        "v000005", "v000007", "v000009", "v000011", "v000013", "v000015", "v000017", "v000019");
+  }
 }
