@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -310,6 +311,71 @@ public abstract class StoreSpiContract {
     if (supportsVectors()) {
       assertThat(store.activeVectors(B, "p@3")).singleElement()
           .satisfies(v -> assertThat(v.vector()).containsExactly(1, 0, 0));
+    }
+  }
+
+  // ---- transactions told the content hashes they look up
+
+  @Test
+  void aTransactionToldItsHashesAnswersAsOneThatWasNotAndSeesItsOwnWrites() {
+    MemoryEntry held = commitNew(A, "a holder committed before");
+    MemoryEntry retired = commitNew(A, "a holder retired in the transaction");
+    String added = Fixtures.sha256("a holder added in the transaction");
+    String none = Fixtures.sha256("no holder at all");
+    String unhinted = Fixtures.sha256("a hash the transaction was not told");
+    List<String> hashes = List.of(held.contentHash(), retired.contentHash(), added, none);
+    Map<String, MemoryEntry> plain = store.inTransaction(A, tx -> tx.findActiveByHashes(A, hashes));
+    assertThat(plain).containsOnlyKeys(held.contentHash(), retired.contentHash());
+    store.inTransaction(A, hashes, tx -> {
+      assertThat(tx.findActiveByHashes(A, hashes)).isEqualTo(plain);
+      assertThat(tx.findActiveByHash(A, held.contentHash())).contains(held);
+      assertThat(tx.findActiveByHash(A, none)).isEmpty();
+      assertThat(tx.findActiveByHash(A, unhinted)).isEmpty();
+      assertThat(tx.findActiveByHashes(B, hashes)).isEmpty();
+      MemoryEntry fresh = first(A, "a holder added in the transaction");
+      tx.insertVersion(fresh);
+      assertThat(tx.findActiveByHash(A, added)).contains(fresh);
+      tx.updateStatus(retired.versionId(), EntryStatus.RETIRED, null, T0);
+      assertThat(tx.findActiveByHashes(A, hashes)).containsOnlyKeys(held.contentHash(), added);
+      tx.appendRevision(new Revision(A, 3, List.of(), T0));
+      return null;
+    });
+    assertThat(store.findActiveByHashes(A, hashes)).containsOnlyKeys(held.contentHash(), added);
+  }
+
+  /**
+   * The hashes are looked up once the transaction holds its scope: a holder that another transaction
+   * committed while this one waited for the scope is seen, on a scope with revisions and on a new one.
+   */
+  @Test
+  void aTransactionToldItsHashesSeesWhatCommittedWhileItWaitedForTheScope() throws Exception {
+    commitNew(A, "an earlier entry, so that the scope exists");
+    for (String scope : List.of(A, B)) {
+      String content = "committed while the other transaction waited in " + scope;
+      String hash = Fixtures.sha256(content);
+      java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+      try {
+        java.util.concurrent.Future<MemoryEntry> first = pool.submit(() -> store.inTransaction(scope, tx -> {
+          MemoryEntry e = first(scope, content);
+          tx.insertVersion(e);
+          tx.appendRevision(new Revision(scope, tx.headRevision(scope) + 1, List.of(), T0));
+          holding.countDown();
+          try {
+            Thread.sleep(300);
+          } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+          }
+          return e;
+        }));
+        assertThat(holding.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        Map<String, MemoryEntry> seen = store.inTransaction(scope, List.of(hash), tx -> tx.findActiveByHashes(scope,
+            List.of(hash)));
+        MemoryEntry committed = first.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(seen).as(scope).containsEntry(hash, committed);
+      } finally {
+        pool.shutdownNow();
+      }
     }
   }
 

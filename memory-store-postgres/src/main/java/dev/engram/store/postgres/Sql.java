@@ -299,7 +299,8 @@ final class Sql {
         + " best AS (SELECT version_id, score FROM scored ORDER BY score DESC, version_id DESC LIMIT ?)"
         + " SELECT " + VERSION_COLUMNS + ", s.score FROM best s JOIN " + versionsT + " v ON v.version_id = s.version_id"
         + " ORDER BY s.score DESC, v.version_id DESC";
-    analyze = "ANALYZE " + versionsT + ", " + topicsIdx + ", " + eventsT + ", " + p + "topic_counts";
+    // events are read by key only (entry, event id), so their plans need no fresh statistics
+    analyze = "ANALYZE " + versionsT + ", " + topicsIdx + ", " + p + "topic_counts";
     countExistingVersions = "SELECT count(*) FROM " + versionsT + " WHERE version_id = ANY (?::text[]) AND scope = ?";
     deleteVectors = "DELETE FROM " + vectorsT + " WHERE profile_id = ? AND version_id = ANY (?::text[])";
     insertVector = "INSERT INTO " + vectorsT + " (version_id, profile_id, ordinal, view, vector)"

@@ -14,7 +14,18 @@ CREATE TRIGGER ${prefix}version_topics_count
   AFTER DELETE OR UPDATE OF active ON ${schema}${prefix}version_topics
   FOR EACH ROW EXECUTE PROCEDURE ${schema}${prefix}count_version_topics();
 
--- No statement filters on an event's body or a version's text, so the planner needs no statistics of
--- them; gathering them was most of the cost of the store's periodic ANALYZE (a JSON document per event).
+-- No statement filters or sorts on an event's body or on these version columns, so the planner needs no
+-- statistics of them; gathering them was most of the cost of the store's periodic ANALYZE (a JSON
+-- document per event, arrays and text per version).
 ALTER TABLE ${schema}${prefix}events ALTER COLUMN body SET STATISTICS 0;
-ALTER TABLE ${schema}${prefix}versions ALTER COLUMN content SET STATISTICS 0;
+ALTER TABLE ${schema}${prefix}versions
+  ALTER COLUMN content SET STATISTICS 0,
+  ALTER COLUMN previous_version_id SET STATISTICS 0,
+  ALTER COLUMN disclosure SET STATISTICS 0,
+  ALTER COLUMN glossary SET STATISTICS 0,
+  ALTER COLUMN source SET STATISTICS 0,
+  ALTER COLUMN evidence SET STATISTICS 0,
+  ALTER COLUMN superseded_by SET STATISTICS 0,
+  ALTER COLUMN created_at SET STATISTICS 0,
+  ALTER COLUMN updated_at SET STATISTICS 0,
+  ALTER COLUMN created_in_revision SET STATISTICS 0;
