@@ -94,8 +94,13 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   private static final int MAX_SCHEMA_CHARS = 63;
   private static final int MAX_WORKER_ID_CHARS = 256;
   private static final int MAX_CLAIMS = 10_000;
-  /** Queued writes sent at the latest when this many are waiting, to keep one batch of bounded size. */
+  /**
+   * Queued writes sent at the latest when they make this many statements (a run in a many-row form
+   * counts once), to keep one batch of bounded size.
+   */
   private static final int MAX_DEFERRED = 200;
+  /** Queued writes sent at the latest when a run in a many-row form has this many rows. */
+  private static final int MAX_MANY_ROWS = 2_000;
   /** The shortest run of one queued statement that is sent as a JDBC batch instead of in the joined string. */
   private static final int MIN_BATCH_RUN = 8;
   /** The shortest run of one queued write with a many-row form that is sent as one statement in that form. */
@@ -325,7 +330,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   }
 
   private static void undoNested(Tx tx, Savepoint savepoint, Throwable cause) {
-    tx.deferred.clear();
+    tx.discardQueued();
     try {
       tx.c.rollback(savepoint);
       tx.c.releaseSavepoint(savepoint);
@@ -654,6 +659,9 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     /** 0 for a transaction, 1 and more for savepoints nested in it. */
     private final int depth;
     private final List<Deferred> deferred = new ArrayList<>();
+    /** The statements the queued writes make, and the length of the run of one kind they end with. */
+    private int queuedStatements;
+    private int trailingRun;
     /** The active holders of some content hashes as read with the head lock; null once anything was written. */
     private @Nullable Holders holders;
     private long head;
@@ -673,6 +681,13 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       if (!written.equals(scope)) {
         throw new IllegalStateException(what + " of scope " + written + " in a transaction on " + scope);
       }
+    }
+
+    /** Drops the queued writes (of a nested transaction being undone). */
+    void discardQueued() {
+      deferred.clear();
+      queuedStatements = 0;
+      trailingRun = 0;
     }
 
     /** Sends the queued writes now (before a savepoint opens or closes). */
@@ -766,8 +781,15 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     private void defer(Deferred write) {
       checkOpen();
       holders = null;
+      Deferred last = deferred.isEmpty() ? null : deferred.get(deferred.size() - 1);
+      if (write.many() != null && last != null && last.sql().equals(write.sql())) {
+        trailingRun++;
+      } else {
+        trailingRun = 1;
+        queuedStatements++;
+      }
       deferred.add(write);
-      if (deferred.size() >= MAX_DEFERRED) {
+      if (queuedStatements >= MAX_DEFERRED || trailingRun >= MAX_MANY_ROWS) {
         run("writing queued statements", conn -> null);
       }
     }
@@ -824,6 +846,8 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
         sendJoined(joined, thenCommit);
       } finally {
         deferred.clear();
+        queuedStatements = 0;
+        trailingRun = 0;
       }
     }
 
