@@ -858,13 +858,34 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
         rows.add(Objects.requireNonNull(d.row(), "row"));
       }
       return new Deferred(many.sql(), (ps, first) -> {
-        Connection conn = ps.getConnection();
-        Object[] column = new Object[rows.size()];
+        // as Java arrays, which the driver sends in binary: no array literal to build, escape and parse
+        int n = rows.size();
         for (int k = 0; k < many.types().size(); k++) {
-          for (int r = 0; r < column.length; r++) {
-            column[r] = rows.get(r)[k];
+          Object column;
+          switch (many.types().get(k)) {
+            case "int4" -> {
+              int[] values = new int[n];
+              for (int r = 0; r < n; r++) {
+                values[r] = (Integer) rows.get(r)[k];
+              }
+              column = values;
+            }
+            case "int8" -> {
+              long[] values = new long[n];
+              for (int r = 0; r < n; r++) {
+                values[r] = (Long) rows.get(r)[k];
+              }
+              column = values;
+            }
+            default -> {
+              String[] values = new String[n];
+              for (int r = 0; r < n; r++) {
+                values[r] = (String) rows.get(r)[k];
+              }
+              column = values;
+            }
           }
-          ps.setArray(first + k, conn.createArrayOf(many.types().get(k), column));
+          ps.setObject(first + k, column);
         }
         return first + many.types().size();
       });
