@@ -84,14 +84,14 @@ final class Session {
     fullTextPending = false;
   }
 
-  private static final String INDEX_PENDING =
+  static final String INDEX_PENDING =
       "INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics, scope_key)"
           + " SELECT v.seq, engram_fts_terms(substr(v.content, 1, 262144)),"
           + " engram_fts_terms((SELECT group_concat(value, ' ') FROM json_each(v.glossary))),"
           + " engram_fts_terms(v.disclosure),"
           + " engram_fts_terms((SELECT group_concat(value, ' ') FROM json_each(v.topics) WHERE value <> 'general')),"
           + " 'k' || lower(hex(v.scope))"
-          + " FROM fts_pending p JOIN versions v ON v.seq = p.seq WHERE v.status = 'ACTIVE' ORDER BY p.seq";
+          + " FROM fts_pending p CROSS JOIN versions v ON v.seq = p.seq WHERE v.status = 'ACTIVE' ORDER BY p.seq";
 
   boolean isClosed() {
     try {
