@@ -390,6 +390,13 @@ final class Queries {
       sql.append(" AND EXISTS (SELECT 1 FROM version_topics t WHERE t.scope = v.scope AND t.topic IN (")
           .append(marks(query.topics().size())).append(") AND t.active = 1 AND t.version_id = v.version_id)");
     }
+    // [from, to) on (occurred_s, occurred_n); a version without event time fails either comparison
+    if (query.occurredFrom() != null) {
+      sql.append(" AND v.occurred_s >= ? AND (v.occurred_s > ? OR v.occurred_n >= ?)");
+    }
+    if (query.occurredTo() != null) {
+      sql.append(" AND v.occurred_s <= ? AND (v.occurred_s < ? OR v.occurred_n < ?)");
+    }
     sql.append(" ORDER BY rank, v.version_id DESC LIMIT ?");
     PreparedStatement ps = s.prepare(sql.toString());
     int i = 1;
@@ -402,6 +409,13 @@ final class Queries {
     }
     for (String topic : query.topics()) {
       ps.setString(i++, topic);
+    }
+    for (Instant bound : new Instant[] {query.occurredFrom(), query.occurredTo()}) {
+      if (bound != null) {
+        ps.setLong(i++, bound.getEpochSecond());
+        ps.setLong(i++, bound.getEpochSecond());
+        ps.setLong(i++, bound.getNano());
+      }
     }
     ps.setInt(i, limit);
     List<ScoredEntry> out = new ArrayList<>();
