@@ -370,8 +370,16 @@ final class Queries {
 
   /**
    * Active versions in {@code scopes} containing any query term (analysed terms, matched as given), ranked
-   * by FTS5's BM25 with glossary weighted twice and topics half; ties newest first. Inside a
-   * transaction, the versions it made active are indexed first, so it finds its own changes.
+   * by FTS5's BM25 with glossary weighted twice and topics half; ties newest first. The type, topic and
+   * event-time filters are conditions of the statement, so the limit applies to the versions that pass
+   * them. Inside a transaction, the versions it made active are indexed first, so it finds its own
+   * changes.
+   *
+   * <p>A statement driven by full text reads every version that holds a term and ranks them all; with an
+   * event-time interval holding at most {@value #NARROW_INTERVAL} active versions of the scopes (counted
+   * through the {@code versions_occurred} index, stopping past that), the statement instead reads the
+   * interval's versions through that index and looks each up in the full-text index. Both return the
+   * same versions with the same scores.
    */
   static List<ScoredEntry> searchFullText(Session s, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
@@ -380,9 +388,50 @@ final class Queries {
     if (unique.isEmpty() || query.terms().isEmpty() || limit < 1) {
       return List.of();
     }
+    boolean byEventTime = query.filtersOccurredAt() && narrowInterval(s, unique, query);
+    PreparedStatement ps = s.prepare(searchFullTextSql(unique.size(), query, byEventTime));
+    bindFullText(ps, unique, query, limit);
+    List<ScoredEntry> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(new ScoredEntry(entry(s, rs), -rs.getDouble(7)));
+      }
+    }
+    return out;
+  }
+
+  /** The most active versions of an event-time interval for which a search reads them through its index. */
+  static final int NARROW_INTERVAL = 1000;
+
+  /** Whether the scopes' active versions in the query's interval number at most {@link #NARROW_INTERVAL}. */
+  private static boolean narrowInterval(Session s, Collection<String> scopes, FullTextQuery query) throws SQLException {
+    StringBuilder sql = new StringBuilder("SELECT count(*) FROM (SELECT 1 FROM versions v INDEXED BY versions_occurred")
+        .append(" WHERE v.status = 'ACTIVE' AND v.scope IN (").append(marks(scopes.size())).append(')');
+    occurredBounds(sql, query);
+    PreparedStatement ps = s.prepare(sql.append(" LIMIT ?)").toString());
+    int i = 1;
+    for (String scope : scopes) {
+      ps.setString(i++, scope);
+    }
+    i = bindOccurred(ps, i, query);
+    ps.setInt(i, NARROW_INTERVAL + 1);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() && rs.getInt(1) <= NARROW_INTERVAL;
+    }
+  }
+
+  /**
+   * The full-text statement for {@code scopes} scopes and the query's filters: driven by the full-text
+   * index, or with {@code byEventTime} by the event-time index (the versions table is then the outer
+   * loop of the join). Its parameters are bound by {@link #bindFullText}.
+   */
+  static String searchFullTextSql(int scopes, FullTextQuery query, boolean byEventTime) {
     StringBuilder sql = new StringBuilder("SELECT ").append(VERSION_COLUMNS).append(", ").append(BM25)
-        .append(" AS rank FROM versions_fts f JOIN versions v ON v.seq = f.rowid WHERE versions_fts MATCH ?")
-        .append(" AND v.status = 'ACTIVE' AND v.scope IN (").append(marks(unique.size())).append(')');
+        .append(byEventTime
+            ? " AS rank FROM versions v INDEXED BY versions_occurred CROSS JOIN versions_fts f ON f.rowid = v.seq"
+            : " AS rank FROM versions_fts f JOIN versions v ON v.seq = f.rowid")
+        .append(" WHERE versions_fts MATCH ?")
+        .append(" AND v.status = 'ACTIVE' AND v.scope IN (").append(marks(scopes)).append(')');
     if (!query.types().isEmpty()) {
       sql.append(" AND v.type IN (").append(marks(query.types().size())).append(')');
     }
@@ -390,18 +439,41 @@ final class Queries {
       sql.append(" AND EXISTS (SELECT 1 FROM version_topics t WHERE t.scope = v.scope AND t.topic IN (")
           .append(marks(query.topics().size())).append(") AND t.active = 1 AND t.version_id = v.version_id)");
     }
-    // [from, to) on (occurred_s, occurred_n); a version without event time fails either comparison
+    occurredBounds(sql, query);
+    return sql.append(" ORDER BY rank, v.version_id DESC LIMIT ?").toString();
+  }
+
+  /**
+   * {@code [from, to)} on {@code (occurred_s, occurred_n)}; the first term of each bound is a plain range
+   * on {@code occurred_s}, which the index serves. A version without event time fails either bound.
+   */
+  private static void occurredBounds(StringBuilder sql, FullTextQuery query) {
     if (query.occurredFrom() != null) {
       sql.append(" AND v.occurred_s >= ? AND (v.occurred_s > ? OR v.occurred_n >= ?)");
     }
     if (query.occurredTo() != null) {
       sql.append(" AND v.occurred_s <= ? AND (v.occurred_s < ? OR v.occurred_n < ?)");
     }
-    sql.append(" ORDER BY rank, v.version_id DESC LIMIT ?");
-    PreparedStatement ps = s.prepare(sql.toString());
+  }
+
+  /** Binds the bounds {@link #occurredBounds} wrote from parameter {@code i} on; returns the next parameter. */
+  private static int bindOccurred(PreparedStatement ps, int i, FullTextQuery query) throws SQLException {
+    for (Instant bound : new Instant[] {query.occurredFrom(), query.occurredTo()}) {
+      if (bound != null) {
+        ps.setLong(i++, bound.getEpochSecond());
+        ps.setLong(i++, bound.getEpochSecond());
+        ps.setLong(i++, bound.getNano());
+      }
+    }
+    return i;
+  }
+
+  /** Binds the parameters of {@link #searchFullTextSql} (either form). */
+  static void bindFullText(PreparedStatement ps, Collection<String> scopes, FullTextQuery query, int limit)
+      throws SQLException {
     int i = 1;
-    ps.setString(i++, matchExpression(query.terms(), unique));
-    for (String scope : unique) {
+    ps.setString(i++, matchExpression(query.terms(), scopes));
+    for (String scope : scopes) {
       ps.setString(i++, scope);
     }
     for (EntryType type : query.types()) {
@@ -410,21 +482,8 @@ final class Queries {
     for (String topic : query.topics()) {
       ps.setString(i++, topic);
     }
-    for (Instant bound : new Instant[] {query.occurredFrom(), query.occurredTo()}) {
-      if (bound != null) {
-        ps.setLong(i++, bound.getEpochSecond());
-        ps.setLong(i++, bound.getEpochSecond());
-        ps.setLong(i++, bound.getNano());
-      }
-    }
+    i = bindOccurred(ps, i, query);
     ps.setInt(i, limit);
-    List<ScoredEntry> out = new ArrayList<>();
-    try (ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        out.add(new ScoredEntry(entry(s, rs), -rs.getDouble(7)));
-      }
-    }
-    return out;
   }
 
   /**

@@ -84,7 +84,7 @@ final class Session {
     fullTextPending = false;
   }
 
-  private static final String INDEX_PENDING =
+  static final String INDEX_PENDING =
       "INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics, scope_key)"
           + " SELECT v.seq, engram_fts_terms(substr(v.content, 1, 262144)),"
           + " engram_fts_terms((SELECT group_concat(value, ' ') FROM json_each(v.glossary))),"
