@@ -6,7 +6,8 @@
 -- the columns are added. The text is Instant.toString() ([+-]year-MM-ddTHH:mm:ss[.fraction]Z): it is
 -- split at its 'T' and turned into days since 1970-01-01 with the proleptic Gregorian calendar in
 -- integer arithmetic, which covers every year an Instant can hold (a timestamp cast would not, and
--- keeps microseconds only).
+-- keeps microseconds only). No index on the columns: the full-text statement counts each term's
+-- versions in the scopes for BM25 anyway and then ranks only the versions in the interval.
 CREATE FUNCTION ${schema}${prefix}occurred_second(iso text) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
   SELECT (era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + (153 * ((m + 9) % 12) + 2) / 5 + dd - 1 - 719468) * 86400
@@ -32,7 +33,3 @@ $$;
 ALTER TABLE ${schema}${prefix}versions
   ADD COLUMN occurred_s bigint GENERATED ALWAYS AS (${schema}${prefix}occurred_second(occurred_at)) STORED,
   ADD COLUMN occurred_n integer GENERATED ALWAYS AS (${schema}${prefix}occurred_nano(occurred_at)) STORED;
-
--- Searches filter active versions only, and only those with an event time can match a bound.
-CREATE INDEX ${prefix}versions_occurred_idx ON ${schema}${prefix}versions (scope, occurred_s, occurred_n)
-  WHERE status = 'ACTIVE' AND occurred_s IS NOT NULL;

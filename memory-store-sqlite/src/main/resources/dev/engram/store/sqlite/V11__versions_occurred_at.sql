@@ -6,6 +6,10 @@
 -- Instant.toString() ([+-]year-MM-ddTHH:mm:ss[.fraction]Z), split at its 'T' and turned into days
 -- since 1970-01-01 with the proleptic Gregorian calendar in integer arithmetic, which covers every
 -- year an Instant can hold.
+-- No index on the columns: the full-text statement reads the versions holding a term and checks each
+-- row's event time (BM25 is computed only for those in the interval); a plan driven by an event-time
+-- index instead looks each version of the interval up in the full-text index, which costs more from a
+-- few dozen versions in the interval on.
 ALTER TABLE versions ADD COLUMN occurred_s INTEGER;
 ALTER TABLE versions ADD COLUMN occurred_n INTEGER;
 
@@ -38,7 +42,3 @@ FROM (
   )
 ) AS d
 WHERE versions.seq = d.seq;
-
--- Searches filter active versions only, and only those with an event time can match a bound.
-CREATE INDEX versions_occurred ON versions (scope, occurred_s, occurred_n)
-  WHERE status = 'ACTIVE' AND occurred_s IS NOT NULL;
