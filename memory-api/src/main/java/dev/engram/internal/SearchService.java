@@ -405,25 +405,50 @@ final class SearchService {
   }
 
   private List<ScoredEntry> ftsChannel(Grants grants, String query, Set<String> topics, SearchRequest request, int depth) {
+    return admitted(grants, readFullText(grants, query, topics, request, depth), request);
+  }
+
+  private List<ScoredEntry> readFullText(Grants grants, String query, Set<String> topics, SearchRequest request,
+      int depth) {
     List<String> terms = FullTextQuery.terms(query);
     if (terms.isEmpty()) {
       return List.of();
     }
+    return store.searchFullText(grants.visibleScopes(),
+        new FullTextQuery(terms, topics, request.types(), request.occurredFrom(), request.occurredTo()), depth);
+  }
+
+  /** The store's hits this search may return, in the store's order. */
+  private static List<ScoredEntry> admitted(Grants grants, List<ScoredEntry> read, SearchRequest request) {
     List<ScoredEntry> out = new ArrayList<>();
-    FullTextQuery ftq = new FullTextQuery(terms, topics, request.types(), request.occurredFrom(), request.occurredTo());
-    for (ScoredEntry s : store.searchFullText(grants.visibleScopes(), ftq, depth)) {
+    for (ScoredEntry s : read) {
       // The store filtered by status, scope and event time before its limit; the engine checks again.
       // Recall never returns boot nodes: the agent loads them with the boot block.
       if (s.entry().status() == EntryStatus.ACTIVE && grants.canSee(s.entry().scope())
-          && ftq.occurredIn(s.entry().occurredAt()) && !BootNodes.isBootNode(s.entry())) {
+          && FullTextQuery.occurredIn(s.entry().occurredAt(), request.occurredFrom(), request.occurredTo())
+          && !BootNodes.isBootNode(s.entry())) {
         out.add(s);
       }
     }
     return out;
   }
 
+  /**
+   * Full text alone: the best {@code limit} hits need only the store's first {@code limit}, unless the
+   * channel's own filters (boot nodes) drop some of them; only then is the whole channel
+   * depth read. The store's order is total (score, then version id), so the short read is a prefix of
+   * the deep one and both give the same hits.
+   */
   private List<SearchHit> ftsOnly(Grants grants, String query, Set<String> topics, SearchRequest request, int depth) {
-    return ftsHits(ftsChannel(grants, query, topics, request, depth), request.limit());
+    int limit = request.limit();
+    if (limit < depth) {
+      List<ScoredEntry> read = readFullText(grants, query, topics, request, limit);
+      List<ScoredEntry> first = admitted(grants, read, request);
+      if (first.size() == limit || read.size() < limit) {
+        return ftsHits(first, limit);
+      }
+    }
+    return ftsHits(ftsChannel(grants, query, topics, request, depth), limit);
   }
 
   private static List<SearchHit> ftsHits(List<ScoredEntry> text, int limit) {

@@ -101,10 +101,10 @@ public final class ContextCommand {
     StringBuilder header = new StringBuilder("| store |");
     StringBuilder rule = new StringBuilder("|---|");
     for (int size : sizes) {
-      header.append(String.format(Locale.ROOT, " %,d entries p50 ms |", size));
+      header.append(String.format(Locale.ROOT, " %,d entries p50 ms, wall / CPU |", size));
       rule.append("---:|");
     }
-    header.append(" largest / smallest |");
+    header.append(" largest / smallest, wall / CPU |");
     rule.append("---:|");
     out.println(header);
     out.println(rule);
@@ -117,22 +117,22 @@ public final class ContextCommand {
           jdbc = embedded.getJdbcUrl("postgres", "postgres");
         }
         StringBuilder row = new StringBuilder("| " + name.trim() + " |");
-        double first = 0;
-        double last = 0;
+        double[] first = null;
+        double[] last = null;
         for (int size : sizes) {
           Supplier<MemoryStore> factory = factory(name.trim(), dir, jdbc);
-          double p50;
+          double[] p50;
           try (MemoryStore store = factory.get()) {
             load(store, size);
             p50 = measure(store, writes);
           }
-          if (first == 0) {
+          if (first == null) {
             first = p50;
           }
           last = p50;
-          row.append(String.format(Locale.ROOT, " %.3f |", p50));
+          row.append(String.format(Locale.ROOT, " %.3f / %.3f |", p50[0], p50[1]));
         }
-        row.append(String.format(Locale.ROOT, " %.2f× |", last / first));
+        row.append(String.format(Locale.ROOT, " %.2f× / %.2f× |", last[0] / first[0], last[1] / first[1]));
         out.println(row);
       } finally {
         if (embedded != null) {
@@ -208,23 +208,30 @@ public final class ContextCommand {
     }
   }
 
-  private static double measure(MemoryStore store, int writes) {
+  /** The median wall-clock and thread-CPU milliseconds of a write (CPU moves less with the machine's load). */
+  private static double[] measure(MemoryStore store, int writes) {
     Random random = new Random(writes);
+    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
     List<Double> times = new ArrayList<>();
+    List<Double> cpu = new ArrayList<>();
     try (Engram engram = Engram.builder().store(store).reasoner(new ContextReader()).build()) {
       int warm = Math.max(20, writes / 5);
       for (int i = -warm; i < writes; i++) {
         String content = sentence(random, 1_000_000 + i + warm);
         WriteOptions options = WriteOptions.builder().topicsHint(TOPICS[Math.floorMod(i, TOPICS.length)]).build();
+        long c0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         engram.write(GRANTS, content, options);
         long t1 = System.nanoTime();
+        long c1 = threads.getCurrentThreadCpuTime();
         if (i >= 0) {
           times.add((t1 - t0) / 1e6);
+          cpu.add((c1 - c0) / 1e6);
         }
       }
     }
     times.sort(null);
-    return times.get(times.size() / 2);
+    cpu.sort(null);
+    return new double[] {times.get(times.size() / 2), cpu.get(cpu.size() / 2)};
   }
 }

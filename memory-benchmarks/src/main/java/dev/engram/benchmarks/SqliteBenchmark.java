@@ -28,16 +28,21 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
@@ -55,7 +60,8 @@ import org.sqlite.SQLiteDataSource;
  * </ol>
  *
  * <p>{@code java -jar memory-benchmarks.jar SqliteBenchmark [--dir DIR] [--writes 20000] [--warmup 3000]
- * [--scopes 10000] [--large 1000000] [--reads 20000]}
+ * [--scopes 10000] [--large 1000000] [--reads 20000] [--part all|writes|reads|pages]}; {@code --part pages}
+ * counts the WAL frames a single write commits, per table and index.
  */
 public final class SqliteBenchmark {
   private SqliteBenchmark() {}
@@ -109,6 +115,10 @@ public final class SqliteBenchmark {
         + "), " + Runtime.getRuntime().availableProcessors() + " processors, max heap "
         + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB, files in " + o.dir);
 
+    if (o.part.equals("pages")) {
+      pages(o);
+      return;
+    }
     if (!o.part.equals("reads")) {
       double[] single = {engramWrites(o), rawInserts(o)};
       System.out.printf(Locale.ROOT, "writes: Engram %.0f/s, raw JDBC insert %.0f/s, ratio %.2f%n", single[0],
@@ -185,6 +195,74 @@ public final class SqliteBenchmark {
       cpu("Engram single write", cpu, o.writes);
       return rate;
     }
+  }
+
+  /**
+   * Which b-trees a single write changes: after a warm-up, the WAL is emptied ({@code wal_checkpoint(TRUNCATE)}),
+   * {@code --writes} writes (at most 30, so that no automatic checkpoint restarts the WAL) are made, and the
+   * page number of each WAL frame is mapped to its table or index through {@code dbstat}. The raw
+   * single-row insert gets the same count.
+   */
+  private static void pages(Options o) throws Exception {
+    int n = Math.min(30, o.writes);
+    Path db = o.dir.resolve("pages.db");
+    deleteDatabase(db);
+    try (Engram engram = Engram.builder().store(new SqliteMemoryStore(db)).reasoner(new DeterministicReasoner())
+        .build()) {
+      WriteOptions options = WriteOptions.builder().topicsHint("general").build();
+      for (int i = 0; i < o.warmup; i++) {
+        engram.write(Grants.of("app/user/u" + i % 100), "Warm-up note " + i + " about the weekly planning.", options);
+      }
+      truncateWal(db);
+      for (int i = 0; i < n; i++) {
+        engram.write(Grants.of("app/user/u" + i % 100), "Note " + i + " about the weekly planning and its owner.", options);
+      }
+      printFrames("Engram.write", db, n);
+    }
+    Path raw = o.dir.resolve("raw-pages.db");
+    try (Connection c = rawTable(raw)) {
+      try (PreparedStatement insert = c.prepareStatement(RAW_INSERT)) {
+        for (int i = 0; i < o.warmup; i++) {
+          insert(insert, i, "Warm-up note " + i + " about the weekly planning.");
+        }
+        truncateWal(raw);
+        for (int i = 0; i < n; i++) {
+          insert(insert, o.warmup + i, "Note " + i + " about the weekly planning and its owner.");
+        }
+      }
+      printFrames("raw single-row insert", raw, n);
+    }
+  }
+
+  private static void truncateWal(Path db) throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+      st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+    }
+  }
+
+  private static void printFrames(String what, Path db, int writes) throws Exception {
+    byte[] wal = Files.readAllBytes(Path.of(db + "-wal"));
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(wal);
+    int pageSize = b.getInt(8);
+    Map<Integer, Integer> frames = new HashMap<>();
+    int total = 0;
+    for (int off = 32; off + 24 + pageSize <= wal.length; off += 24 + pageSize) {
+      frames.merge(b.getInt(off), 1, Integer::sum);
+      total++;
+    }
+    Map<Integer, String> owner = new HashMap<>();
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT name, pageno FROM dbstat")) {
+      while (rs.next()) {
+        owner.put(rs.getInt(2), rs.getString(1));
+      }
+    }
+    Map<String, Integer> byTree = new TreeMap<>();
+    frames.forEach((page, count) -> byTree.merge(owner.getOrDefault(page, "(free or header)"), count, Integer::sum));
+    System.out.printf(Locale.ROOT, "%s: %.1f WAL frames (pages of %d bytes) per write, over %d writes%n", what,
+        total / (double) writes, pageSize, writes);
+    byTree.entrySet().stream().sorted((x, y) -> y.getValue() - x.getValue()).forEach(e ->
+        System.out.printf(Locale.ROOT, "| %s | %.1f |%n", e.getKey(), e.getValue() / (double) writes));
   }
 
   private static double rawInserts(Options o) throws SQLException, IOException {

@@ -314,6 +314,30 @@ public abstract class StoreSpiContract {
   }
 
   @Test
+  void fullTextHitsTiedInScoreAreCutNewestVersionFirstAndOnlyFromTheScopesSearched() {
+    assumeTrue(supportsFullText(), "the store declares no full-text search");
+    String c = "app/spi/c";
+    List<String> made = new ArrayList<>();
+    for (String scope : List.of(A, B, c)) {
+      made.add(commitNew(scope, "the heron waits by the weir").versionId());
+    }
+    MemoryEntry elsewhere = commitNew("app/spi/d", "heron heron heron");
+    FullTextQuery query = new FullTextQuery(FullTextQuery.terms("heron"), Set.of(), Set.of());
+    List<String> newestFirst = new ArrayList<>(made);
+    newestFirst.sort(java.util.Comparator.reverseOrder());
+
+    List<ScoredEntry> two = store.searchFullText(List.of(A, B, c), query, 2);
+    assertThat(two).extracting(h -> h.entry().versionId()).containsExactlyElementsOf(newestFirst.subList(0, 2));
+    assertThat(two.get(0).score()).isEqualTo(two.get(1).score());
+    assertThat(store.searchFullText(List.of(A, B, c), query, 3)).extracting(h -> h.entry().versionId())
+        .containsExactlyElementsOf(newestFirst);
+    assertThat(store.searchFullText(List.of(A, B, c), query, 10)).extracting(h -> h.entry().scope())
+        .doesNotContain(elsewhere.scope());
+    assertThat(store.searchFullText(List.of(elsewhere.scope()), query, 10)).extracting(h -> h.entry().versionId())
+        .containsExactly(elsewhere.versionId());
+  }
+
+  @Test
   void aTransactionReadsVectorsIncludingItsOwnChanges() {
     assumeTrue(supportsVectors(), "the store declares no vector storage");
     MemoryEntry stored = commitNew(A, "a vector holder");

@@ -375,12 +375,20 @@ final class Queries {
    * them. Inside a transaction, the versions it made active are indexed first, so it finds its own
    * changes.
    *
-   * <p>The statement is driven by the full-text index: it reads the versions that hold a term, checks
-   * each against the filters by its row, and computes BM25 only for those that pass. The versions table
-   * is its inner loop on purpose ({@code CROSS JOIN}): a plan driven by an event-time range instead looks
-   * each version of the range up in the full-text index, which costs about as much as a twentieth of the
-   * whole term scan per version (measured with 15,000 matching versions), so it loses from a few dozen
-   * versions in the range on.
+   * <p>The full-text index holds exactly the active versions, each with its scope's key, so when the
+   * MATCH expression itself confines the hits to the scopes and nothing else filters them, the hits are
+   * ranked inside the index and only the best {@code limit} (with every hit tied with the last of them)
+   * are joined with their version rows. The other shape joins every hit before ranking, which reads one
+   * version row per matching entry. The scope key is left out of the MATCH when no other scope has
+   * active entries: it then confines nothing, and ranking would still count the scope's every entry for
+   * it.
+   *
+   * <p>With filters, the statement is driven by the full-text index: it reads the versions that hold a
+   * term, checks each against the filters by its row, and computes BM25 only for those that pass. The
+   * versions table is its inner loop on purpose ({@code CROSS JOIN}): a plan driven by an event-time range
+   * instead looks each version of the range up in the full-text index, which costs about as much as a
+   * twentieth of the whole term scan per version (measured with 15,000 matching versions), so it loses
+   * from a few dozen versions in the range on.
    */
   static List<ScoredEntry> searchFullText(Session s, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
@@ -389,15 +397,15 @@ final class Queries {
     if (unique.isEmpty() || query.terms().isEmpty() || limit < 1) {
       return List.of();
     }
+    boolean filtered = !query.types().isEmpty() || !query.topics().isEmpty() || query.filtersOccurredAt();
+    boolean confined = unique.size() <= MATCH_SCOPE_KEYS;
+    if (!filtered && confined) {
+      boolean alone = onlyScopesWithEntries(s, unique);
+      return rankedInIndex(s, alone ? terms(query.terms()) : matchExpression(query.terms(), unique), limit);
+    }
     PreparedStatement ps = s.prepare(searchFullTextSql(unique.size(), query));
     bindFullText(ps, unique, query, limit);
-    List<ScoredEntry> out = new ArrayList<>();
-    try (ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        out.add(new ScoredEntry(entry(s, rs), -rs.getDouble(7)));
-      }
-    }
-    return out;
+    return scored(s, ps);
   }
 
   /** The full-text statement for {@code scopes} scopes and the query's filters; {@link #bindFullText} binds it. */
@@ -457,22 +465,76 @@ final class Queries {
   }
 
   /**
+   * Hits ranked in the index: every match's rank computed once, the rank of the {@code limit}-th best
+   * as the cut, and only the hits at or above it joined with their version rows; ordered and cut as the
+   * joined shape orders them (rank, then version id descending).
+   */
+  static final String RANKED_IN_INDEX = "WITH r AS MATERIALIZED (SELECT f.rowid AS seq, " + BM25
+      + " AS rank FROM versions_fts f WHERE versions_fts MATCH ?) SELECT " + VERSION_COLUMNS + ", x.rank"
+      + " FROM (SELECT seq, rank FROM r WHERE rank <= coalesce((SELECT rank FROM r ORDER BY rank LIMIT 1"
+      + " OFFSET ?), 1e308)) x JOIN versions v ON v.seq = x.seq ORDER BY x.rank, v.version_id DESC LIMIT ?";
+
+  private static List<ScoredEntry> rankedInIndex(Session s, String match, int limit) throws SQLException {
+    PreparedStatement ps = s.prepare(RANKED_IN_INDEX);
+    ps.setString(1, match);
+    ps.setInt(2, limit - 1);
+    ps.setInt(3, limit);
+    return scored(s, ps);
+  }
+
+  private static List<ScoredEntry> scored(Session s, PreparedStatement ps) throws SQLException {
+    List<ScoredEntry> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(new ScoredEntry(entry(s, rs), -rs.getDouble(7)));
+      }
+    }
+    return out;
+  }
+
+  private static final String SCOPES_WITH_ENTRIES = "SELECT DISTINCT scope FROM topic_counts LIMIT ?";
+
+  /**
+   * Whether no scope outside {@code scopes} has an active entry ({@code topic_counts} holds a row per
+   * scope and topic with active entries; every active entry has a topic). Reads the rows of at most
+   * {@code scopes.size() + 1} scopes.
+   */
+  private static boolean onlyScopesWithEntries(Session s, Set<String> scopes) throws SQLException {
+    PreparedStatement ps = s.prepare(SCOPES_WITH_ENTRIES);
+    ps.setInt(1, scopes.size() + 1);
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        if (!scopes.contains(rs.getString(1))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
    * Any of the terms in the text columns, within the scopes:
    * {@code {content glossary disclosure topics} : ("a" OR "b") AND scope_key : ("k…" OR "k…")}.
    */
   static String matchExpression(List<String> terms, Collection<String> scopes) {
-    StringBuilder b = new StringBuilder("{content glossary disclosure topics} : (");
-    for (int i = 0; i < terms.size(); i++) {
-      b.append(i == 0 ? "" : " OR ").append('"').append(terms.get(i).replace("\"", "\"\"")).append('"');
-    }
+    StringBuilder b = new StringBuilder(terms(terms));
     if (scopes.size() > MATCH_SCOPE_KEYS) {
       // the statement's scope IN (...) alone restricts the hits; a longer MATCH would exceed SQLite's limits
-      return b.append(')').toString();
+      return b.toString();
     }
-    b.append(") AND scope_key : (");
+    b.append(" AND scope_key : (");
     int i = 0;
     for (String scope : scopes) {
       b.append(i++ == 0 ? "" : " OR ").append('"').append(scopeKey(scope)).append('"');
+    }
+    return b.append(')').toString();
+  }
+
+  /** Any of the terms in the text columns: {@code {content glossary disclosure topics} : ("a" OR "b")}. */
+  private static String terms(List<String> terms) {
+    StringBuilder b = new StringBuilder("{content glossary disclosure topics} : (");
+    for (int i = 0; i < terms.size(); i++) {
+      b.append(i == 0 ? "" : " OR ").append('"').append(terms.get(i).replace("\"", "\"\"")).append('"');
     }
     return b.append(')').toString();
   }

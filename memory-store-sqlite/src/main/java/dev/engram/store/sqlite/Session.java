@@ -91,7 +91,7 @@ final class Session {
           + " engram_fts_terms(v.disclosure),"
           + " engram_fts_terms((SELECT group_concat(value, ' ') FROM json_each(v.topics) WHERE value <> 'general')),"
           + " 'k' || lower(hex(v.scope))"
-          + " FROM fts_pending p JOIN versions v ON v.seq = p.seq WHERE v.status = 'ACTIVE' ORDER BY p.seq";
+          + " FROM fts_pending p CROSS JOIN versions v ON v.seq = p.seq WHERE v.status = 'ACTIVE' ORDER BY p.seq";
 
   boolean isClosed() {
     try {

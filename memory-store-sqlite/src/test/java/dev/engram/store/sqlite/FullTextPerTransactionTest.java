@@ -80,4 +80,41 @@ class FullTextPerTransactionTest {
     assertThat(count(db, "SELECT count(*) FROM versions_fts WHERE versions_fts MATCH 'zqxlisbon OR zqxcello OR zqxdog'"))
         .isEqualTo(3);
   }
+
+  private static List<String> plan(Connection c, String sql) throws Exception {
+    List<String> out = new java.util.ArrayList<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN QUERY PLAN " + sql)) {
+      while (rs.next()) {
+        out.add(rs.getString(4));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Indexing the queue reads the queued versions by key, and a ranked search joins only its best hits:
+   * neither walks the active versions of the database (which made each write's flush, and so each write,
+   * grow with the size of the store).
+   */
+  @Test
+  void theQueueAndTheRankedSearchReadVersionsByKeyNeverByScan() throws Exception {
+    Path db = dir.resolve("plans.db");
+    try (Engram e = Engram.builder().store(new SqliteMemoryStore(db)).reasoner(new DeterministicReasoner()).build()) {
+      List<WriteRequest> many = new java.util.ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        many.add(WriteRequest.of("Note " + i + " on the zqxharbour crane number " + i));
+      }
+      e.writeAll(U1, many);
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+      FtsTerms.register(c);
+      List<String> queue = plan(c, Session.INDEX_PENDING);
+      assertThat(queue.get(0)).isEqualTo("SCAN p");
+      assertThat(queue).contains("SEARCH v USING INTEGER PRIMARY KEY (rowid=?)");
+      assertThat(queue).noneMatch(step -> step.startsWith("SCAN v"));
+      List<String> ranked = plan(c, Queries.RANKED_IN_INDEX);
+      assertThat(ranked).contains("SEARCH v USING INTEGER PRIMARY KEY (rowid=?)");
+      assertThat(ranked).noneMatch(step -> step.startsWith("SCAN v"));
+    }
+  }
 }
