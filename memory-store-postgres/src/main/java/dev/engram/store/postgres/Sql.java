@@ -286,7 +286,7 @@ final class Sql {
     searchFullText = "WITH terms AS (SELECT DISTINCT t.term::tsquery AS query FROM unnest(?::text[]) AS t(term)),"
         + " n AS (SELECT coalesce(sum(active_count), 0)::float8 AS n FROM " + p + "scope_counts"
         + " WHERE scope = ANY (?::text[])),"
-        + " hits AS (SELECT v.version_id, v.topics, v.type, v.search, t.query FROM terms t"
+        + " hits AS (SELECT v.version_id, v.topics, v.type, v.occurred_s, v.occurred_n, v.search, t.query FROM terms t"
         + " JOIN " + versionsT + " v ON v.search @@ t.query"
         + " WHERE v.scope = ANY (?::text[]) AND v.status = 'ACTIVE'),"
         + " df AS (SELECT query, count(*)::float8 AS df FROM hits GROUP BY query),"
@@ -295,6 +295,9 @@ final class Sql {
         + " AS score FROM hits h JOIN df ON df.query = h.query CROSS JOIN n"
         + " WHERE (cardinality(?::text[]) = 0 OR h.topics && ?::text[])"
         + " AND (cardinality(?::text[]) = 0 OR h.type = ANY (?::text[]))"
+        // [from, to) on (occurred_s, occurred_n); a version without event time fails either comparison
+        + " AND (?::bigint IS NULL OR (h.occurred_s, h.occurred_n) >= (?::bigint, ?::integer))"
+        + " AND (?::bigint IS NULL OR (h.occurred_s, h.occurred_n) < (?::bigint, ?::integer))"
         + " GROUP BY h.version_id),"
         + " best AS (SELECT version_id, score FROM scored ORDER BY score DESC, version_id DESC LIMIT ?)"
         + " SELECT " + VERSION_COLUMNS + ", s.score FROM best s JOIN " + versionsT + " v ON v.version_id = s.version_id"
