@@ -74,16 +74,16 @@ public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryTyp
   public static final Set<String> STOPWORDS = TextAnalysis.STOPWORDS;
 
   /**
-   * @throws IllegalArgumentException when both bounds are given and {@code occurredTo} is not after
-   *     {@code occurredFrom}
+   * @throws dev.engram.InvalidInputException when both bounds are given and {@code occurredTo} is not
+   *     after {@code occurredFrom}
    */
   public FullTextQuery {
     terms = List.copyOf(terms);
     topics = Set.copyOf(topics);
     types = Set.copyOf(types);
     if (occurredFrom != null && occurredTo != null && !occurredFrom.isBefore(occurredTo)) {
-      throw new IllegalArgumentException(
-          "occurredTo must be after occurredFrom (" + occurredFrom + "), was " + occurredTo);
+      throw new dev.engram.InvalidInputException("occurredTo",
+          "must be after occurredFrom (" + occurredFrom + "), was " + occurredTo);
     }
   }
 
@@ -104,7 +104,7 @@ public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryTyp
    * @param from the lower bound (inclusive), or null
    * @param to the upper bound (exclusive), or null
    * @return the filtered query
-   * @throws IllegalArgumentException when both are given and {@code to} is not after {@code from}
+   * @throws dev.engram.InvalidInputException when both are given and {@code to} is not after {@code from}
    */
   public FullTextQuery occurredBetween(@Nullable Instant from, @Nullable Instant to) {
     return new FullTextQuery(terms, topics, types, from, to);

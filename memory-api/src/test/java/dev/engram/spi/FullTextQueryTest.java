@@ -46,8 +46,8 @@ class FullTextQueryTest {
   @Test
   void anEmptyOrReversedIntervalIsRefused() {
     FullTextQuery q = new FullTextQuery(List.of("a"), Set.of(), Set.of());
-    assertThatThrownBy(() -> q.occurredBetween(TO, FROM)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("occurredTo must be after occurredFrom");
-    assertThatThrownBy(() -> q.occurredBetween(FROM, FROM)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> q.occurredBetween(TO, FROM)).isInstanceOf(dev.engram.InvalidInputException.class)
+        .hasMessageContaining("occurredTo").hasMessageContaining("must be after occurredFrom");
+    assertThatThrownBy(() -> q.occurredBetween(FROM, FROM)).isInstanceOf(dev.engram.InvalidInputException.class);
   }
 }
