@@ -12,6 +12,12 @@ import java.util.Set;
 /**
  * A search.
  *
+ * <p>The event-time filter ({@link Builder#occurredBetween}) is exact and applied by every channel
+ * before it ranks: the hits are the best entries among those whose {@link MemoryEntry#occurredAt()} lies
+ * in {@code [occurredFrom, occurredTo)} (compared to the nanosecond; entries without an event time never
+ * match), however many better-ranked entries lie outside the interval. Stores keep event time indexed
+ * for it.
+ *
  * @param query what to look for (1..2,000 characters)
  * @param mode which channels to use (default {@link SearchMode#AUTO})
  * @param topics only entries carrying one of these topics (empty = any)
@@ -123,7 +129,12 @@ public record SearchRequest(
 
     /**
      * Only entries that occurred in {@code [from, to)}; either bound may be null (open). Entries without
-     * an {@code occurredAt} never match.
+     * an {@code occurredAt} never match while either bound is given. The filter applies before ranking,
+     * so a narrow interval still returns its best entries.
+     *
+     * @param from the first instant in the interval, or null
+     * @param to the first instant after the interval, or null
+     * @return this builder
      */
     public Builder occurredBetween(
         java.time.@org.jspecify.annotations.Nullable Instant from,

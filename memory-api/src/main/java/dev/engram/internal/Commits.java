@@ -56,12 +56,22 @@ final class Commits {
 
   /** Runs {@code work} as one commit on {@code scope}, with vectors already made for some texts. */
   <T> T run(String scope, List<Embeddings.PendingVectors> prepared, Function<Commit, T> work) {
+    return run(scope, prepared, List.of(), work);
+  }
+
+  /**
+   * Runs {@code work} as one commit on {@code scope} that first looks up the active holders of
+   * {@code contentHashes} ({@link Commit#prefetchContent}); the store may read them with the head lock
+   * ({@link MemoryStore#inTransaction(String, java.util.Collection, MemoryStore.StoreWork)}).
+   */
+  <T> T run(String scope, List<Embeddings.PendingVectors> prepared, List<String> contentHashes,
+      Function<Commit, T> work) {
     Vectors vectors = new Vectors(search.embedsOnWrite() ? search.profileId() : null, prepared);
     for (int attempt = 1; ; attempt++) {
       vectors.mayAsk = attempt < MAX_ATTEMPTS;
       vectors.gaps.clear();
       try {
-        T out = store.inTransaction(scope, tx -> {
+        T out = store.inTransaction(scope, contentHashes, tx -> {
           Commit commit = new Commit(tx, scope, rules, vectors);
           T result = work.apply(commit);
           commit.finish();

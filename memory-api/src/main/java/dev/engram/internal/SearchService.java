@@ -54,9 +54,6 @@ final class SearchService {
   private static final Logger LOG = LoggerFactory.getLogger(SearchService.class);
   static final int MAX_QUERY_CHARS = 2000;
   private static final int REINDEX_BATCH = 32;
-  /** How much deeper each channel looks when an event-time filter thins its candidates, and the cap. */
-  private static final int OCCURRED_DEPTH_FACTOR = 10;
-  private static final int MAX_FILTERED_DEPTH = 2000;
   /** What the last candidate of a channel contributes under score fusion (the best contributes 1). */
   static final double SCALED_MIN = 0.01;
 
@@ -253,10 +250,10 @@ final class SearchService {
     boolean fts = store.capabilities().contains(StoreCapability.FULL_TEXT_SEARCH);
     SearchMode mode = request.mode();
     int depth = Math.max(settings.channelDepth(), request.limit());
-    if (request.filtersOccurredAt()) {
-      // the event-time filter applies to each channel's candidates, so each channel looks deeper
-      depth = Math.min(depth * OCCURRED_DEPTH_FACTOR, MAX_FILTERED_DEPTH);
-    }
+    // the filters travel into each channel (the store's full-text query, the vector scan), which applies
+    // them before it cuts at the depth: a narrow event-time interval still yields its best entries
+    VectorIndex.Filter filter = new VectorIndex.Filter(topics, request.types(), request.occurredFrom(),
+        request.occurredTo());
 
     if (mode == SearchMode.FTS) {
       requireFts(fts);
@@ -271,9 +268,8 @@ final class SearchService {
       Embeddings.PendingQuery pending = embeddings.startQuery(query);
       List<ScoredEntry> text = mode == SearchMode.HYBRID ? ftsChannel(grants, query, topics, request, depth) : List.of();
       float[] q = pending.await(settings.embedTimeout());
-      List<VectorIndex.Scored> vec = vectors.search(blocks, q, vectorFloor(), depth, topics,
-          request.types());
-      return result(mode, mode, fuse(grants, text, occurred(vec, request), mode, request.limit()), null);
+      List<VectorIndex.Scored> vec = vectors.search(blocks, q, vectorFloor(), depth, filter);
+      return result(mode, mode, fuse(grants, text, vec, mode, request.limit()), null);
     }
     // AUTO: the vector channel over the scopes whose vectors are complete; a scope with versions lacking
     // vectors is searched by full text only (and said so), so one gap in a shared ancestor does not
@@ -306,10 +302,9 @@ final class SearchService {
           for (String w : warnings) {
             logIncomplete(w);
           }
-          List<VectorIndex.Scored> vec = vectors.search(complete, q, vectorFloor(), depth, topics,
-              request.types());
+          List<VectorIndex.Scored> vec = vectors.search(complete, q, vectorFloor(), depth, filter);
           SearchMode used = fts ? SearchMode.HYBRID : SearchMode.VECTOR;
-          return new SearchResult(mode, used, fuse(grants, text, occurred(vec, request), used, request.limit()), null,
+          return new SearchResult(mode, used, fuse(grants, text, vec, used, request.limit()), null,
               warnings);
         }
       }
@@ -335,30 +330,6 @@ final class SearchService {
       lastIncompleteReason = reason;
       LOG.warn("Search used full text only for part of the scopes: {}", reason);
     }
-  }
-
-  /** Whether {@code e} passes the request's event-time filter (entries without event time never do). */
-  private static boolean occurredIn(MemoryEntry e, SearchRequest request) {
-    if (!request.filtersOccurredAt()) {
-      return true;
-    }
-    java.time.Instant at = e.occurredAt();
-    return at != null
-        && (request.occurredFrom() == null || !at.isBefore(request.occurredFrom()))
-        && (request.occurredTo() == null || at.isBefore(request.occurredTo()));
-  }
-
-  private static List<VectorIndex.Scored> occurred(List<VectorIndex.Scored> vec, SearchRequest request) {
-    if (!request.filtersOccurredAt()) {
-      return vec;
-    }
-    List<VectorIndex.Scored> out = new ArrayList<>();
-    for (VectorIndex.Scored s : vec) {
-      if (occurredIn(s.entry(), request)) {
-        out.add(s);
-      }
-    }
-    return out;
   }
 
   /**
@@ -443,16 +414,19 @@ final class SearchService {
     if (terms.isEmpty()) {
       return List.of();
     }
-    return store.searchFullText(grants.visibleScopes(), new FullTextQuery(terms, topics, request.types()), depth);
+    return store.searchFullText(grants.visibleScopes(),
+        new FullTextQuery(terms, topics, request.types(), request.occurredFrom(), request.occurredTo()), depth);
   }
 
   /** The store's hits this search may return, in the store's order. */
   private static List<ScoredEntry> admitted(Grants grants, List<ScoredEntry> read, SearchRequest request) {
     List<ScoredEntry> out = new ArrayList<>();
     for (ScoredEntry s : read) {
+      // The store filtered by status, scope and event time before its limit; the engine checks again.
       // Recall never returns boot nodes: the agent loads them with the boot block.
       if (s.entry().status() == EntryStatus.ACTIVE && grants.canSee(s.entry().scope())
-          && occurredIn(s.entry(), request) && !BootNodes.isBootNode(s.entry())) {
+          && FullTextQuery.occurredIn(s.entry().occurredAt(), request.occurredFrom(), request.occurredTo())
+          && !BootNodes.isBootNode(s.entry())) {
         out.add(s);
       }
     }
@@ -461,7 +435,7 @@ final class SearchService {
 
   /**
    * Full text alone: the best {@code limit} hits need only the store's first {@code limit}, unless the
-   * channel's own filters (boot nodes, event time) drop some of them; only then is the whole channel
+   * channel's own filters (boot nodes) drop some of them; only then is the whole channel
    * depth read. The store's order is total (score, then version id), so the short read is a prefix of
    * the deep one and both give the same hits.
    */

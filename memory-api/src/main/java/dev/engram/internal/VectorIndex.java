@@ -11,8 +11,10 @@ import dev.engram.EntryType;
 import dev.engram.MemoryEntry;
 import dev.engram.Revision;
 import dev.engram.VectorCacheStats;
+import dev.engram.spi.FullTextQuery;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoredVector;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -476,9 +478,39 @@ final class VectorIndex {
   // ---- scanning
 
   /** The best {@code depth} versions over {@code blocks} with cosine at or above {@code floor}, best first. */
-  List<Scored> search(Collection<Block> blocks, float[] q, float floor, int depth, Set<String> topics,
-      Set<EntryType> types) {
-    return search(blocks, q, floor, depth, topics, types, executor, threads, quantized);
+  List<Scored> search(Collection<Block> blocks, float[] q, float floor, int depth, Filter filter) {
+    return search(blocks, q, floor, depth, filter, executor, threads, quantized);
+  }
+
+  /**
+   * What a scan admits besides the cosine floor: versions carrying one of {@code topics} (empty = any),
+   * of one of {@code types} (empty = any), and, when either bound is given, with an
+   * {@link MemoryEntry#occurredAt()} in {@code [from, to)} ({@link FullTextQuery#occurredIn}). The scan
+   * applies it to each version before that version can take a place among the best {@code depth}, so a
+   * narrow filter still yields its best versions.
+   */
+  record Filter(Set<String> topics, Set<EntryType> types, @Nullable Instant from, @Nullable Instant to) {
+    static final Filter NONE = new Filter(Set.of(), Set.of(), null, null);
+
+    Filter {
+      topics = Set.copyOf(topics);
+      types = Set.copyOf(types);
+    }
+
+    static Filter of(Set<String> topics, Set<EntryType> types) {
+      return new Filter(topics, types, null, null);
+    }
+
+    boolean isEmpty() {
+      return topics.isEmpty() && types.isEmpty() && from == null && to == null;
+    }
+
+    boolean admits(MemoryEntry entry) {
+      if (!topics.isEmpty() && entry.topics().stream().noneMatch(topics::contains)) {
+        return false;
+      }
+      return (types.isEmpty() || types.contains(entry.type())) && FullTextQuery.occurredIn(entry.occurredAt(), from, to);
+    }
   }
 
   /**
@@ -488,8 +520,8 @@ final class VectorIndex {
    * candidates that are rescored exactly; otherwise every row is scored exactly. The result of an exact
    * scan does not depend on the split.
    */
-  static List<Scored> search(Collection<Block> blocks, float[] q, float floor, int depth, Set<String> topics,
-      Set<EntryType> types, Executor executor, int threads, boolean quantized) {
+  static List<Scored> search(Collection<Block> blocks, float[] q, float floor, int depth, Filter filter,
+      Executor executor, int threads, boolean quantized) {
     long rows = 0;
     long work = 0;
     for (Block b : blocks) {
@@ -504,7 +536,7 @@ final class VectorIndex {
     int keep = approximate ? Math.max(MIN_CANDIDATES, depth * CANDIDATE_FACTOR) : depth;
     PriorityQueue<Candidate> top;
     if (approximate) {
-      List<List<Candidate>> found = runSlices(slices, executor, slice -> scanBits(slice, q, keep, topics, types));
+      List<List<Candidate>> found = runSlices(slices, executor, slice -> scanBits(slice, q, keep, filter));
       List<Candidate> pool = new ArrayList<>();
       for (List<Candidate> part : found) {
         pool.addAll(part);
@@ -517,8 +549,7 @@ final class VectorIndex {
         }
       }
     } else {
-      List<PriorityQueue<Candidate>> found = runSlices(slices, executor, slice -> scan(slice, q, floor, keep, topics,
-          types));
+      List<PriorityQueue<Candidate>> found = runSlices(slices, executor, slice -> scan(slice, q, floor, keep, filter));
       top = new PriorityQueue<>(keep + 1, VectorIndex::compare);
       for (PriorityQueue<Candidate> part : found) {
         for (Candidate c : part) {
@@ -535,12 +566,18 @@ final class VectorIndex {
     return out;
   }
 
-  /** As {@link #search(Collection, float[], float, int, Set, Set, Executor, int, boolean)}, exact, on the common pool. */
+  /** As {@link #search(Collection, float[], float, int, Filter, Executor, int, boolean)} by topics and types. */
+  static List<Scored> search(Collection<Block> blocks, float[] q, float floor, int depth, Set<String> topics,
+      Set<EntryType> types, Executor executor, int threads, boolean quantized) {
+    return search(blocks, q, floor, depth, Filter.of(topics, types), executor, threads, quantized);
+  }
+
+  /** As {@link #search(Collection, float[], float, int, Filter, Executor, int, boolean)}, exact, on the common pool. */
   static List<Scored> search(
       Collection<Block> blocks, float[] q, float floor, int depth, Set<String> topics, Set<EntryType> types,
       int threads) {
-    return search(blocks, q, floor, depth, topics, types, java.util.concurrent.ForkJoinPool.commonPool(), threads,
-        false);
+    return search(blocks, q, floor, depth, Filter.of(topics, types), java.util.concurrent.ForkJoinPool.commonPool(),
+        threads, false);
   }
 
   /** Runs {@code scan} over every slice: helpers on {@code executor} and the calling thread claim slices in turn. */
@@ -633,16 +670,9 @@ final class VectorIndex {
   /** A version of a block and its score. */
   private record Candidate(Block block, int entry, float score) {}
 
-  private static boolean admitted(MemoryEntry entry, Set<String> topics, Set<EntryType> types) {
-    if (!topics.isEmpty() && entry.topics().stream().noneMatch(topics::contains)) {
-      return false;
-    }
-    return types.isEmpty() || types.contains(entry.type());
-  }
-
   /** The best {@code depth} versions of one slice by exact cosine, worst at the head. */
   private static PriorityQueue<Candidate> scan(
-      List<Segment> slice, float[] q, float floor, int depth, Set<String> topics, Set<EntryType> types) {
+      List<Segment> slice, float[] q, float floor, int depth, Filter filter) {
     PriorityQueue<Candidate> top = new PriorityQueue<>(depth + 1, VectorIndex::compare);
     for (Segment seg : slice) {
       Block b = seg.block();
@@ -665,7 +695,7 @@ final class VectorIndex {
         if (best < floor || top.size() >= depth && best < top.peek().score) {
           continue;
         }
-        if (admitted(b.entries[e], topics, types)) {
+        if (filter.admits(b.entries[e])) {
           offer(top, new Candidate(b, e, best), depth);
         }
       }
@@ -715,13 +745,13 @@ final class VectorIndex {
    * comparisons between versions. Each block has its own mean, so the query's bits are made per block.
    */
   private static List<Candidate> scanBits(
-      List<Segment> slice, float[] q, int keep, Set<String> topics, Set<EntryType> types) {
+      List<Segment> slice, float[] q, int keep, Filter filter) {
     int rowsInSlice = 0;
     for (Segment seg : slice) {
       rowsInSlice += seg.to() - seg.from();
     }
     List<Candidate> all = new ArrayList<>(Math.min(rowsInSlice, 1 << 16));
-    boolean filtered = !topics.isEmpty() || !types.isEmpty();
+    boolean filtered = !filter.isEmpty();
     Block last = null;
     long[] qb = null;
     for (Segment seg : slice) {
@@ -738,7 +768,7 @@ final class VectorIndex {
       int rows = seg.to();
       while (r < rows) {
         int e = rowEntry[r];
-        if (b.isDead(e) || filtered && !admitted(b.entries[e], topics, types)) {
+        if (b.isDead(e) || filtered && !filter.admits(b.entries[e])) {
           r += b.rowCount[e];
           continue;
         }

@@ -209,15 +209,15 @@ final class WritePipeline {
         prepared.add(slot.vectors);
       }
     }
+    List<String> hashes = new ArrayList<>();
+    for (Slot slot : items) {
+      if (Objects.requireNonNull(slot.input).path() == null) {
+        hashes.add(Objects.requireNonNull(slot.filed).hash);
+      }
+    }
     long after;
     try {
-      after = commits.run(scope, prepared, c -> {
-        List<String> hashes = new ArrayList<>();
-        for (Slot slot : items) {
-          if (Objects.requireNonNull(slot.input).path() == null) {
-            hashes.add(Objects.requireNonNull(slot.filed).hash);
-          }
-        }
+      after = commits.run(scope, prepared, hashes, c -> {
         c.prefetchContent(hashes);
         for (Slot slot : items) {
           slot.attempt = null;

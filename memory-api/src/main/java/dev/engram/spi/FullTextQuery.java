@@ -5,8 +5,10 @@
 package dev.engram.spi;
 
 import dev.engram.EntryType;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A full-text query as stores receive it: the query already analysed into terms by
@@ -17,11 +19,21 @@ import java.util.Set;
  * glossary (weighted higher), disclosure and topics; higher scores are better. Ranking may differ
  * between stores; which versions match does not.
  *
+ * <p>The event-time filter ({@code occurredFrom}, {@code occurredTo}) keeps the versions whose
+ * {@link dev.engram.MemoryEntry#occurredAt()} lies in the half-open interval {@code [occurredFrom,
+ * occurredTo)}, compared exactly (to the nanosecond); either bound may be null (open on that side). When
+ * either bound is given, a version without {@code occurredAt} never matches. Like the topic and type
+ * filters it is part of the query: a store applies it before it ranks and cuts at the limit, so the
+ * result is the best {@code limit} versions inside the interval (see {@link #occurredIn}).
+ *
  * @param terms the analysed terms
  * @param topics only versions carrying one of these topics (empty = any)
  * @param types only versions of these types (empty = any)
+ * @param occurredFrom only versions that occurred at or after this; null: no lower bound
+ * @param occurredTo only versions that occurred before this; null: no upper bound
  */
-public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryType> types) {
+public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryType> types,
+    @Nullable Instant occurredFrom, @Nullable Instant occurredTo) {
   public static final int MAX_TERMS = 32;
 
   /**
@@ -61,10 +73,73 @@ public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryTyp
   /** Words too common to say anything about what a question is about: {@link TextAnalysis#STOPWORDS}. */
   public static final Set<String> STOPWORDS = TextAnalysis.STOPWORDS;
 
+  /**
+   * @throws dev.engram.InvalidInputException when both bounds are given and {@code occurredTo} is not
+   *     after {@code occurredFrom}
+   */
   public FullTextQuery {
     terms = List.copyOf(terms);
     topics = Set.copyOf(topics);
     types = Set.copyOf(types);
+    if (occurredFrom != null && occurredTo != null && !occurredFrom.isBefore(occurredTo)) {
+      throw new dev.engram.InvalidInputException("occurredTo",
+          "must be after occurredFrom (" + occurredFrom + "), was " + occurredTo);
+    }
+  }
+
+  /**
+   * A query without an event-time filter.
+   *
+   * @param terms the analysed terms
+   * @param topics only versions carrying one of these topics (empty = any)
+   * @param types only versions of these types (empty = any)
+   */
+  public FullTextQuery(List<String> terms, Set<String> topics, Set<EntryType> types) {
+    this(terms, topics, types, null, null);
+  }
+
+  /**
+   * This query with the event-time filter {@code [from, to)}.
+   *
+   * @param from the lower bound (inclusive), or null
+   * @param to the upper bound (exclusive), or null
+   * @return the filtered query
+   * @throws dev.engram.InvalidInputException when both are given and {@code to} is not after {@code from}
+   */
+  public FullTextQuery occurredBetween(@Nullable Instant from, @Nullable Instant to) {
+    return new FullTextQuery(terms, topics, types, from, to);
+  }
+
+  /** @return whether the query has an event-time filter (either bound given) */
+  public boolean filtersOccurredAt() {
+    return occurredFrom != null || occurredTo != null;
+  }
+
+  /**
+   * Whether an event time passes the event-time filter: always without a filter; with one, only a
+   * non-null time in {@code [occurredFrom, occurredTo)}.
+   *
+   * @param occurredAt a version's {@link dev.engram.MemoryEntry#occurredAt()}, or null
+   * @return whether a version with that event time matches the filter
+   */
+  public boolean occurredIn(@Nullable Instant occurredAt) {
+    return occurredIn(occurredAt, occurredFrom, occurredTo);
+  }
+
+  /**
+   * Whether {@code occurredAt} lies in {@code [from, to)}: true when both bounds are null; otherwise
+   * false for a null time.
+   *
+   * @param occurredAt the event time, or null
+   * @param from the lower bound (inclusive), or null
+   * @param to the upper bound (exclusive), or null
+   * @return whether the time passes the filter
+   */
+  public static boolean occurredIn(@Nullable Instant occurredAt, @Nullable Instant from, @Nullable Instant to) {
+    if (from == null && to == null) {
+      return true;
+    }
+    return occurredAt != null && (from == null || !occurredAt.isBefore(from)) && (to == null || occurredAt.isBefore(to));
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 package dev.engram.spi;
 
+import java.util.Collection;
 import java.util.Set;
 
 /**
@@ -53,6 +54,26 @@ public interface MemoryStore extends StoreReader, AutoCloseable {
    * @throws dev.engram.StoreException when the store fails
    */
   <T> T inTransaction(String scope, StoreWork<T> work);
+
+  /**
+   * {@link #inTransaction(String, StoreWork)} for work that looks up the active holders of
+   * {@code contentHashes} in {@code scope} ({@link StoreReader#findActiveByHashes}) before it writes, as
+   * a write does for its dedupe check. The transaction and every answer it gives are exactly those of
+   * {@link #inTransaction(String, StoreWork)}; a store that pays a round trip per statement may read the
+   * holders together with the scope's head lock, and answer those lookups from what it read for as long
+   * as the transaction has written nothing. The default ignores the hint.
+   *
+   * @param <T> what the work returns
+   * @param scope the scope whose head the transaction holds
+   * @param contentHashes canonical content hashes the work will look up in {@code scope}
+   * @param work the work
+   * @return what the work returned
+   * @throws dev.engram.StoreException when the store fails
+   */
+  default <T> T inTransaction(String scope, Collection<String> contentHashes, StoreWork<T> work) {
+    java.util.Objects.requireNonNull(contentHashes, "contentHashes");
+    return inTransaction(scope, work);
+  }
 
   /** Releases resources the store owns (pools it created, files). Idempotent. */
   @Override

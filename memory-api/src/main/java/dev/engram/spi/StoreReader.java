@@ -204,7 +204,9 @@ public interface StoreReader {
 
   /**
    * Active versions in {@code scopes} matching at least one query term, best first, at most
-   * {@code limit}. Stores declaring {@link StoreCapability#FULL_TEXT_SEARCH} implement it.
+   * {@code limit}. Stores declaring {@link StoreCapability#FULL_TEXT_SEARCH} implement it. The query's
+   * filters (topics, types, event time) apply before the limit: the hits are the best {@code limit}
+   * versions that pass them.
    *
    * @param scopes the scopes
    * @param query the analysed query

@@ -228,4 +228,72 @@ class VectorIndexTest {
       }
     }
   }
+
+  /**
+   * The event-time filter is applied inside the scan: with the query nearest to versions outside the
+   * interval, the best {@code depth} versions inside it come back (exactly so in an exact scan, only
+   * from inside it in a quantized one), versions without event time never, and the bounds are
+   * half-open to the nanosecond.
+   */
+  @Test
+  void theEventTimeFilterIsAppliedInsideTheScan() {
+    Random random = new Random(21);
+    int dim = 48;
+    Instant from = Instant.parse("2024-01-08T00:00:00Z");
+    Instant to = Instant.parse("2024-01-15T00:00:00Z");
+    float[] near = Embeddings.normalize(gaussian(random, dim, 1f), dim);
+    List<MemoryEntry> es = new ArrayList<>();
+    List<List<float[]>> vectors = new ArrayList<>();
+    Set<String> inside = new java.util.HashSet<>();
+    int n = VectorIndex.QUANTIZED_MIN_ROWS + 500;
+    for (int i = 0; i < n; i++) {
+      Instant occurred;
+      if (i % 100 == 7) {
+        occurred = i % 300 == 7 ? from : to.minusNanos(1 + i);
+      } else if (i % 100 == 8) {
+        occurred = i % 200 == 8 ? to : from.minusNanos(1);
+      } else {
+        occurred = i % 100 == 9 ? null : from.minusSeconds(86_400L * (1 + i % 30));
+      }
+      MemoryEntry e = entry("s", i, EntryType.FACT);
+      e = new MemoryEntry(e.entryId(), e.versionId(), 1, null, "s", e.content(), e.topics(), e.type(), 2, null,
+          List.of(), null, null, List.of(), e.contentHash(), EntryStatus.ACTIVE, null, occurred, e.createdAt(),
+          e.updatedAt(), e.createdInRevision());
+      es.add(e);
+      if (i % 100 == 7) {
+        inside.add(e.versionId());
+      }
+      // the versions outside the interval lie next to the query; those inside it farther away
+      float sigma = i % 100 == 7 ? 1.5f : 0.3f;
+      vectors.add(List.of(Embeddings.normalize(plus(near, gaussian(random, dim, sigma)), dim)));
+    }
+    List<VectorIndex.Block> blocks = List.of(VectorIndex.Block.of("s", 1, 0, "p@" + dim, dim, es, vectors));
+    VectorIndex.Filter filter = new VectorIndex.Filter(Set.of(), Set.of(), from, to);
+    List<VectorIndex.Scored> unfiltered = VectorIndex.search(blocks, near, -1f, 10, VectorIndex.Filter.NONE,
+        Runnable::run, 1, false);
+    assertThat(unfiltered).noneMatch(s -> inside.contains(s.entry().versionId()));
+
+    List<VectorIndex.Scored> expected = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      if (inside.contains(es.get(i).versionId())) {
+        expected.add(new VectorIndex.Scored(es.get(i), dot(near, vectors.get(i).get(0))));
+      }
+    }
+    expected.sort((a, b) -> Float.compare(b.cosine(), a.cosine()));
+    List<VectorIndex.Scored> exact = VectorIndex.search(blocks, near, -1f, 10, filter, Runnable::run, 1, false);
+    assertThat(exact).extracting(s -> s.entry().versionId())
+        .containsExactlyInAnyOrderElementsOf(expected.subList(0, 10).stream().map(s -> s.entry().versionId()).toList());
+    List<VectorIndex.Scored> quick = VectorIndex.search(blocks, near, -1f, 10, filter, Runnable::run, 1, true);
+    assertThat(quick).hasSize(10).allMatch(s -> inside.contains(s.entry().versionId()));
+    assertThat(VectorIndex.search(blocks, near, -1f, 1000, filter, Runnable::run, 1, false))
+        .hasSize(inside.size());
+  }
+
+  private static float dot(float[] a, float[] b) {
+    float s = 0;
+    for (int i = 0; i < a.length; i++) {
+      s += a[i] * b[i];
+    }
+    return s;
+  }
 }

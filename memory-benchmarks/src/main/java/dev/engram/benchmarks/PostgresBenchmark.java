@@ -147,6 +147,8 @@ public final class PostgresBenchmark {
     System.out.printf(Locale.ROOT, "writeAll of %d: Engram %.0f entries/s, raw batched insert %.0f/s%n",
         o.batch, engramBatch, rawBatch);
     if (o.part.equals("writes")) {
+      double[] alternating = alternatingWrites(o, url);
+      double[] alternatingBatches = alternatingBatches(o, url);
       System.out.println();
       System.out.println("| measure | Engram | raw JDBC | ratio |");
       System.out.println("|---|---|---|---|");
@@ -160,6 +162,10 @@ public final class PostgresBenchmark {
           storeOne, rawOne, storeOne / rawOne);
       System.out.printf(Locale.ROOT, "| store write transactions/s, %d threads on %d connections | %,.0f | %,.0f | %.2f |%n",
           o.threads, o.threads, storeN, rawN, storeN / rawN);
+      System.out.printf(Locale.ROOT, "| Engram.write/s, 1 connection, alternating with raw in %d rounds | %,.0f | %,.0f | %.2f |%n",
+          ROUNDS, alternating[0], alternating[1], alternating[0] / alternating[1]);
+      System.out.printf(Locale.ROOT, "| `writeAll` of %,d entries, entries/s, alternating with raw batch by batch | %,.0f | %,.0f | %.2f |%n",
+          o.batch, alternatingBatches[0], alternatingBatches[1], alternatingBatches[0] / alternatingBatches[1]);
       return;
     }
 
@@ -294,6 +300,129 @@ public final class PostgresBenchmark {
           c.close();
         }
       }
+    }
+  }
+
+  /** Rounds of {@link #alternatingWrites}. */
+  private static final int ROUNDS = 20;
+
+  private static void createRawTable(Connection c, String table) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE " + table + " (note_id text COLLATE \"C\" PRIMARY KEY, scope text COLLATE \"C\""
+          + " NOT NULL, content text NOT NULL, topics text[] NOT NULL, type text NOT NULL, priority integer NOT NULL,"
+          + " content_hash text NOT NULL, status text NOT NULL, created_at text NOT NULL, updated_at text NOT NULL)");
+      s.execute("CREATE INDEX " + table + "_scope ON " + table + " (scope, status, note_id)");
+    }
+  }
+
+  private static String rawInsert(String table) {
+    return "INSERT INTO " + table + " (note_id, scope, content, topics, type, priority, content_hash, status,"
+        + " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  }
+
+  /** Binds one row of the raw table, as {@link #rawInserts} and {@link #rawBatches} write it. */
+  private static void bindRaw(Connection c, PreparedStatement ps, String scope, String content) throws SQLException {
+    String now = Instant.now().toString();
+    ps.setString(1, UUID.randomUUID().toString());
+    ps.setString(2, scope);
+    ps.setString(3, content);
+    ps.setArray(4, c.createArrayOf("text", new Object[] {"general"}));
+    ps.setString(5, "fact");
+    ps.setInt(6, 2);
+    ps.setString(7, Integer.toHexString(content.hashCode()));
+    ps.setString(8, "ACTIVE");
+    ps.setString(9, now);
+    ps.setString(10, now);
+  }
+
+  /**
+   * {@link Engram#write} and the raw single-row insert on one connection each, measured in
+   * {@value #ROUNDS} alternating rounds of {@code writes / ROUNDS} operations, so both see the same
+   * load of a shared machine. Returns operations per second, Engram's first.
+   */
+  private static double[] alternatingWrites(Options o, String url) throws Exception {
+    String schema = "bench_alt_" + System.currentTimeMillis();
+    String table = "bench_alt_raw_" + System.currentTimeMillis();
+    try (Engram engram = Engram.builder().store(store(url, schema, 1)).reasoner(new DeterministicReasoner()).build();
+        HikariDataSource pool = pool(url, 1); Connection c = pool.getConnection()) {
+      createRawTable(c, table);
+      WriteOptions options = WriteOptions.builder().topicsHint("general").build();
+      String insert = rawInsert(table);
+      int chunk = Math.max(1, o.writes / ROUNDS);
+      long engramNanos = 0;
+      long rawNanos = 0;
+      int n = 0;
+      for (int round = -1; round < ROUNDS; round++) {
+        int count = round < 0 ? o.warmup : chunk;
+        long t0 = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+          engram.write(Grants.of("app/user/a" + (n + i) % 25), "Alternating note " + (n + i)
+              + " about the weekly planning and its owner.", options);
+        }
+        long t1 = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+          try (PreparedStatement ps = c.prepareStatement(insert)) {
+            bindRaw(c, ps, "app/user/a" + (n + i) % 25, "Alternating note " + (n + i) + " about planning.");
+            ps.executeUpdate();
+          }
+        }
+        long t2 = System.nanoTime();
+        if (round >= 0) {
+          engramNanos += t1 - t0;
+          rawNanos += t2 - t1;
+        }
+        n += count;
+      }
+      double total = (double) chunk * ROUNDS;
+      return new double[] {total / (engramNanos / 1e9), total / (rawNanos / 1e9)};
+    }
+  }
+
+  /**
+   * {@link Engram#writeAll} of {@code batch} entries and the raw batched insert of as many rows, one
+   * after the other batch by batch on one connection each. Returns entries per second, Engram's first.
+   */
+  private static double[] alternatingBatches(Options o, String url) throws Exception {
+    String schema = "bench_alt_batches_" + System.currentTimeMillis();
+    String table = "bench_alt_raw_batches_" + System.currentTimeMillis();
+    try (Engram engram = Engram.builder().store(store(url, schema, 1)).reasoner(new DeterministicReasoner()).build();
+        HikariDataSource pool = pool(url, 1); Connection c = pool.getConnection()) {
+      createRawTable(c, table);
+      WriteOptions options = WriteOptions.builder().topicsHint("general").build();
+      int warmup = Math.max(1, o.batches / 5);
+      long engramNanos = 0;
+      long rawNanos = 0;
+      c.setAutoCommit(false);
+      try (PreparedStatement ps = c.prepareStatement(rawInsert(table))) {
+        for (int b = 0; b < warmup + o.batches; b++) {
+          List<WriteRequest> requests = new ArrayList<>(o.batch);
+          for (int i = 0; i < o.batch; i++) {
+            requests.add(WriteRequest.of("Batch " + b + " note " + i + " about the weekly planning and its owner.",
+                options));
+          }
+          long t0 = System.nanoTime();
+          BatchWriteResult r = engram.writeAll(Grants.of("app/user/u" + (b % 10)), requests);
+          long t1 = System.nanoTime();
+          if (r.count(WriteResult.Outcome.APPENDED) != o.batch) {
+            throw new IllegalStateException("batch " + b + " appended " + r.count(WriteResult.Outcome.APPENDED));
+          }
+          for (int i = 0; i < o.batch; i++) {
+            bindRaw(c, ps, "app/user/u" + (b % 10), "Batch " + b + " note " + i + " about the weekly planning and its owner.");
+            ps.addBatch();
+          }
+          ps.executeBatch();
+          c.commit();
+          long t2 = System.nanoTime();
+          if (b >= warmup) {
+            engramNanos += t1 - t0;
+            rawNanos += t2 - t1;
+          }
+        }
+      } finally {
+        c.setAutoCommit(true);
+      }
+      double total = (double) o.batches * o.batch;
+      return new double[] {total / (engramNanos / 1e9), total / (rawNanos / 1e9)};
     }
   }
 

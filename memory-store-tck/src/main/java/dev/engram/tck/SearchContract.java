@@ -724,4 +724,43 @@ public abstract class SearchContract extends ContractSupport {
           .containsExactly("Harbour walk one before the week.");
     }
   }
+
+  /**
+   * The event-time filter reaches into every channel before it cuts at its depth: with many entries that
+   * match the query better but lie outside the interval (more than ten times the channel depth), a
+   * narrow interval still returns exactly its own matching entries, in every mode.
+   */
+  @Test
+  void aNarrowEventTimeFilterFindsEntriesRankedFarBelowTheChannelDepth() {
+    Engram engram = newEngram(new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder())
+        .searchSettings(SearchSettings.builder().channelDepth(10).build()));
+    java.time.Instant from = java.time.Instant.parse("2024-03-04T00:00:00Z");
+    java.time.Instant to = java.time.Instant.parse("2024-03-05T00:00:00Z");
+    List<dev.engram.WriteRequest> outside = new java.util.ArrayList<>();
+    for (int i = 0; i < 130; i++) {
+      java.time.Instant at = i % 2 == 0 ? from.minusSeconds(3600L * (i + 1)) : to.plusSeconds(3600L * i);
+      outside.add(dev.engram.WriteRequest.of("Harbour walk harbour walk " + i + ".",
+          WriteOptions.builder().occurredAt(at).build()));
+    }
+    engram.writeAll(U1, outside);
+    List<String> inside = List.of(
+        "A harbour walk with the visiting cousins.",
+        "Rain cut the harbour walk short.",
+        "The evening harbour walk ended at the lighthouse.");
+    List<dev.engram.WriteRequest> dated = new java.util.ArrayList<>();
+    for (int i = 0; i < inside.size(); i++) {
+      dated.add(dev.engram.WriteRequest.of(inside.get(i),
+          WriteOptions.builder().occurredAt(from.plusSeconds(3600L * (4 * i + 8))).build()));
+    }
+    engram.writeAll(U1, dated);
+    engram.write(U1, "A harbour walk on a day nobody wrote down, past the moored sailing boats.");
+
+    for (SearchMode mode : new SearchMode[] {SearchMode.FTS, SearchMode.HYBRID, SearchMode.AUTO, SearchMode.VECTOR}) {
+      SearchResult unfiltered = engram.search(U1, SearchRequest.builder("harbour walk").mode(mode).limit(100).build());
+      assertThat(contents(unfiltered)).as("%s unfiltered", mode).doesNotContainAnyElementsOf(inside);
+      SearchResult r = engram.search(U1, SearchRequest.builder("harbour walk").mode(mode).limit(5)
+          .occurredBetween(from, to).build());
+      assertThat(contents(r)).as("%s in the interval", mode).containsExactlyInAnyOrderElementsOf(inside);
+    }
+  }
 }

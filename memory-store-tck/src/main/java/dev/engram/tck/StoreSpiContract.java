@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -225,6 +226,94 @@ public abstract class StoreSpiContract {
     assertThat(store.searchFullText(List.of(A), query, 10)).hasSize(1);
   }
 
+  /** Commits new entries in {@code scope}, one per content with its event time (or none), as one transaction. */
+  private List<MemoryEntry> commitDated(String scope, List<String> contents, List<@org.jspecify.annotations.Nullable Instant> at) {
+    return store.inTransaction(scope, tx -> {
+      long revision = tx.headRevision(scope) + 1;
+      List<MemoryEntry> made = new ArrayList<>();
+      List<Change> changes = new ArrayList<>();
+      for (int i = 0; i < contents.size(); i++) {
+        String content = contents.get(i);
+        MemoryEntry e = new MemoryEntry(id("e"), id("v"), 1, null, scope, content, List.of("general"), EntryType.FACT,
+            2, null, List.of(), null, "spi", List.of(), Fixtures.sha256(content), EntryStatus.ACTIVE, null, at.get(i),
+            T0, T0, revision);
+        tx.insertVersion(e);
+        tx.appendEvent(event(e, null, revision));
+        changes.add(new Change(ChangeKind.APPEND, e.entryId(), e.versionId()));
+        made.add(e);
+      }
+      tx.appendRevision(new Revision(scope, revision, changes, T0));
+      tx.markTopicsWritten(scope, List.of("general"), revision, T0);
+      return made;
+    });
+  }
+
+  private static List<String> contentsOf(List<ScoredEntry> hits) {
+    return hits.stream().map(h -> h.entry().content()).toList();
+  }
+
+  /**
+   * The event-time filter of a full-text query is applied before the limit and exactly at its bounds:
+   * with many better-ranked versions outside the interval, the limit still holds the interval's
+   * versions; {@code from} is in, {@code to} is out, a nanosecond either side decides, and a version
+   * without event time never matches. Event times far from the epoch (signed years, every fraction
+   * length) compare as the instants they are.
+   */
+  @Test
+  void fullTextFiltersByEventTimeBeforeTheLimitExactlyAtItsBounds() {
+    assumeTrue(supportsFullText(), "the store declares no full-text search");
+    Instant from = Instant.parse("2024-01-08T00:00:00Z");
+    Instant to = Instant.parse("2024-01-15T00:00:00Z");
+    List<String> contents = new ArrayList<>();
+    List<Instant> at = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      contents.add("aardvark aardvark burrow " + i);
+      at.add(i % 2 == 0 ? Instant.parse("2023-06-01T10:00:00.5Z").plusSeconds(i) : to.plusNanos(i + 1));
+    }
+    String[][] dated = {
+        {"one aardvark seen at the start of the week in the long grass near the river bank", "2024-01-08T00:00:00Z"},
+        {"an aardvark crossed the road one nanosecond after the start of that week", "2024-01-08T00:00:00.000000001Z"},
+        {"the last aardvark of the week was counted a nanosecond before its end", "2024-01-14T23:59:59.999999999Z"},
+        {"an aardvark a nanosecond before the week began, early in the cold morning", "2024-01-07T23:59:59.999999999Z"},
+        {"an aardvark exactly at the end bound of the week, late in the quiet evening", "2024-01-15T00:00:00Z"},
+        {"an aardvark far in the future beyond the four digit years of the calendar", "+12345-06-07T08:09:10.123456Z"},
+        {"an aardvark long before the common era in a very old and dusty story", "-0044-03-15T12:00:00.123Z"}};
+    for (String[] d : dated) {
+      contents.add(d[0]);
+      at.add(Instant.parse(d[1]));
+    }
+    contents.add("an aardvark without any time at all, undated in the notebook of the ranger");
+    at.add(null);
+    commitDated(A, contents, at);
+    FullTextQuery query = new FullTextQuery(List.of("aardvark"), Set.of(), Set.of());
+
+    assertThat(contentsOf(store.searchFullText(List.of(A), query, 5))).as("unfiltered, the short versions rank first")
+        .allMatch(c -> c.startsWith("aardvark aardvark"));
+    assertThat(contentsOf(store.searchFullText(List.of(A), query.occurredBetween(from, to), 3)))
+        .containsExactlyInAnyOrder(dated[0][0], dated[1][0], dated[2][0]);
+    assertThat(contentsOf(store.searchFullText(List.of(A), query.occurredBetween(from, to), 100)))
+        .containsExactlyInAnyOrder(dated[0][0], dated[1][0], dated[2][0]);
+    assertThat(contentsOf(store.searchFullText(List.of(A), query.occurredBetween(null, from), 100)))
+        .as("before the start").hasSize(20 + 2).contains(dated[3][0], dated[6][0])
+        .noneMatch(c -> c.contains("without any time"));
+    assertThat(contentsOf(store.searchFullText(List.of(A), query.occurredBetween(to, null), 100)))
+        .as("from the end on").hasSize(20 + 2).contains(dated[4][0], dated[5][0])
+        .noneMatch(c -> c.contains("without any time"));
+    assertThat(contentsOf(store.searchFullText(List.of(A),
+        query.occurredBetween(Instant.parse("+12345-06-07T08:09:10.123456Z"), Instant.parse("+12345-06-07T08:09:10.123457Z")),
+        100))).containsExactly(dated[5][0]);
+    assertThat(contentsOf(store.searchFullText(List.of(A),
+        query.occurredBetween(Instant.parse("-0044-03-15T12:00:00.122999999Z"), Instant.parse("-0044-03-15T12:00:00.123Z")),
+        100))).isEmpty();
+    assertThat(store.searchFullText(List.of(A), query.occurredBetween(from, to), 3))
+        .extracting(h -> h.entry().occurredAt()).as("event times read back exactly")
+        .containsExactlyInAnyOrder(Instant.parse(dated[0][1]), Instant.parse(dated[1][1]), Instant.parse(dated[2][1]));
+    List<ScoredEntry> inside = rolledBack(() -> store.inTransaction(A, tx -> {
+      throw new Rollback(tx.searchFullText(List.of(A), query.occurredBetween(from, to), 3));
+    }));
+    assertThat(contentsOf(inside)).containsExactlyInAnyOrder(dated[0][0], dated[1][0], dated[2][0]);
+  }
+
   @Test
   void fullTextHitsTiedInScoreAreCutNewestVersionFirstAndOnlyFromTheScopesSearched() {
     assumeTrue(supportsFullText(), "the store declares no full-text search");
@@ -334,6 +423,71 @@ public abstract class StoreSpiContract {
     if (supportsVectors()) {
       assertThat(store.activeVectors(B, "p@3")).singleElement()
           .satisfies(v -> assertThat(v.vector()).containsExactly(1, 0, 0));
+    }
+  }
+
+  // ---- transactions told the content hashes they look up
+
+  @Test
+  void aTransactionToldItsHashesAnswersAsOneThatWasNotAndSeesItsOwnWrites() {
+    MemoryEntry held = commitNew(A, "a holder committed before");
+    MemoryEntry retired = commitNew(A, "a holder retired in the transaction");
+    String added = Fixtures.sha256("a holder added in the transaction");
+    String none = Fixtures.sha256("no holder at all");
+    String unhinted = Fixtures.sha256("a hash the transaction was not told");
+    List<String> hashes = List.of(held.contentHash(), retired.contentHash(), added, none);
+    Map<String, MemoryEntry> plain = store.inTransaction(A, tx -> tx.findActiveByHashes(A, hashes));
+    assertThat(plain).containsOnlyKeys(held.contentHash(), retired.contentHash());
+    store.inTransaction(A, hashes, tx -> {
+      assertThat(tx.findActiveByHashes(A, hashes)).isEqualTo(plain);
+      assertThat(tx.findActiveByHash(A, held.contentHash())).contains(held);
+      assertThat(tx.findActiveByHash(A, none)).isEmpty();
+      assertThat(tx.findActiveByHash(A, unhinted)).isEmpty();
+      assertThat(tx.findActiveByHashes(B, hashes)).isEmpty();
+      MemoryEntry fresh = first(A, "a holder added in the transaction");
+      tx.insertVersion(fresh);
+      assertThat(tx.findActiveByHash(A, added)).contains(fresh);
+      tx.updateStatus(retired.versionId(), EntryStatus.RETIRED, null, T0);
+      assertThat(tx.findActiveByHashes(A, hashes)).containsOnlyKeys(held.contentHash(), added);
+      tx.appendRevision(new Revision(A, 3, List.of(), T0));
+      return null;
+    });
+    assertThat(store.findActiveByHashes(A, hashes)).containsOnlyKeys(held.contentHash(), added);
+  }
+
+  /**
+   * The hashes are looked up once the transaction holds its scope: a holder that another transaction
+   * committed while this one waited for the scope is seen, on a scope with revisions and on a new one.
+   */
+  @Test
+  void aTransactionToldItsHashesSeesWhatCommittedWhileItWaitedForTheScope() throws Exception {
+    commitNew(A, "an earlier entry, so that the scope exists");
+    for (String scope : List.of(A, B)) {
+      String content = "committed while the other transaction waited in " + scope;
+      String hash = Fixtures.sha256(content);
+      java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+      try {
+        java.util.concurrent.Future<MemoryEntry> first = pool.submit(() -> store.inTransaction(scope, tx -> {
+          MemoryEntry e = first(scope, content);
+          tx.insertVersion(e);
+          tx.appendRevision(new Revision(scope, tx.headRevision(scope) + 1, List.of(), T0));
+          holding.countDown();
+          try {
+            Thread.sleep(300);
+          } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+          }
+          return e;
+        }));
+        assertThat(holding.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        Map<String, MemoryEntry> seen = store.inTransaction(scope, List.of(hash), tx -> tx.findActiveByHashes(scope,
+            List.of(hash)));
+        MemoryEntry committed = first.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(seen).as(scope).containsEntry(hash, committed);
+      } finally {
+        pool.shutdownNow();
+      }
     }
   }
 

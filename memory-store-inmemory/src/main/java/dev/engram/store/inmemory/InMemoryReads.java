@@ -377,7 +377,8 @@ abstract class InMemoryReads implements StoreReader {
         if (!query.types().isEmpty() && !query.types().contains(e.type())) {
           return null;
         }
-        return e;
+        // the event-time filter, like the others, is asked before a version takes a place in the top
+        return query.occurredIn(e.occurredAt()) ? e : null;
       });
     }
 

@@ -94,10 +94,17 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   private static final int MAX_SCHEMA_CHARS = 63;
   private static final int MAX_WORKER_ID_CHARS = 256;
   private static final int MAX_CLAIMS = 10_000;
-  /** Queued writes sent at the latest when this many are waiting, to keep one batch of bounded size. */
+  /**
+   * Queued writes sent at the latest when they make this many statements (a run in a many-row form
+   * counts once), to keep one batch of bounded size.
+   */
   private static final int MAX_DEFERRED = 200;
+  /** Queued writes sent at the latest when a run in a many-row form has this many rows. */
+  private static final int MAX_MANY_ROWS = 2_000;
   /** The shortest run of one queued statement that is sent as a JDBC batch instead of in the joined string. */
   private static final int MIN_BATCH_RUN = 8;
+  /** The shortest run of one queued write with a many-row form that is sent as one statement in that form. */
+  private static final int MIN_MANY_ROWS = 2;
   private static final Comparator<TopicClaim> CLAIM_ORDER =
       Comparator.comparing(TopicClaim::scope).thenComparing(TopicClaim::topic);
 
@@ -107,6 +114,8 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   private final String tablePrefix;
   private final Sql sql;
   private final Reads reads;
+  private final ManyRows insertVersions;
+  private final ManyRows insertEvents;
   private final @Nullable Runnable afterClose;
   private final AtomicBoolean closed = new AtomicBoolean();
   /** The innermost transaction running on each thread, for nesting. */
@@ -136,6 +145,8 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     this.tablePrefix = b.tablePrefix;
     this.sql = new Sql(schema, tablePrefix);
     this.reads = new Reads(sql);
+    this.insertVersions = new ManyRows(sql.insertVersions, Sql.INSERT_VERSIONS_TYPES);
+    this.insertEvents = new ManyRows(sql.insertEvents, Sql.INSERT_EVENTS_TYPES);
     this.afterClose = b.afterClose;
     if (b.jdbcUrl != null) {
       this.ownedPool = pool(b.jdbcUrl, b.maximumPoolSize);
@@ -208,7 +219,19 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
    */
   @Override
   public <T> T inTransaction(String scope, StoreWork<T> work) {
+    return inTransaction(scope, List.of(), work);
+  }
+
+  /**
+   * {@link #inTransaction(String, StoreWork)} that reads the active holders of {@code contentHashes} in
+   * the round trip that locks the scope's head (a second statement of that round trip, so it sees every
+   * commit made before the lock was granted) and answers {@code findActiveByHash(es)} for them from it
+   * until the transaction writes. A nested transaction ignores the hint.
+   */
+  @Override
+  public <T> T inTransaction(String scope, Collection<String> contentHashes, StoreWork<T> work) {
     Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(contentHashes, "contentHashes");
     Objects.requireNonNull(work, "work");
     Tx outer = current.get();
     if (outer != null) {
@@ -220,7 +243,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       c.setAutoCommit(false);
       tx = new Tx(c, scope, 0);
       current.set(tx);
-      tx.lockHead();
+      tx.lockHead(contentHashes);
       T result = work.run(tx);
       tx.commit();
       afterCommit(c, tx.insertedVersions);
@@ -249,9 +272,10 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     } catch (SQLException e) {
       throw failure("opening a nested transaction on " + scope, e);
     }
+    outer.holders = null;
     current.set(tx);
     try {
-      tx.lockHead();
+      tx.lockHead(List.of());
       T result = work.run(tx);
       tx.sendQueued();
       outer.c.releaseSavepoint(savepoint);
@@ -306,7 +330,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   }
 
   private static void undoNested(Tx tx, Savepoint savepoint, Throwable cause) {
-    tx.deferred.clear();
+    tx.discardQueued();
     try {
       tx.c.rollback(savepoint);
       tx.c.releaseSavepoint(savepoint);
@@ -608,8 +632,21 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     int bind(PreparedStatement ps, int first) throws SQLException;
   }
 
-  /** A write whose outcome the caller does not need at once. */
-  private record Deferred(String sql, Binder binder) {}
+  /**
+   * A write whose outcome the caller does not need at once. A kind of write that has a many-row form
+   * carries it and its row's values, one per array of that form.
+   */
+  private record Deferred(String sql, Binder binder, @Nullable ManyRows many, Object @Nullable [] row) {
+    Deferred(String sql, Binder binder) {
+      this(sql, binder, null, null);
+    }
+  }
+
+  /** Content hashes looked up with a transaction's head lock, and the active version holding each one found. */
+  private record Holders(Set<String> hashes, Map<String, MemoryEntry> found) {}
+
+  /** The statement that writes many queued rows of one kind at once, from one array per column of these types. */
+  private record ManyRows(String sql, List<String> types) {}
 
   /**
    * One transaction: a connection with auto-commit off that holds the row lock of its scope's head.
@@ -622,6 +659,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     /** 0 for a transaction, 1 and more for savepoints nested in it. */
     private final int depth;
     private final List<Deferred> deferred = new ArrayList<>();
+    /** The statements the queued writes make, and the length of the run of one kind they end with. */
+    private int queuedStatements;
+    private int trailingRun;
+    /** The active holders of some content hashes as read with the head lock; null once anything was written. */
+    private @Nullable Holders holders;
     private long head;
     /** Versions this transaction (and the nested ones that committed into it) inserted. */
     int insertedVersions;
@@ -641,6 +683,13 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       }
     }
 
+    /** Drops the queued writes (of a nested transaction being undone). */
+    void discardQueued() {
+      deferred.clear();
+      queuedStatements = 0;
+      trailingRun = 0;
+    }
+
     /** Sends the queued writes now (before a savepoint opens or closes). */
     void sendQueued() throws SQLException {
       checkOpen();
@@ -651,15 +700,47 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
      * Locks the scope's head row, creating it at 0 for a new scope (a row this transaction inserted
      * is as good as locked: concurrent inserters wait for it on the primary key).
      */
-    void lockHead() throws SQLException {
-      Optional<Long> locked = selectHeadForUpdate();
+    void lockHead(Collection<String> contentHashes) throws SQLException {
+      Optional<Long> locked = contentHashes.isEmpty() ? selectHeadForUpdate() : selectHeadAndHolders(contentHashes);
       if (locked.isEmpty()) {
+        // the holders were read without the lock: a writer that created the head meanwhile may have added some
+        holders = null;
         try (PreparedStatement ps = c.prepareStatement(sql.createHead)) {
           ps.setString(1, scope);
           locked = ps.executeUpdate() == 1 ? Optional.of(0L) : selectHeadForUpdate();
         }
       }
       head = locked.orElseThrow(() -> new IllegalStateException("the head row of " + scope + " vanished"));
+    }
+
+    /**
+     * Locks the head and reads the active holders of {@code contentHashes} in one round trip: two
+     * statements, the second run (with its own snapshot) once the first holds the lock.
+     */
+    private Optional<Long> selectHeadAndHolders(Collection<String> contentHashes) throws SQLException {
+      Set<String> hashes = new LinkedHashSet<>(contentHashes);
+      try (PreparedStatement ps = c.prepareStatement(sql.lockHead + ";\n" + sql.findActiveByHashes)) {
+        ps.setString(1, scope);
+        ps.setString(2, scope);
+        ps.setArray(3, Rows.textArray(c, hashes));
+        ps.execute();
+        Optional<Long> locked;
+        try (ResultSet rs = ps.getResultSet()) {
+          locked = rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+        }
+        if (!ps.getMoreResults()) {
+          throw new IllegalStateException("the content-hash lookup returned no result");
+        }
+        Map<String, MemoryEntry> found = new java.util.HashMap<>();
+        try (ResultSet rs = ps.getResultSet()) {
+          while (rs.next()) {
+            MemoryEntry e = Rows.entry(rs);
+            found.put(e.contentHash(), e);
+          }
+        }
+        holders = new Holders(hashes, found);
+        return locked;
+      }
     }
 
     private Optional<Long> selectHeadForUpdate() throws SQLException {
@@ -677,6 +758,12 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       }
     }
 
+    /** {@link #run} for a write: what was read with the head lock may no longer hold. */
+    private <T> T write(String what, SqlWork<T> work) {
+      holders = null;
+      return run(what, work);
+    }
+
     private <T> T run(String what, SqlWork<T> work) {
       checkOpen();
       try {
@@ -688,9 +775,21 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     }
 
     private void defer(String statement, Binder binder) {
+      defer(new Deferred(statement, binder));
+    }
+
+    private void defer(Deferred write) {
       checkOpen();
-      deferred.add(new Deferred(statement, binder));
-      if (deferred.size() >= MAX_DEFERRED) {
+      holders = null;
+      Deferred last = deferred.isEmpty() ? null : deferred.get(deferred.size() - 1);
+      if (write.many() != null && last != null && last.sql().equals(write.sql())) {
+        trailingRun++;
+      } else {
+        trailingRun = 1;
+        queuedStatements++;
+      }
+      deferred.add(write);
+      if (queuedStatements >= MAX_DEFERRED || trailingRun >= MAX_MANY_ROWS) {
         run("writing queued statements", conn -> null);
       }
     }
@@ -725,7 +824,10 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
           while (end < deferred.size() && deferred.get(end).sql().equals(deferred.get(i).sql())) {
             end++;
           }
-          if (end - i >= MIN_BATCH_RUN) {
+          ManyRows many = deferred.get(i).many();
+          if (many != null && end - i >= MIN_MANY_ROWS) {
+            joined.add(manyRows(many, deferred.subList(i, end)));
+          } else if (end - i >= MIN_BATCH_RUN) {
             sendJoined(joined, false);
             joined.clear();
             try (PreparedStatement ps = c.prepareStatement(deferred.get(i).sql())) {
@@ -744,7 +846,49 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
         sendJoined(joined, thenCommit);
       } finally {
         deferred.clear();
+        queuedStatements = 0;
+        trailingRun = 0;
       }
+    }
+
+    /** One statement in {@code many}'s form writing the rows of {@code run}, bound as one array per column. */
+    private Deferred manyRows(ManyRows many, List<Deferred> run) {
+      List<Object[]> rows = new ArrayList<>(run.size());
+      for (Deferred d : run) {
+        rows.add(Objects.requireNonNull(d.row(), "row"));
+      }
+      return new Deferred(many.sql(), (ps, first) -> {
+        // as Java arrays, which the driver sends in binary: no array literal to build, escape and parse
+        int n = rows.size();
+        for (int k = 0; k < many.types().size(); k++) {
+          Object column;
+          switch (many.types().get(k)) {
+            case "int4" -> {
+              int[] values = new int[n];
+              for (int r = 0; r < n; r++) {
+                values[r] = (Integer) rows.get(r)[k];
+              }
+              column = values;
+            }
+            case "int8" -> {
+              long[] values = new long[n];
+              for (int r = 0; r < n; r++) {
+                values[r] = (Long) rows.get(r)[k];
+              }
+              column = values;
+            }
+            default -> {
+              String[] values = new String[n];
+              for (int r = 0; r < n; r++) {
+                values[r] = (String) rows.get(r)[k];
+              }
+              column = values;
+            }
+          }
+          ps.setObject(first + k, column);
+        }
+        return first + many.types().size();
+      });
     }
 
     /** Sends {@code statements} as one multi-statement round trip; false when there was nothing to send. */
@@ -775,6 +919,33 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     }
 
     @Override
+    public Optional<MemoryEntry> findActiveByHash(String s, String contentHash) {
+      Holders known = holders;
+      if (known != null && s.equals(scope) && known.hashes().contains(contentHash)) {
+        checkOpen();
+        return Optional.ofNullable(known.found().get(contentHash));
+      }
+      return super.findActiveByHash(s, contentHash);
+    }
+
+    @Override
+    public Map<String, MemoryEntry> findActiveByHashes(String s, Collection<String> contentHashes) {
+      Holders known = holders;
+      if (known != null && s.equals(scope) && known.hashes().containsAll(contentHashes)) {
+        checkOpen();
+        Map<String, MemoryEntry> out = new java.util.HashMap<>();
+        for (String h : contentHashes) {
+          MemoryEntry e = known.found().get(h);
+          if (e != null) {
+            out.put(h, e);
+          }
+        }
+        return out;
+      }
+      return super.findActiveByHashes(s, contentHashes);
+    }
+
+    @Override
     public void insertVersion(MemoryEntry v) {
       Objects.requireNonNull(v, "version");
       requireScope(v.scope(), "version " + v.versionId());
@@ -784,7 +955,13 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       String contentWords = SearchText.vector(terms.content());
       String topicWords = SearchText.vector(terms.topics());
       String disclosureWords = SearchText.vector(terms.disclosure());
-      defer(sql.insertVersion, (ps, first) -> {
+      Object[] row = {v.versionId(), v.entryId(), v.version(), v.previousVersionId(), v.scope(), v.content(),
+          Rows.textArrayLiteral(v.topics()), v.type().wireName(), v.priority(), v.disclosure(),
+          Rows.textArrayLiteral(v.glossary()), v.path(), v.source(), Rows.textArrayLiteral(v.evidence()),
+          v.contentHash(), v.status().name(), v.supersededBy(), v.createdAt().toString(), v.updatedAt().toString(),
+          v.createdInRevision(), v.occurredAt() == null ? null : v.occurredAt().toString(), glossaryWords,
+          contentWords, topicWords, disclosureWords};
+      defer(new Deferred(sql.insertVersion, (ps, first) -> {
         Connection conn = ps.getConnection();
         int i = first;
         ps.setString(i++, v.versionId());
@@ -812,15 +989,13 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
         ps.setString(i++, contentWords);
         ps.setString(i++, topicWords);
         ps.setString(i++, disclosureWords);
-        ps.setBoolean(i++, v.isActive());
-        ps.setArray(i++, Rows.textArray(conn, v.topics()));
         return i;
-      });
+      }, insertVersions, row));
     }
 
     @Override
     public void updateStatus(String versionId, EntryStatus status, @Nullable String supersededBy, Instant at) {
-      long updated = run("updating version " + versionId, conn -> {
+      long updated = write("updating version " + versionId, conn -> {
         try (PreparedStatement ps = conn.prepareStatement(sql.updateStatus)) {
           ps.setString(1, status.name());
           ps.setString(2, supersededBy);
@@ -852,14 +1027,14 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       Objects.requireNonNull(e, "event");
       requireScope(e.scope(), "event " + e.eventId());
       String body = EntryJson.writeEvent(e);
-      defer(sql.insertEvent, (ps, i) -> {
+      defer(new Deferred(sql.insertEvent, (ps, i) -> {
         ps.setString(i, e.eventId());
         ps.setString(i + 1, e.entryId());
         ps.setString(i + 2, e.scope());
         ps.setLong(i + 3, e.revision());
         ps.setString(i + 4, body);
         return i + 5;
-      });
+      }, insertEvents, new Object[] {e.eventId(), e.entryId(), e.scope(), e.revision(), body}));
     }
 
     @Override
@@ -916,7 +1091,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
 
     @Override
     public int eraseEntry(String entryId) {
-      return run("erasing entry " + entryId, conn -> {
+      return write("erasing entry " + entryId, conn -> {
         Optional<MemoryEntry> current = reads.currentVersion(conn, entryId);
         if (current.isEmpty()) {
           return 0;
@@ -951,7 +1126,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
 
     @Override
     public int eraseScopeContent() {
-      return run("erasing the content of " + scope, conn -> {
+      return write("erasing the content of " + scope, conn -> {
         int removed;
         try (PreparedStatement ps = conn.prepareStatement(sql.eraseScopeEntries)) {
           ps.setString(1, scope);
@@ -1038,7 +1213,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
 
     @Override
     public boolean eraseSource(String sourceId) {
-      return run("erasing a source", conn -> {
+      return write("erasing a source", conn -> {
         try (PreparedStatement ps = conn.prepareStatement(sql.eraseSource)) {
           ps.setString(1, scope);
           ps.setString(2, sourceId);
@@ -1070,7 +1245,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
 
     @Override
     public void advanceVectorEpoch() {
-      run("advancing the vector epoch", conn -> {
+      write("advancing the vector epoch", conn -> {
         reads.advanceVectorEpoch(conn);
         return null;
       });
@@ -1087,7 +1262,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
         checkOpen();
         return;
       }
-      run("storing vectors", conn -> {
+      write("storing vectors", conn -> {
         java.sql.Array ids = Rows.textArray(conn, byVersion.keySet());
         try (PreparedStatement ps = conn.prepareStatement(sql.countExistingVersions)) {
           ps.setArray(1, ids);

@@ -317,7 +317,19 @@ final class Reads {
       ps.setArray(5, topicArray);
       ps.setArray(6, typeArray);
       ps.setArray(7, typeArray);
-      ps.setInt(8, limit);
+      int i = 8;
+      for (java.time.Instant bound : new java.time.Instant[] {query.occurredFrom(), query.occurredTo()}) {
+        if (bound == null) {
+          ps.setNull(i++, java.sql.Types.BIGINT);
+          ps.setNull(i++, java.sql.Types.BIGINT);
+          ps.setNull(i++, java.sql.Types.INTEGER);
+        } else {
+          ps.setLong(i++, bound.getEpochSecond());
+          ps.setLong(i++, bound.getEpochSecond());
+          ps.setInt(i++, bound.getNano());
+        }
+      }
+      ps.setInt(i, limit);
       List<ScoredEntry> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {

@@ -102,4 +102,24 @@ final class Rows {
   static Array textArray(Connection c, Collection<String> values) throws SQLException {
     return c.createArrayOf("text", values.toArray());
   }
+
+  /**
+   * The {@code text[]} literal of {@code values} ({@code {"a","b"}}), every element quoted, with
+   * double quotes and backslashes escaped by a backslash, for statements that take an array of arrays as text.
+   */
+  static String textArrayLiteral(Collection<String> values) {
+    StringBuilder out = new StringBuilder("{");
+    for (String v : values) {
+      out.append(out.length() == 1 ? "\"" : ",\"");
+      for (int i = 0; i < v.length(); i++) {
+        char ch = v.charAt(i);
+        if (ch == '"' || ch == '\\') {
+          out.append('\\');
+        }
+        out.append(ch);
+      }
+      out.append('"');
+    }
+    return out.append('}').toString();
+  }
 }

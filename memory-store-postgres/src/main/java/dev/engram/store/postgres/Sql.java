@@ -31,13 +31,27 @@ final class Sql {
       "setweight(?::tsvector, 'A') || setweight(?::tsvector, 'B')"
           + " || setweight(?::tsvector, 'C') || setweight(?::tsvector, 'D')";
 
+  /**
+   * The element types of the arrays {@link #insertVersions} takes: the columns of {@link #insertVersion}
+   * (text arrays as array literals) and the four search-vector literals.
+   */
+  static final List<String> INSERT_VERSIONS_TYPES = List.of("text", "text", "int4", "text", "text", "text", "text",
+      "text", "int4", "text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "int8", "text",
+      "text", "text", "text", "text");
+  /** The element types of the arrays {@link #insertEvents} takes. */
+  static final List<String> INSERT_EVENTS_TYPES = List.of("text", "text", "text", "int8", "text");
+
   // ---- transactions
   final String lockHead;
   final String createHead;
   final String appendRevision;
   final String insertVersion;
+  /** {@link #insertVersion} for many versions at once: one array per column, in {@link #INSERT_VERSIONS_TYPES} order. */
+  final String insertVersions;
   final String updateStatus;
   final String insertEvent;
+  /** {@link #insertEvent} for many events at once: one array per column, in {@link #INSERT_EVENTS_TYPES} order. */
+  final String insertEvents;
   final String markTopicsWritten;
   final String markTopicCurated;
   final String eraseEntry;
@@ -118,13 +132,42 @@ final class Sql {
     appendRevision = "WITH r AS (INSERT INTO " + revisionsT + " (scope, revision, changes, at)"
         + " VALUES (?, ?, ?::jsonb, ?))"
         + " UPDATE " + heads + " SET head = ? WHERE scope = ?";
+    // the inserted versions' topic rows, and both added to the active counts (no trigger counts inserts)
+    String topicRowsAndCounts = " RETURNING version_id, scope, topics, status),"
+        + " x AS (SELECT DISTINCT v.scope, t.topic, v.version_id, v.status = 'ACTIVE' AS active"
+        + " FROM v CROSS JOIN LATERAL unnest(v.topics) AS t(topic)),"
+        + " vt AS (INSERT INTO " + topicsIdx + " (scope, topic, version_id, active)"
+        + " SELECT scope, topic, version_id, active FROM x),"
+        + " sc AS (INSERT INTO " + p + "scope_counts AS c (scope, active_count)"
+        + " SELECT scope, count(*) FROM v WHERE status = 'ACTIVE' GROUP BY scope"
+        + " ON CONFLICT (scope) DO UPDATE SET active_count = c.active_count + EXCLUDED.active_count)"
+        + " INSERT INTO " + p + "topic_counts AS c (scope, topic, active_count)"
+        + " SELECT scope, topic, count(*) FROM x WHERE active GROUP BY scope, topic"
+        + " ON CONFLICT (scope, topic) DO UPDATE SET active_count = c.active_count + EXCLUDED.active_count";
     insertVersion = "WITH v AS (INSERT INTO " + versionsT + " (version_id, entry_id, version, previous_version_id,"
         + " scope, content, topics, type, priority, disclosure, glossary, path, source, evidence, content_hash,"
         + " status, superseded_by, created_at, updated_at, created_in_revision, occurred_at, search)"
         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " + SEARCH_VECTOR + ")"
-        + " RETURNING version_id, scope)"
-        + " INSERT INTO " + topicsIdx + " (scope, topic, version_id, active)"
-        + " SELECT v.scope, x.topic, v.version_id, ? FROM v, (SELECT DISTINCT unnest(?::text[]) AS topic) x";
+        + topicRowsAndCounts;
+    StringBuilder arrays = new StringBuilder();
+    for (String type : INSERT_VERSIONS_TYPES) {
+      arrays.append(arrays.length() == 0 ? "" : ", ").append("?::").append(type).append("[]");
+    }
+    insertVersions = "WITH v AS (INSERT INTO " + versionsT + " (version_id, entry_id, version, previous_version_id,"
+        + " scope, content, topics, type, priority, disclosure, glossary, path, source, evidence, content_hash,"
+        + " status, superseded_by, created_at, updated_at, created_in_revision, occurred_at, search)"
+        + " SELECT u.version_id, u.entry_id, u.version, u.previous_version_id, u.scope, u.content, u.topics::text[],"
+        + " u.type, u.priority, u.disclosure, u.glossary::text[], u.path, u.source, u.evidence::text[], u.content_hash,"
+        + " u.status, u.superseded_by, u.created_at, u.updated_at, u.created_in_revision, u.occurred_at,"
+        + " setweight(u.a::tsvector, 'A') || setweight(u.b::tsvector, 'B')"
+        + " || setweight(u.c::tsvector, 'C') || setweight(u.d::tsvector, 'D')"
+        + " FROM unnest(" + arrays + ") AS u(version_id, entry_id, version, previous_version_id, scope, content,"
+        + " topics, type, priority, disclosure, glossary, path, source, evidence, content_hash, status, superseded_by,"
+        + " created_at, updated_at, created_in_revision, occurred_at, a, b, c, d)"
+        + topicRowsAndCounts;
+    insertEvents = "INSERT INTO " + eventsT + " (event_id, entry_id, scope, revision, body)"
+        + " SELECT u.event_id, u.entry_id, u.scope, u.revision, u.body::jsonb"
+        + " FROM unnest(?::text[], ?::text[], ?::text[], ?::int8[], ?::text[]) AS u(event_id, entry_id, scope, revision, body)";
     updateStatus = "WITH u AS (UPDATE " + versionsT + " SET status = ?, superseded_by = ?, updated_at = ?"
         + " WHERE version_id = ? AND scope = ? RETURNING version_id, scope, topics),"
         + " t AS (UPDATE " + topicsIdx + " vt SET active = ? FROM u"
@@ -243,7 +286,7 @@ final class Sql {
     searchFullText = "WITH terms AS (SELECT DISTINCT t.term::tsquery AS query FROM unnest(?::text[]) AS t(term)),"
         + " n AS (SELECT coalesce(sum(active_count), 0)::float8 AS n FROM " + p + "scope_counts"
         + " WHERE scope = ANY (?::text[])),"
-        + " hits AS (SELECT v.version_id, v.topics, v.type, v.search, t.query FROM terms t"
+        + " hits AS (SELECT v.version_id, v.topics, v.type, v.occurred_s, v.occurred_n, v.search, t.query FROM terms t"
         + " JOIN " + versionsT + " v ON v.search @@ t.query"
         + " WHERE v.scope = ANY (?::text[]) AND v.status = 'ACTIVE'),"
         + " df AS (SELECT query, count(*)::float8 AS df FROM hits GROUP BY query),"
@@ -252,11 +295,15 @@ final class Sql {
         + " AS score FROM hits h JOIN df ON df.query = h.query CROSS JOIN n"
         + " WHERE (cardinality(?::text[]) = 0 OR h.topics && ?::text[])"
         + " AND (cardinality(?::text[]) = 0 OR h.type = ANY (?::text[]))"
+        // [from, to) on (occurred_s, occurred_n); a version without event time fails either comparison
+        + " AND (?::bigint IS NULL OR (h.occurred_s, h.occurred_n) >= (?::bigint, ?::integer))"
+        + " AND (?::bigint IS NULL OR (h.occurred_s, h.occurred_n) < (?::bigint, ?::integer))"
         + " GROUP BY h.version_id),"
         + " best AS (SELECT version_id, score FROM scored ORDER BY score DESC, version_id DESC LIMIT ?)"
         + " SELECT " + VERSION_COLUMNS + ", s.score FROM best s JOIN " + versionsT + " v ON v.version_id = s.version_id"
         + " ORDER BY s.score DESC, v.version_id DESC";
-    analyze = "ANALYZE " + versionsT + ", " + topicsIdx + ", " + eventsT + ", " + p + "topic_counts";
+    // events are read by key only (entry, event id), so their plans need no fresh statistics
+    analyze = "ANALYZE " + versionsT + ", " + topicsIdx + ", " + p + "topic_counts";
     countExistingVersions = "SELECT count(*) FROM " + versionsT + " WHERE version_id = ANY (?::text[]) AND scope = ?";
     deleteVectors = "DELETE FROM " + vectorsT + " WHERE profile_id = ? AND version_id = ANY (?::text[])";
     insertVector = "INSERT INTO " + vectorsT + " (version_id, profile_id, ordinal, view, vector)"

@@ -124,6 +124,77 @@ class PostgresMemoryStoreTest {
         + " AND 'gin_pending_list_limit=128' = ANY (c.reloptions)")).containsExactly(1);
   }
 
+  /**
+   * Schema 9 moves the counting of inserted rows from the per-row triggers into the inserting statements:
+   * a schema 8 database with counted rows keeps its counts through the upgrade, and single writes,
+   * batches, corrections, retirements and erasures afterwards keep every counter equal to a fresh count.
+   */
+  @Test
+  void theActiveCountersStayExactAcrossTheUpgradeToCountedInserts() {
+    String schema = pg.newSchema("counted");
+    pg.execute("CREATE SCHEMA " + schema);
+    pg.execute("CREATE TABLE " + schema + ".engram_schema_history (version integer PRIMARY KEY,"
+        + " script text NOT NULL, installed_at timestamptz NOT NULL DEFAULT now())");
+    List<String> scripts = PostgresMemoryStore.migrationScripts(schema, "engram_");
+    int before = 8;
+    assertThat(scripts.get(before)).contains("versions_count").doesNotContain("AFTER INSERT");
+    for (int v = 1; v <= before; v++) {
+      pg.execute(scripts.get(v - 1));
+      pg.execute("INSERT INTO " + schema + ".engram_schema_history (version, script) VALUES (" + v + ", 'earlier')");
+    }
+    String[][] rows = {{"v1", "ACTIVE", "{garden,home}"}, {"v2", "ACTIVE", "{garden}"}, {"v3", "RETIRED", "{home}"}};
+    for (String[] row : rows) {
+      pg.execute("INSERT INTO " + schema + ".engram_versions (version_id, entry_id, version, scope, content, topics,"
+          + " type, priority, glossary, evidence, content_hash, status, created_at, updated_at, created_in_revision,"
+          + " search) VALUES ('" + row[0] + "', 'e" + row[0] + "', 1, 'app/u1', 'Old fact " + row[0] + "', '" + row[2]
+          + "', 'fact', 2, '{}', '{}', 'h" + row[0] + "', '" + row[1] + "', '2026-01-01T00:00:00Z',"
+          + " '2026-01-01T00:00:00Z', 1, ''::tsvector)");
+      pg.execute("INSERT INTO " + schema + ".engram_version_topics (scope, topic, version_id, active)"
+          + " SELECT 'app/u1', t, '" + row[0] + "', " + row[1].equals("ACTIVE") + " FROM unnest('" + row[2]
+          + "'::text[]) AS t");
+    }
+    pg.execute("INSERT INTO " + schema + ".engram_scope_heads (scope, head) VALUES ('app/u1', 1)");
+    String scopeCounted = "SELECT scope, count(*)::int FROM " + schema + ".engram_versions WHERE status = 'ACTIVE'"
+        + " GROUP BY scope ORDER BY scope";
+    String scopeKept = "SELECT scope, active_count FROM " + schema + ".engram_scope_counts WHERE active_count <> 0"
+        + " ORDER BY scope";
+    String topicCounted = "SELECT scope || '/' || topic, count(*)::int FROM " + schema + ".engram_version_topics"
+        + " WHERE active GROUP BY scope, topic ORDER BY 1";
+    String topicKept = "SELECT scope || '/' || topic, active_count FROM " + schema + ".engram_topic_counts"
+        + " WHERE active_count <> 0 ORDER BY 1";
+    assertThat(rows(scopeKept)).containsExactly("app/u1=2").isEqualTo(rows(scopeCounted));
+    assertThat(rows(topicKept)).containsExactly("app/u1/garden=2", "app/u1/home=1").isEqualTo(rows(topicCounted));
+
+    try (PostgresMemoryStore store = store(schema);
+        Engram engram = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner()).build()) {
+      assertThat(rows(scopeKept)).isEqualTo(rows(scopeCounted));
+      assertThat(rows(topicKept)).isEqualTo(rows(topicCounted));
+      Grants u1 = Grants.of("app/u1");
+      dev.engram.WriteResult one = engram.write(u1, "A new fact about the garden.",
+          dev.engram.WriteOptions.builder().topicsHint("garden", "tools").build());
+      List<dev.engram.WriteRequest> batch = new java.util.ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        batch.add(dev.engram.WriteRequest.of("Batch fact " + i + ".",
+            dev.engram.WriteOptions.builder().topicsHint(i % 2 == 0 ? "home" : "travel").build()));
+      }
+      batch.add(dev.engram.WriteRequest.of("A new fact about the garden."));
+      assertThat(engram.writeAll(Grants.of("app/u1", "app/u2"), batch).count(dev.engram.WriteResult.Outcome.APPENDED))
+          .isEqualTo(5);
+      engram.writeAll(Grants.of("app/u2"), List.of(dev.engram.WriteRequest.of("Another user's fact."),
+          dev.engram.WriteRequest.of("Another user's second fact.")));
+      engram.correct(u1, one.entry().entryId(), "A corrected fact about the garden.");
+      engram.retire(u1, engram.get(u1, "ev1").citation(), "no longer true");
+      engram.deleteEntry(u1, "ev2");
+      assertThat(rows(scopeKept)).containsExactly("app/u1=6", "app/u2=2").isEqualTo(rows(scopeCounted));
+      assertThat(rows(topicKept)).isEqualTo(rows(topicCounted));
+      assertThat(rows(topicKept)).contains("app/u1/garden=1", "app/u1/home=3", "app/u1/travel=2", "app/u1/tools=1");
+    }
+    assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
+        .hasSize(PostgresMemoryStore.schemaVersion());
+    assertThat(pg.queryInts("SELECT count(*)::int FROM pg_trigger WHERE tgrelid = '" + schema
+        + ".engram_versions'::regclass AND NOT tgisinternal AND (tgtype & 4) <> 0")).containsExactly(0);
+  }
+
   private List<String> rows(String sql) {
     List<String> out = new java.util.ArrayList<>();
     try (java.sql.Connection c = pg.pool().getConnection(); java.sql.Statement st = c.createStatement();

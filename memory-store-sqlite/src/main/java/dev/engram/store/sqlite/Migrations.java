@@ -46,7 +46,8 @@ final class Migrations {
       new Migration(7, "sources by event time", "V7__sources_occurred_at.sql"),
       new Migration(8, "full text per transaction", "V8__fts_per_transaction.sql"),
       new Migration(9, "vector epoch", "V9__vector_epoch.sql"),
-      new Migration(10, "one text analysis for full text", "V10__text_analysis.sql"));
+      new Migration(10, "one text analysis for full text", "V10__text_analysis.sql"),
+      new Migration(11, "versions by event time", "V11__versions_occurred_at.sql"));
 
   private Migrations() {}
 

@@ -38,8 +38,8 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
 
   private static final String INSERT_VERSION = "INSERT INTO versions (version_id, entry_id, version,"
       + " previous_version_id, scope, content, topics, type, priority, disclosure, glossary, path, source,"
-      + " evidence, content_hash, status, superseded_by, created_at, updated_at, created_in_revision, occurred_at)"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      + " evidence, content_hash, status, superseded_by, created_at, updated_at, created_in_revision, occurred_at,"
+      + " occurred_s, occurred_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String UPDATE_STATUS =
       "UPDATE versions SET status = ?, superseded_by = ?, updated_at = ? WHERE version_id = ? AND scope = ?";
   private static final String VERSION_SCOPE = "SELECT scope FROM versions WHERE version_id = ?";
@@ -187,7 +187,16 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       ps.setString(18, Codec.instant(v.createdAt()));
       ps.setString(19, Codec.instant(v.updatedAt()));
       ps.setLong(20, v.createdInRevision());
-      ps.setString(21, v.occurredAt() == null ? null : Codec.instant(v.occurredAt()));
+      Instant occurred = v.occurredAt();
+      ps.setString(21, occurred == null ? null : Codec.instant(occurred));
+      // the sortable form the event-time filter and its index compare
+      if (occurred == null) {
+        ps.setNull(22, java.sql.Types.INTEGER);
+        ps.setNull(23, java.sql.Types.INTEGER);
+      } else {
+        ps.setLong(22, occurred.getEpochSecond());
+        ps.setInt(23, occurred.getNano());
+      }
       ps.executeUpdate();
       if (v.isActive()) {
         s.fullTextPending();
