@@ -25,6 +25,16 @@ class VectorIndexTest {
         EntryStatus.ACTIVE, null, null, at, at, i + 1);
   }
 
+  /** The exact rescoring gets a fixed share of a large scan's rows, so its recall does not fall as a scope grows. */
+  @Test
+  void theOneBitPassRescoresAtLeastAFixedShareOfTheRowsScanned() {
+    assertThat(VectorIndex.candidates(10_000, 5)).isEqualTo(VectorIndex.MIN_CANDIDATES);
+    assertThat(VectorIndex.candidates(4_096, 100)).isEqualTo(2_000);
+    assertThat(VectorIndex.candidates(100_000, 100)).isEqualTo(2_000);
+    assertThat(VectorIndex.candidates(1_000_000, 100)).isEqualTo(20_000);
+    assertThat(VectorIndex.candidates(Long.MAX_VALUE, 100)).isEqualTo(Integer.MAX_VALUE - 1);
+  }
+
   /** A block of {@code entries} versions with 1..3 rows each; every seventh version repeats an earlier vector. */
   private static VectorIndex.Block block(String scope, int first, int entries, int dim, Random random) {
     List<MemoryEntry> es = new ArrayList<>();

@@ -290,11 +290,12 @@ public final class VectorCommand {
       }
       Grants grants = Grants.of(SearchCommand.SCOPE);
       InMemoryMemoryStore store = new InMemoryMemoryStore();
-      // a 100,000 x 384 block is about 250 MB, near the default bound: give both engines room
+      // a 100,000 x 384 block is about 250 MB, near the default bound: give both engines room for the block
+      long cacheBytes = Math.max(1L << 30, 8L * vectors[0].length * n);
       try (Engram quick = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner())
-              .embedder(embedder).vectorCacheBytes(1L << 30).build();
+              .embedder(embedder).vectorCacheBytes(cacheBytes).build();
           Engram exact = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner())
-              .embedder(embedder).quantizedVectorScan(false).vectorCacheBytes(1L << 30).build()) {
+              .embedder(embedder).quantizedVectorScan(false).vectorCacheBytes(cacheBytes).build()) {
         t0 = System.nanoTime();
         BulkLoad.load(quick, grants, SearchCommand.SCOPE, texts, work);
         out.printf(Locale.ROOT, "  %,d entries imported and embedded in %.1f s%n", n, (System.nanoTime() - t0) / 1e9);
