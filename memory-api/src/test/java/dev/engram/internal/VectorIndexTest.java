@@ -31,7 +31,8 @@ class VectorIndexTest {
     assertThat(VectorIndex.candidates(10_000, 5)).isEqualTo(VectorIndex.MIN_CANDIDATES);
     assertThat(VectorIndex.candidates(4_096, 100)).isEqualTo(2_000);
     assertThat(VectorIndex.candidates(100_000, 100)).isEqualTo(2_000);
-    assertThat(VectorIndex.candidates(1_000_000, 100)).isEqualTo(20_000);
+    assertThat(VectorIndex.candidates(1_000_000, 100)).isEqualTo(10_000);
+    assertThat(VectorIndex.candidates(300_000, 100)).isEqualTo(3_000);
     assertThat(VectorIndex.candidates(Long.MAX_VALUE, 100)).isEqualTo(Integer.MAX_VALUE - 1);
   }
 
