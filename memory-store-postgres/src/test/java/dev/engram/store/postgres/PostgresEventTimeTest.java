@@ -17,12 +17,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import dev.engram.tck.EventTimes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,26 +35,9 @@ class PostgresEventTimeTest {
   private static final Grants U1 = Grants.of("app/u1");
   private final TestPostgres pg = TestPostgres.get();
 
-  /** Instants of every shape: both ends of the range, signed years, each fraction length, leap days. */
+  /** Instants of every shape ({@link EventTimes#ofEveryShape}). */
   private static List<Instant> instants() {
-    List<Instant> out = new ArrayList<>(List.of(Instant.MIN, Instant.MAX, Instant.EPOCH,
-        Instant.parse("1969-12-31T23:59:59.5Z"), Instant.parse("0000-03-01T00:00:00Z"),
-        Instant.parse("0000-02-29T23:59:59.999999999Z"), Instant.parse("-0001-12-31T23:59:59Z"),
-        Instant.parse("-0044-03-15T12:00:00.123Z"), Instant.parse("+12345-06-07T08:09:10.123456Z"),
-        Instant.parse("1900-02-28T23:59:59Z"), Instant.parse("2000-02-29T00:00:00Z"),
-        Instant.parse("2100-03-01T00:00:00.000001Z"), Instant.parse("9999-12-31T23:59:59.999999999Z"),
-        Instant.parse("+10000-01-01T00:00:00Z")));
-    Random random = new Random(19);
-    for (int i = 0; i < 400; i++) {
-      long second = i % 2 == 0
-          ? Instant.parse("1900-01-01T00:00:00Z").getEpochSecond() + (long) (random.nextDouble() * 7.0e9)
-          : Instant.MIN.getEpochSecond() + (long) (random.nextDouble() * (Instant.MAX.getEpochSecond() * 2.0));
-      int digits = random.nextInt(4) * 3;
-      int nano = digits == 0 ? 0 : random.nextInt(1_000_000_000);
-      nano -= nano % (int) Math.pow(10, 9 - digits);
-      out.add(Instant.ofEpochSecond(second, nano));
-    }
-    return out;
+    return EventTimes.ofEveryShape(19);
   }
 
   /** "text second nano" of every version with an event time, by version id. */
