@@ -266,29 +266,8 @@ public final class SqliteBenchmark {
   }
 
   private static double rawInserts(Options o) throws SQLException, IOException {
-    Path db = o.dir.resolve("raw.db");
-    deleteDatabase(db);
-    SQLiteConfig config = new SQLiteConfig();
-    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-    config.setBusyTimeout(5000);
-    config.enforceForeignKeys(true);
-    config.setGetGeneratedKeys(false);
-    SQLiteDataSource source = new SQLiteDataSource(config);
-    source.setUrl("jdbc:sqlite:" + db);
-    try (Connection c = source.getConnection()) {
-      try (Statement s = c.createStatement()) {
-        s.execute("CREATE TABLE notes (seq INTEGER PRIMARY KEY, version_id TEXT NOT NULL UNIQUE,"
-            + " entry_id TEXT NOT NULL, version INTEGER NOT NULL, scope TEXT NOT NULL, content TEXT NOT NULL,"
-            + " topics TEXT NOT NULL, type TEXT NOT NULL, priority INTEGER NOT NULL, content_hash TEXT NOT NULL,"
-            + " status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,"
-            + " UNIQUE (entry_id, version))");
-        s.execute("CREATE INDEX notes_scope ON notes (scope, status, version_id)");
-        s.execute("CREATE INDEX notes_hash ON notes (scope, content_hash, version_id) WHERE status = 'ACTIVE'");
-      }
-      try (PreparedStatement insert = c.prepareStatement("INSERT INTO notes (version_id, entry_id, version, scope,"
-          + " content, topics, type, priority, content_hash, status, created_at, updated_at)"
-          + " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+    try (Connection c = rawTable(o.dir.resolve("raw.db"))) {
+      try (PreparedStatement insert = c.prepareStatement(RAW_INSERT)) {
         for (int i = 0; i < o.warmup; i++) {
           insert(insert, i, "Warm-up note " + i + " about the weekly planning.");
         }
