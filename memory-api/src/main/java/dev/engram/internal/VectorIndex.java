@@ -581,20 +581,6 @@ final class VectorIndex {
     return (int) Math.min(Integer.MAX_VALUE - 1, wanted);
   }
 
-  /** As {@link #search(Collection, float[], float, int, Filter, Executor, int, boolean)} by topics and types. */
-  static List<Scored> search(Collection<Block> blocks, float[] q, float floor, int depth, Set<String> topics,
-      Set<EntryType> types, Executor executor, int threads, boolean quantized) {
-    return search(blocks, q, floor, depth, Filter.of(topics, types), executor, threads, quantized);
-  }
-
-  /** As {@link #search(Collection, float[], float, int, Filter, Executor, int, boolean)}, exact, on the common pool. */
-  static List<Scored> search(
-      Collection<Block> blocks, float[] q, float floor, int depth, Set<String> topics, Set<EntryType> types,
-      int threads) {
-    return search(blocks, q, floor, depth, Filter.of(topics, types), java.util.concurrent.ForkJoinPool.commonPool(),
-        threads, false);
-  }
-
   /** Runs {@code scan} over every slice: helpers on {@code executor} and the calling thread claim slices in turn. */
   private static <R> List<R> runSlices(List<List<Segment>> slices, Executor executor,
       java.util.function.Function<List<Segment>, R> scan) {

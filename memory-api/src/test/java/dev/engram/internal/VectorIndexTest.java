@@ -109,10 +109,12 @@ class VectorIndexTest {
       float floor = trial % 2 == 0 ? -1f : 0.05f;
       Set<String> topics = trial == 3 ? Set.of("even") : Set.of();
       Set<EntryType> types = trial == 5 ? Set.of(EntryType.DECISION) : Set.of();
-      List<VectorIndex.Scored> one = VectorIndex.search(blocks, q, floor, 100, topics, types, 1);
+      List<VectorIndex.Scored> one = VectorIndex.search(blocks, q, floor, 100, VectorIndex.Filter.of(topics, types),
+          java.util.concurrent.ForkJoinPool.commonPool(), 1, false);
       assertThat(one).isNotEmpty();
       for (int threads : new int[] {2, 3, 8}) {
-        assertThat(VectorIndex.search(blocks, q, floor, 100, topics, types, threads)).as("trial %d, %d threads", trial, threads)
+        assertThat(VectorIndex.search(blocks, q, floor, 100, VectorIndex.Filter.of(topics, types),
+            java.util.concurrent.ForkJoinPool.commonPool(), threads, false)).as("trial %d, %d threads", trial, threads)
             .isEqualTo(one);
       }
     }
@@ -148,9 +150,9 @@ class VectorIndexTest {
     int wanted = 0;
     for (int query = 0; query < 60; query++) {
       float[] q = Embeddings.normalize(plus(centre[random.nextInt(centres)], gaussian(random, dim, 0.8f)), dim);
-      List<VectorIndex.Scored> exact = VectorIndex.search(blocks, q, -1f, 100, Set.of(), Set.of(),
+      List<VectorIndex.Scored> exact = VectorIndex.search(blocks, q, -1f, 100, VectorIndex.Filter.NONE,
           Runnable::run, 1, false);
-      List<VectorIndex.Scored> quick = VectorIndex.search(blocks, q, -1f, 100, Set.of(), Set.of(),
+      List<VectorIndex.Scored> quick = VectorIndex.search(blocks, q, -1f, 100, VectorIndex.Filter.NONE,
           Runnable::run, 1, true);
       Set<String> top = new java.util.HashSet<>();
       for (VectorIndex.Scored s : exact.subList(0, 10)) {
@@ -178,8 +180,8 @@ class VectorIndexTest {
     List<VectorIndex.Block> blocks = List.of(block("a", 0, 500, dim, random));
     assertThat(blocks.get(0).rows).isLessThan(VectorIndex.QUANTIZED_MIN_ROWS);
     float[] q = Embeddings.normalize(gaussian(random, dim, 1f), dim);
-    assertThat(VectorIndex.search(blocks, q, -1f, 50, Set.of(), Set.of(), Runnable::run, 1, true))
-        .isEqualTo(VectorIndex.search(blocks, q, -1f, 50, Set.of(), Set.of(), Runnable::run, 1, false));
+    assertThat(VectorIndex.search(blocks, q, -1f, 50, VectorIndex.Filter.NONE, Runnable::run, 1, true))
+        .isEqualTo(VectorIndex.search(blocks, q, -1f, 50, VectorIndex.Filter.NONE, Runnable::run, 1, false));
   }
 
   /** A refusing executor makes the calling thread scan every slice: same answer, no stall. */
@@ -192,8 +194,8 @@ class VectorIndexTest {
     java.util.concurrent.Executor refusing = task -> {
       throw new java.util.concurrent.RejectedExecutionException("busy");
     };
-    assertThat(VectorIndex.search(blocks, q, 0f, 100, Set.of(), Set.of(), refusing, 4, false))
-        .isEqualTo(VectorIndex.search(blocks, q, 0f, 100, Set.of(), Set.of(), Runnable::run, 1, false));
+    assertThat(VectorIndex.search(blocks, q, 0f, 100, VectorIndex.Filter.NONE, refusing, 4, false))
+        .isEqualTo(VectorIndex.search(blocks, q, 0f, 100, VectorIndex.Filter.NONE, Runnable::run, 1, false));
   }
 
   private static float[] gaussian(Random random, int dim, float sigma) {
@@ -234,8 +236,8 @@ class VectorIndexTest {
     for (int trial = 0; trial < 5; trial++) {
       float[] q = Embeddings.normalize(gaussian(random, dim, 1f), dim);
       for (boolean quantized : new boolean[] {false, true}) {
-        assertThat(VectorIndex.search(List.of(b), q, -1f, 50, Set.of(), Set.of(), Runnable::run, 1, quantized))
-            .isEqualTo(VectorIndex.search(List.of(whole), q, -1f, 50, Set.of(), Set.of(), Runnable::run, 1, false));
+        assertThat(VectorIndex.search(List.of(b), q, -1f, 50, VectorIndex.Filter.NONE, Runnable::run, 1, quantized))
+            .isEqualTo(VectorIndex.search(List.of(whole), q, -1f, 50, VectorIndex.Filter.NONE, Runnable::run, 1, false));
       }
     }
   }
