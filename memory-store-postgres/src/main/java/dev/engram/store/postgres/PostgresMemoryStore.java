@@ -105,6 +105,8 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   private static final int MIN_BATCH_RUN = 8;
   /** The shortest run of one queued write with a many-row form that is sent as one statement in that form. */
   private static final int MIN_MANY_ROWS = 2;
+  /** The SQLSTATE of {@code lock_expected_head} when the head or a content hash is not as expected. */
+  private static final String UNEXPECTED_HEAD = "EH001";
   private static final Comparator<TopicClaim> CLAIM_ORDER =
       Comparator.comparing(TopicClaim::scope).thenComparing(TopicClaim::topic);
 
@@ -126,6 +128,8 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   private volatile long analyzedVersions;
   private final AtomicBoolean analyzing = new AtomicBoolean();
   private volatile boolean analyzeRefused;
+  /** The heads this store last saw, which a write transaction may expect instead of reading first. */
+  private final ExpectedHeads heads = new ExpectedHeads();
 
   /**
    * A store on the database at {@code jdbcUrl} ({@code jdbc:postgresql:…}, credentials as URL
@@ -223,10 +227,22 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   }
 
   /**
-   * {@link #inTransaction(String, StoreWork)} that reads the active holders of {@code contentHashes} in
-   * the round trip that locks the scope's head (a second statement of that round trip, so it sees every
-   * commit made before the lock was granted) and answers {@code findActiveByHash(es)} for them from it
-   * until the transaction writes. A nested transaction ignores the hint.
+   * {@link #inTransaction(String, StoreWork)} for work that looks up the active holders of
+   * {@code contentHashes} first, as a write's dedupe check does. A nested transaction ignores the hint.
+   *
+   * <p>When this store knows the scope's head from its own last transaction there (and runs no other
+   * transaction on it), the transaction expects that head and no active holder of the hashes, and sends
+   * nothing until the work is done: the head lock, the check of both expectations under it (the
+   * {@code lock_expected_head} function of schema 11, which reads with a snapshot taken once the lock is
+   * granted), the work's writes and the {@code COMMIT} then travel in one round trip. When the check
+   * fails (another process wrote the scope, or the content is already held), the server runs none of
+   * the writes, the transaction rolls back and runs again the ordinary way, its work included. Work
+   * that reads anything beyond the head and those hashes, or throws, makes the transaction lock the
+   * head and check first, so whatever it does or throws is based on what the lock shows.
+   *
+   * <p>Otherwise the holders are read in the round trip that locks the head (a second statement of that
+   * round trip, so it sees every commit made before the lock was granted) and {@code findActiveByHash(es)}
+   * is answered for them from it until the transaction writes.
    */
   @Override
   public <T> T inTransaction(String scope, Collection<String> contentHashes, StoreWork<T> work) {
@@ -237,15 +253,49 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     if (outer != null) {
       return nested(outer, scope, work);
     }
+    Long expected = heads.begin(scope);
+    try {
+      if (expected != null && !contentHashes.isEmpty()) {
+        try {
+          return attempt(scope, contentHashes, expected, work);
+        } catch (Unexpected e) {
+          LOG.trace("{}: {} was not at the expected head {}; running the transaction again", this, scope, expected);
+        }
+      }
+      return attempt(scope, contentHashes, null, work);
+    } finally {
+      heads.end(scope);
+    }
+  }
+
+  /**
+   * One run of a transaction: with {@code expected} null it locks the head first; otherwise it expects
+   * that head and no holder of {@code contentHashes}, and throws {@link Unexpected} (rolled back) when
+   * the lock shows otherwise.
+   */
+  private <T> T attempt(String scope, Collection<String> contentHashes, @Nullable Long expected, StoreWork<T> work) {
     Connection c = connect("a transaction on " + scope);
     Tx tx = null;
     try {
       c.setAutoCommit(false);
       tx = new Tx(c, scope, 0);
       current.set(tx);
-      tx.lockHead(contentHashes);
-      T result = work.run(tx);
+      if (expected == null) {
+        tx.lockHead(contentHashes);
+        heads.record(scope, tx.head);
+      } else {
+        tx.expect(expected, contentHashes);
+      }
+      T result;
+      try {
+        result = work.run(tx);
+      } catch (RuntimeException | Error e) {
+        // what the work threw counts only if the head and the hashes were as it was told
+        tx.confirm();
+        throw e;
+      }
       tx.commit();
+      heads.record(scope, tx.head);
       afterCommit(c, tx.insertedVersions);
       return result;
     } catch (SQLException e) {
@@ -263,9 +313,24 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     }
   }
 
+  /**
+   * A transaction that expected its scope's head (and no holder of some content hashes) found
+   * otherwise: rolled back, to be run again the ordinary way. Never reaches a caller.
+   */
+  private static final class Unexpected extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Unexpected() {
+      super(null, null, false, false);
+    }
+  }
+
   private <T> T nested(Tx outer, String scope, StoreWork<T> work) {
     Tx tx = new Tx(outer.c, scope, outer.depth + 1);
     Savepoint savepoint;
+    if (!scope.equals(outer.scope)) {
+      heads.forget(scope);
+    }
     try {
       outer.sendQueued();
       savepoint = outer.c.setSavepoint("engram_nested_" + tx.depth);
@@ -665,6 +730,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     /** The active holders of some content hashes as read with the head lock; null once anything was written. */
     private @Nullable Holders holders;
     private long head;
+    /** The head expected while nothing was sent (see {@link #expect}); null once locked. */
+    private @Nullable Long expectedHead;
+    private Set<String> expectedHashes = Set.of();
+    /** The lock showed another head or a holder than expected: nothing of this run may commit. */
+    private boolean unexpected;
     /** Versions this transaction (and the nested ones that committed into it) inserted. */
     int insertedVersions;
     boolean closed;
@@ -693,7 +763,46 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     /** Sends the queued writes now (before a savepoint opens or closes). */
     void sendQueued() throws SQLException {
       checkOpen();
+      confirm();
       flush();
+    }
+
+    /**
+     * Takes {@code expected} as the scope's head and no active holder of {@code contentHashes}, without
+     * a round trip; the head is locked and both are checked before anything else is sent.
+     */
+    void expect(long expected, Collection<String> contentHashes) {
+      expectedHead = expected;
+      expectedHashes = new LinkedHashSet<>(contentHashes);
+      head = expected;
+      holders = new Holders(expectedHashes, Map.of());
+    }
+
+    /**
+     * Locks the head now if it was only expected so far, and checks what was expected; throws
+     * {@link Unexpected} when it differs (then nothing of this run may commit).
+     */
+    void confirm() throws SQLException {
+      if (unexpected) {
+        throw new Unexpected();
+      }
+      Long expected = expectedHead;
+      if (expected == null) {
+        return;
+      }
+      expectedHead = null;
+      Holders answered = holders;
+      long local = head;
+      lockHead(expectedHashes);
+      heads.record(scope, head);
+      Holders read = holders;
+      if (head != expected || read == null || !read.found().isEmpty()) {
+        unexpected = true;
+        throw new Unexpected();
+      }
+      // the work already went on from the expected head (and may have written since)
+      head = local;
+      holders = answered;
     }
 
     /**
@@ -719,10 +828,18 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
      */
     private Optional<Long> selectHeadAndHolders(Collection<String> contentHashes) throws SQLException {
       Set<String> hashes = new LinkedHashSet<>(contentHashes);
-      try (PreparedStatement ps = c.prepareStatement(sql.lockHead + ";\n" + sql.findActiveByHashes)) {
+      // one hash by equality: a plan made once per connection, where the array form is planned anew for
+      // each array (its generic plan is estimated for more than one element)
+      boolean one = hashes.size() == 1;
+      try (PreparedStatement ps = c.prepareStatement(sql.lockHead + ";\n"
+          + (one ? sql.findActiveByHash : sql.findActiveByHashes))) {
         ps.setString(1, scope);
         ps.setString(2, scope);
-        ps.setArray(3, Rows.textArray(c, hashes));
+        if (one) {
+          ps.setString(3, hashes.iterator().next());
+        } else {
+          ps.setArray(3, Rows.textArray(c, hashes));
+        }
         ps.execute();
         Optional<Long> locked;
         try (ResultSet rs = ps.getResultSet()) {
@@ -767,6 +884,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     private <T> T run(String what, SqlWork<T> work) {
       checkOpen();
       try {
+        confirm();
         flush();
         return work.run(c);
       } catch (SQLException e) {
@@ -804,7 +922,33 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
      * round trip (the driver then has nothing left to send); a failing write stops the batch before it.
      */
     void commit() throws SQLException {
-      flush(true);
+      if (unexpected) {
+        throw new Unexpected();
+      }
+      Long expected = expectedHead;
+      if (expected != null) {
+        // the lock and the check of what was expected go first, in the same round trip as the writes
+        expectedHead = null;
+        Set<String> hashes = expectedHashes;
+        deferred.add(0, new Deferred(sql.lockExpectedHead, (ps, i) -> {
+          ps.setString(i, scope);
+          ps.setLong(i + 1, expected);
+          ps.setArray(i + 2, Rows.textArray(ps.getConnection(), hashes));
+          return i + 3;
+        }));
+        try {
+          flush(true);
+        } catch (SQLException e) {
+          if (UNEXPECTED_HEAD.equals(e.getSQLState())) {
+            unexpected = true;
+            heads.forget(scope);
+            throw new Unexpected();
+          }
+          throw e;
+        }
+      } else {
+        flush(true);
+      }
       closed = true;
       c.commit();
     }

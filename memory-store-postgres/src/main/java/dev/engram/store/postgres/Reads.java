@@ -79,9 +79,16 @@ final class Reads {
     if (hashes.isEmpty()) {
       return out;
     }
+    Set<String> distinct = new LinkedHashSet<>(hashes);
+    if (distinct.size() == 1) {
+      // by equality: planned once per connection, where the array form is planned for each array
+      String hash = distinct.iterator().next();
+      findActiveByHash(c, scope, hash).ifPresent(e -> out.put(hash, e));
+      return out;
+    }
     try (PreparedStatement ps = c.prepareStatement(sql.findActiveByHashes)) {
       ps.setString(1, scope);
-      ps.setArray(2, Rows.textArray(c, new LinkedHashSet<>(hashes)));
+      ps.setArray(2, Rows.textArray(c, distinct));
       for (MemoryEntry e : Rows.entries(ps)) {
         out.put(e.contentHash(), e);
       }

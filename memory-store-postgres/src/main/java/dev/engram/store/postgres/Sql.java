@@ -43,6 +43,8 @@ final class Sql {
 
   // ---- transactions
   final String lockHead;
+  /** Locks the head on an expected value and no active holder of some content hashes (schema 11). */
+  final String lockExpectedHead;
   final String createHead;
   final String appendRevision;
   final String insertVersion;
@@ -128,6 +130,7 @@ final class Sql {
     String sourceStateT = p + "source_state";
 
     lockHead = "SELECT head FROM " + heads + " WHERE scope = ? FOR UPDATE";
+    lockExpectedHead = "SELECT " + p + "lock_expected_head(?, ?, ?::text[])";
     createHead = "INSERT INTO " + heads + " (scope, head) VALUES (?, 0) ON CONFLICT (scope) DO NOTHING";
     appendRevision = "WITH r AS (INSERT INTO " + revisionsT + " (scope, revision, changes, at)"
         + " VALUES (?, ?, ?::jsonb, ?))"
