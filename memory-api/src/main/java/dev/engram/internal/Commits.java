@@ -69,9 +69,10 @@ final class Commits {
     Vectors vectors = new Vectors(search.embedsOnWrite() ? search.profileId() : null, prepared);
     for (int attempt = 1; ; attempt++) {
       vectors.mayAsk = attempt < MAX_ATTEMPTS;
-      vectors.gaps.clear();
       try {
         T out = store.inTransaction(scope, contentHashes, tx -> {
+          // the store may run this more than once (see MemoryStore#inTransaction): only the last run counts
+          vectors.gaps.clear();
           Commit commit = new Commit(tx, scope, rules, vectors);
           T result = work.apply(commit);
           commit.finish();

@@ -63,6 +63,11 @@ public interface MemoryStore extends StoreReader, AutoCloseable {
    * holders together with the scope's head lock, and answer those lookups from what it read for as long
    * as the transaction has written nothing. The default ignores the hint.
    *
+   * <p>Such a store may also run the work before it holds the head lock, on the head and holders it
+   * expects, and check both once it holds the lock; when they differ it rolls back everything that run
+   * wrote and runs the work again, so only the last run's writes commit and only its result or exception
+   * reaches the caller. Work passed here therefore keeps nothing of a run outside the transaction.
+   *
    * @param <T> what the work returns
    * @param scope the scope whose head the transaction holds
    * @param contentHashes canonical content hashes the work will look up in {@code scope}

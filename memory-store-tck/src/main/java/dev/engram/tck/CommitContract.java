@@ -379,6 +379,71 @@ public abstract class CommitContract extends ContractSupport {
     assertThat(hits.hits()).extracting(h -> h.entry().entryId()).containsExactly(r.entry().entryId());
   }
 
+  /**
+   * A store may run a write's work again after rolling back an earlier run (the hinted
+   * {@code inTransaction} of {@link MemoryStore}): what the caller gets and what the store holds are
+   * those of the last run alone, for single writes, batches, dedupes and vectors.
+   */
+  @Test
+  void aWriteWhoseWorkTheStoreRunsTwiceCommitsOnlyTheLastRun() {
+    MemoryStore raw = createStore();
+    java.util.concurrent.atomic.AtomicInteger reruns = new java.util.concurrent.atomic.AtomicInteger();
+    InvocationHandler handler = (proxy, method, args) -> {
+      try {
+        if (method.getName().equals("inTransaction") && args.length == 3) {
+          @SuppressWarnings("unchecked")
+          MemoryStore.StoreWork<Object> work = (MemoryStore.StoreWork<Object>) args[2];
+          RuntimeException abandon = new RuntimeException("first run abandoned");
+          try {
+            raw.inTransaction((String) args[0], (java.util.Collection<String>) args[1], tx -> {
+              work.run(tx);
+              throw abandon;
+            });
+          } catch (RuntimeException ex) {
+            if (ex != abandon) {
+              throw ex;
+            }
+          }
+          reruns.incrementAndGet();
+        }
+        return method.invoke(raw, args);
+      } catch (InvocationTargetException ex) {
+        throw ex.getCause();
+      }
+    };
+    MemoryStore twice = (MemoryStore) Proxy.newProxyInstance(
+        MemoryStore.class.getClassLoader(), new Class<?>[] {MemoryStore.class}, handler);
+    HashingEmbedder embedder = new HashingEmbedder();
+    boolean vectors = raw.capabilities().contains(StoreCapability.VECTOR_STORAGE);
+    Engram e = newEngram(twice, new DeterministicReasoner(), b -> vectors ? b.embedder(embedder) : b);
+
+    WriteResult first = write(e, U1, "Grows tomatoes on the balcony", "garden");
+    assertThat(first.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
+    assertThat(first.revision()).isEqualTo(1);
+    assertThat(first.warnings()).noneMatch(w -> w.contains("vectors"));
+    WriteResult again = write(e, U1, "Grows tomatoes on the balcony", "garden");
+    assertThat(again.outcome()).isEqualTo(WriteResult.Outcome.DEDUPED);
+    assertThat(again.entry()).isEqualTo(first.entry());
+    assertThat(again.revision()).isEqualTo(1);
+    dev.engram.BatchWriteResult batch = e.writeAll(U1, List.of(dev.engram.WriteRequest.of("Waters them at dawn"),
+        dev.engram.WriteRequest.of("Grows tomatoes on the balcony"), dev.engram.WriteRequest.of("Waters them at dawn")));
+    assertThat(batch.results()).extracting(WriteResult::outcome).containsExactly(WriteResult.Outcome.APPENDED,
+        WriteResult.Outcome.DEDUPED, WriteResult.Outcome.DEDUPED);
+    assertThat(batch.results()).extracting(WriteResult::revision).containsExactly(2L, 2L, 2L);
+    assertThat(reruns.get()).isGreaterThanOrEqualTo(3);
+
+    assertThat(e.revision(U1, S1)).isEqualTo(2);
+    assertThat(raw.revisions(S1, 0, 10)).extracting(dev.engram.Revision::revision).containsExactly(1L, 2L);
+    assertThat(e.list(U1)).extracting(MemoryEntry::content)
+        .containsExactlyInAnyOrder("Grows tomatoes on the balcony", "Waters them at dawn");
+    assertThat(e.history(U1, first.entry().entryId())).hasSize(1);
+    if (vectors) {
+      SearchResult hits = e.search(U1, SearchRequest.builder("tomatoes on the balcony").mode(SearchMode.VECTOR).build());
+      assertThat(hits.used()).isEqualTo(SearchMode.VECTOR);
+      assertThat(hits.hits()).extracting(h -> h.entry().entryId()).contains(first.entry().entryId());
+    }
+  }
+
   // ---- point 7: history is immutable
 
   @Test
