@@ -166,6 +166,9 @@ public final class PostgresBenchmark {
           ROUNDS, alternating[0], alternating[1], alternating[0] / alternating[1]);
       System.out.printf(Locale.ROOT, "| `writeAll` of %,d entries, entries/s, alternating with raw batch by batch | %,.0f | %,.0f | %.2f |%n",
           o.batch, alternatingBatches[0], alternatingBatches[1], alternatingBatches[0] / alternatingBatches[1]);
+      // the inverse of the median latencies, so the ratio reads like the throughput ratios above
+      System.out.printf(Locale.ROOT, "| Engram.write, 1 connection, alternating: median latency µs (raw / Engram) | %,.0f | %,.0f | %.2f |%n",
+          alternating[2] / 1e3, alternating[3] / 1e3, alternating[3] / alternating[2]);
       return;
     }
 
@@ -338,7 +341,8 @@ public final class PostgresBenchmark {
   /**
    * {@link Engram#write} and the raw single-row insert on one connection each, measured in
    * {@value #ROUNDS} alternating rounds of {@code writes / ROUNDS} operations, so both see the same
-   * load of a shared machine. Returns operations per second, Engram's first.
+   * load of a shared machine. Returns operations per second, Engram's first, then the median nanoseconds of one
+   * operation, Engram's first.
    */
   private static double[] alternatingWrites(Options o, String url) throws Exception {
     String schema = "bench_alt_" + System.currentTimeMillis();
@@ -351,30 +355,45 @@ public final class PostgresBenchmark {
       int chunk = Math.max(1, o.writes / ROUNDS);
       long engramNanos = 0;
       long rawNanos = 0;
+      long[] engramEach = new long[chunk * ROUNDS];
+      long[] rawEach = new long[chunk * ROUNDS];
       int n = 0;
+      int measured = 0;
       for (int round = -1; round < ROUNDS; round++) {
         int count = round < 0 ? o.warmup : chunk;
         long t0 = System.nanoTime();
         for (int i = 0; i < count; i++) {
+          long s0 = System.nanoTime();
           engram.write(Grants.of("app/user/a" + (n + i) % 25), "Alternating note " + (n + i)
               + " about the weekly planning and its owner.", options);
+          if (round >= 0) {
+            engramEach[measured + i] = System.nanoTime() - s0;
+          }
         }
         long t1 = System.nanoTime();
         for (int i = 0; i < count; i++) {
+          long s0 = System.nanoTime();
           try (PreparedStatement ps = c.prepareStatement(insert)) {
             bindRaw(c, ps, "app/user/a" + (n + i) % 25, "Alternating note " + (n + i) + " about planning.");
             ps.executeUpdate();
+          }
+          if (round >= 0) {
+            rawEach[measured + i] = System.nanoTime() - s0;
           }
         }
         long t2 = System.nanoTime();
         if (round >= 0) {
           engramNanos += t1 - t0;
           rawNanos += t2 - t1;
+          measured += count;
         }
         n += count;
       }
       double total = (double) chunk * ROUNDS;
-      return new double[] {total / (engramNanos / 1e9), total / (rawNanos / 1e9)};
+      java.util.Arrays.sort(engramEach);
+      java.util.Arrays.sort(rawEach);
+      return new double[] {total / (engramNanos / 1e9), total / (rawNanos / 1e9), engramEach[engramEach.length / 2],
+          rawEach[rawEach.length / 2]};
     }
   }
 
