@@ -208,8 +208,10 @@ class PostgresExpectedHeadTest {
           .hasSize(PostgresMemoryStore.schemaVersion()).endsWith(11);
       String lock = "SELECT " + schema + ".engram_lock_expected_head";
       assertThat(pg.queryInts(lock + "('app/u1', 3, '{h2,h9}')::int")).containsExactly(3);
+      assertThat(pg.queryInts(lock + "('app/u1', 3, '{h2}')::int")).containsExactly(3);
       assertThat(pg.queryInts(lock + "('app/u1', 3, '{}')::int")).containsExactly(3);
-      for (String call : List.of("('app/u1', 2, '{h9}')", "('app/u1', 3, '{h9,h1}')", "('app/u9', 0, '{}')")) {
+      for (String call : List.of("('app/u1', 2, '{h9}')", "('app/u1', 3, '{h1}')", "('app/u1', 3, '{h9,h1}')",
+          "('app/u9', 0, '{}')")) {
         try (Connection c = pg.pool().getConnection(); Statement st = c.createStatement()) {
           assertThatThrownBy(() -> st.execute(lock + call)).isInstanceOfSatisfying(SQLException.class,
               e -> assertThat(e.getSQLState()).as(call).isEqualTo("EH001"));
