@@ -199,7 +199,7 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       }
       ps.executeUpdate();
       if (v.isActive()) {
-        s.fullTextPending();
+        s.fullTextPending(v.versionId());
       }
     } catch (SQLException e) {
       if (SqliteErrors.isConstraint(e)) {
@@ -214,6 +214,10 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
   @Override
   public void updateStatus(String versionId, EntryStatus status, @Nullable String supersededBy, Instant updatedAt) {
     int changed = run("update the status of a version", s -> {
+      if (status != EntryStatus.ACTIVE && s.isFullTextPending(versionId)) {
+        // the trigger takes the version's terms out of the full-text index, so they must be in it
+        s.flushFullText();
+      }
       PreparedStatement ps = s.prepare(UPDATE_STATUS);
       ps.setString(1, status.name());
       ps.setString(2, supersededBy);
@@ -230,7 +234,7 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       throw new IllegalStateException("version " + versionId + " does not exist");
     }
     if (status == EntryStatus.ACTIVE) {
-      session.fullTextPending();
+      session.fullTextPending(versionId);
     }
   }
 
@@ -331,6 +335,8 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
         entryScope = rs.getString(1);
       }
       requireScope(entryScope, "erasure of entry " + entryId);
+      // deleting an active version takes its terms out of the full-text index, so they must be in it
+      s.flushFullText();
       String topics;
       PreparedStatement topicQuery = s.prepare(ENTRY_TOPICS);
       topicQuery.setString(1, entryId);
@@ -363,6 +369,7 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
         rs.next();
         entries = rs.getInt(1);
       }
+      s.flushFullText();
       for (String sql : List.of(DELETE_SCOPE_EVENTS, DELETE_SCOPE_VERSIONS, DELETE_SCOPE_TOPICS, DELETE_SCOPE_COUNTS,
           DELETE_SCOPE_SOURCES, DELETE_SCOPE_SOURCE_STATE)) {
         PreparedStatement ps = s.prepare(sql);
