@@ -42,6 +42,8 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       + " occurred_s, occurred_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String UPDATE_STATUS =
       "UPDATE versions SET status = ?, superseded_by = ?, updated_at = ? WHERE version_id = ? AND scope = ?";
+  /** The same update only for a version that is not active: it reports whether the version became active. */
+  private static final String ACTIVATE = UPDATE_STATUS + " AND status <> 'ACTIVE'";
   private static final String VERSION_SCOPE = "SELECT scope FROM versions WHERE version_id = ?";
   private static final String INSERT_EVENT = "INSERT INTO events (event_id, scope, entry_id, kind, before, after,"
       + " actor, reason, revision, at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -218,13 +220,12 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
         // the trigger takes the version's terms out of the full-text index, so they must be in it
         s.flushFullText();
       }
-      PreparedStatement ps = s.prepare(UPDATE_STATUS);
-      ps.setString(1, status.name());
-      ps.setString(2, supersededBy);
-      ps.setString(3, Codec.instant(updatedAt));
-      ps.setString(4, versionId);
-      ps.setString(5, scope);
-      int n = ps.executeUpdate();
+      if (status == EntryStatus.ACTIVE && setStatus(s, ACTIVATE, versionId, status, supersededBy, updatedAt) == 1) {
+        // a version that was not active: the full-text index waits for it
+        s.fullTextPending(versionId);
+        return 1;
+      }
+      int n = setStatus(s, UPDATE_STATUS, versionId, status, supersededBy, updatedAt);
       if (n == 0) {
         requireScope(versionScope(s, versionId), "status change of version " + versionId);
       }
@@ -233,9 +234,17 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
     if (changed == 0) {
       throw new IllegalStateException("version " + versionId + " does not exist");
     }
-    if (status == EntryStatus.ACTIVE) {
-      session.fullTextPending(versionId);
-    }
+  }
+
+  private int setStatus(Session s, String sql, String versionId, EntryStatus status, @Nullable String supersededBy,
+      Instant updatedAt) throws SQLException {
+    PreparedStatement ps = s.prepare(sql);
+    ps.setString(1, status.name());
+    ps.setString(2, supersededBy);
+    ps.setString(3, Codec.instant(updatedAt));
+    ps.setString(4, versionId);
+    ps.setString(5, scope);
+    return ps.executeUpdate();
   }
 
   @Override

@@ -224,7 +224,8 @@ class SqliteWritePagesTest {
 
   /**
    * A committed version taken out of the index and made active again inside a savepoint that is rolled
-   * back is active and indexed as before: it does not wait to be indexed a second time.
+   * back is active and indexed as before: it does not wait to be indexed a second time, nor does a
+   * version whose status is set to active while it is active.
    */
   @Test
   void aReactivationRolledBackWithItsSavepointIsNotIndexedTwice() throws Exception {
@@ -246,6 +247,13 @@ class SqliteWritePagesTest {
         return null;
       });
       assertThat(found(store, "zqxdelta")).containsExactly("v1", "v2");
+      // a version that is active already does not wait for the index a second time
+      store.inTransaction(SCOPE, tx -> {
+        tx.updateStatus("v2", EntryStatus.ACTIVE, null, NOW.plusSeconds(1));
+        assertThat(((SqliteTransaction) tx).session().isFullTextPending("v2")).isFalse();
+        return null;
+      });
+      assertThat(store.version("v2")).map(MemoryEntry::updatedAt).hasValue(NOW.plusSeconds(1));
       // made active and retired again in one transaction: its terms are taken out of the index they reached
       store.inTransaction(SCOPE, tx -> {
         tx.insertVersion(version("3", "Brief zqxdelta note", "h3", null, EntryStatus.ACTIVE));
