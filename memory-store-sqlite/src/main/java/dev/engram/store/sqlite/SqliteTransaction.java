@@ -29,8 +29,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A transaction on the writer connection. SQLite holds the write lock ({@code BEGIN IMMEDIATE}) for its
- * whole life, so reads here see a stable state plus this transaction's own changes. The topic index,
- * active counts and full-text index follow the version rows through triggers in the same transaction.
+ * whole life, so reads here see a stable state plus this transaction's own changes. The topic index and
+ * active counts follow the version rows through triggers in the same transaction; the full-text index gets
+ * the versions the transaction made active from the session's list of them ({@link Session#flushFullText})
+ * and loses the terms of a version that stops being active or is deleted through its trigger.
  */
 final class SqliteTransaction extends SessionReads implements StoreTransaction {
   /** Whether this transaction erased rows; the store then wipes the write-ahead log after the commit. */
