@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class VectorIndexTest {
 
@@ -171,6 +173,90 @@ class VectorIndexTest {
       }
     }
     assertThat((double) found / wanted).isGreaterThanOrEqualTo(0.99);
+  }
+
+  /**
+   * The one-bit pass keeps the versions nearest by Hamming distance, those tied at the cut in scan order,
+   * and the rescoring ranks exactly those: checked against a plain reference on 8- and 64-value vectors
+   * (a part of one word, so many tied distances; every seventh version repeats an earlier vector), split
+   * into 1 to 7 slices, with and without a filter.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {8, 64})
+  void theOneBitPassKeepsTheNearestByHammingDistanceTiesInScanOrderAtEverySplit(int dim) {
+    Random random = new Random(21);
+    List<VectorIndex.Block> blocks = List.of(block("a", 0, 5000, dim, random), block("b", 100_000, 1500, dim, random));
+    long rows = blocks.get(0).rows + blocks.get(1).rows;
+    int depth = 10;
+    int keep = VectorIndex.candidates(rows, depth);
+    int tiedAtTheCut = 0;
+    for (int trial = 0; trial < 4; trial++) {
+      float[] q = Embeddings.normalize(gaussian(random, dim, 1f), dim);
+      VectorIndex.Filter filter = trial % 2 == 0 ? VectorIndex.Filter.NONE
+          : VectorIndex.Filter.of(Set.of(), Set.of(EntryType.FACT));
+      // reference: every admitted live version with its best distance, in scan order; a stable sort by
+      // distance puts the ties at the cut in scan order
+      List<int[]> byDistance = new ArrayList<>();
+      for (int bi = 0; bi < blocks.size(); bi++) {
+        VectorIndex.Block b = blocks.get(bi);
+        long[] qb = new long[b.words];
+        VectorIndex.signs(q, b.mean, qb, 0);
+        for (int e = 0; e < b.entryCount; e++) {
+          if (b.isDead(e) || !filter.admits(b.entries[e]) || b.rowCount[e] == 0) {
+            continue;
+          }
+          int best = Integer.MAX_VALUE;
+          for (int r = b.firstRow[e]; r < b.firstRow[e] + b.rowCount[e]; r++) {
+            int h = 0;
+            for (int w = 0; w < b.words; w++) {
+              h += Long.bitCount(qb[w] ^ b.bits[r * b.words + w]);
+            }
+            best = Math.min(best, h);
+          }
+          byDistance.add(new int[] {bi, e, best});
+        }
+      }
+      List<int[]> inScanOrder = new ArrayList<>(byDistance);
+      byDistance.sort(java.util.Comparator.comparingInt(x -> x[2]));
+      List<int[]> kept = byDistance.subList(0, Math.min(keep, byDistance.size()));
+      if (kept.get(kept.size() - 1)[2] == byDistance.get(kept.size())[2]) {
+        tiedAtTheCut++;
+      }
+      List<String> keptInScanOrder = new ArrayList<>();
+      Set<int[]> keptSet = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+      keptSet.addAll(kept);
+      for (int[] c : inScanOrder) {
+        if (keptSet.contains(c)) {
+          keptInScanOrder.add(blocks.get(c[0]).entries[c[1]].versionId());
+        }
+      }
+      for (int parts = 1; parts <= 7; parts++) {
+        List<String> candidates = new ArrayList<>();
+        for (VectorIndex.Candidate c : VectorIndex.oneBitPass(VectorIndex.partition(blocks, parts), q, keep, filter,
+            java.util.concurrent.ForkJoinPool.commonPool())) {
+          candidates.add(c.block().entries[c.entry()].versionId());
+        }
+        assertThat(candidates).as("trial %d, %d slices", trial, parts).isEqualTo(keptInScanOrder);
+      }
+      List<VectorIndex.Scored> expected = new ArrayList<>();
+      for (int[] c : kept) {
+        VectorIndex.Block b = blocks.get(c[0]);
+        float best = -2;
+        for (int r = b.firstRow[c[1]]; r < b.firstRow[c[1]] + b.rowCount[c[1]]; r++) {
+          best = Math.max(best, VectorIndex.dot(q, b.data, r * dim, dim));
+        }
+        expected.add(new VectorIndex.Scored(b.entries[c[1]], best));
+      }
+      expected.sort(java.util.Comparator.comparingDouble((VectorIndex.Scored x) -> -x.cosine())
+          .thenComparing(x -> x.entry().versionId(), java.util.Comparator.reverseOrder()));
+      expected = expected.subList(0, depth);
+      for (int parts = 1; parts <= 7; parts++) {
+        assertThat(VectorIndex.search(blocks, rows, q, -1f, depth, filter,
+            java.util.concurrent.ForkJoinPool.commonPool(), parts, true)).as("trial %d, %d slices", trial, parts)
+            .isEqualTo(expected);
+      }
+    }
+    assertThat(tiedAtTheCut).as("trials with versions tied at the cut distance on both sides of it").isPositive();
   }
 
   @Test

@@ -60,8 +60,8 @@ import org.sqlite.SQLiteDataSource;
  * </ol>
  *
  * <p>{@code java -jar memory-benchmarks.jar SqliteBenchmark [--dir DIR] [--writes 20000] [--warmup 3000]
- * [--scopes 10000] [--large 1000000] [--reads 20000] [--part all|writes|reads|pages]}; {@code --part pages}
- * counts the WAL frames a single write commits, per table and index.
+ * [--scopes 10000] [--large 1000000] [--reads 20000] [--part all|writes|reads|pages] [--rounds 5]
+ * [--page-types false]}; {@code --part pages} counts the WAL frames a single write commits, per table and index.
  */
 public final class SqliteBenchmark {
   private SqliteBenchmark() {}
@@ -76,6 +76,8 @@ public final class SqliteBenchmark {
     int batch = 1_000;
     int batches = 20;
     int threads = 8;
+    int rounds = 5;
+    boolean pageTypes;
     String part = "all";
 
     static Options parse(String[] args) throws IOException {
@@ -96,6 +98,8 @@ public final class SqliteBenchmark {
           case "--batches" -> o.batches = Integer.parseInt(value);
           case "--threads" -> o.threads = Integer.parseInt(value);
           case "--part" -> o.part = value;
+          case "--rounds" -> o.rounds = Integer.parseInt(value);
+          case "--page-types" -> o.pageTypes = Boolean.parseBoolean(value);
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
         i++;
@@ -198,40 +202,52 @@ public final class SqliteBenchmark {
   }
 
   /**
-   * Which b-trees a single write changes: after a warm-up, the WAL is emptied ({@code wal_checkpoint(TRUNCATE)}),
-   * {@code --writes} writes (at most 30, so that no automatic checkpoint restarts the WAL) are made, and the
-   * page number of each WAL frame is mapped to its table or index through {@code dbstat}. The raw
-   * single-row insert gets the same count.
+   * Which b-trees a single write changes: after a warm-up, {@code --rounds} times: the WAL is emptied
+   * ({@code wal_checkpoint(TRUNCATE)}), {@code --writes} writes (at most 30, so that no automatic checkpoint
+   * restarts the WAL) are made, and the page number of each WAL frame is mapped to its table or index through
+   * {@code dbstat} (and, with {@code --page-types true}, to its kind of page: leaf, internal, overflow). The
+   * figures are means over all rounds. The raw single-row insert gets the same count.
    */
   private static void pages(Options o) throws Exception {
     int n = Math.min(30, o.writes);
     Path db = o.dir.resolve("pages.db");
     deleteDatabase(db);
+    FrameCount engramFrames = new FrameCount();
     try (Engram engram = Engram.builder().store(new SqliteMemoryStore(db)).reasoner(new DeterministicReasoner())
         .build()) {
       WriteOptions options = WriteOptions.builder().topicsHint("general").build();
       for (int i = 0; i < o.warmup; i++) {
         engram.write(Grants.of("app/user/u" + i % 100), "Warm-up note " + i + " about the weekly planning.", options);
       }
-      truncateWal(db);
-      for (int i = 0; i < n; i++) {
-        engram.write(Grants.of("app/user/u" + i % 100), "Note " + i + " about the weekly planning and its owner.", options);
+      int w = 0;
+      for (int round = 0; round < o.rounds; round++) {
+        truncateWal(db);
+        for (int i = 0; i < n; i++, w++) {
+          engram.write(Grants.of("app/user/u" + w % 100), "Note " + w + " about the weekly planning and its owner.",
+              options);
+        }
+        engramFrames.add(db, n, o.pageTypes);
       }
-      printFrames("Engram.write", db, n);
     }
+    engramFrames.print("Engram.write");
     Path raw = o.dir.resolve("raw-pages.db");
+    FrameCount rawFrames = new FrameCount();
     try (Connection c = rawTable(raw)) {
       try (PreparedStatement insert = c.prepareStatement(RAW_INSERT)) {
         for (int i = 0; i < o.warmup; i++) {
           insert(insert, i, "Warm-up note " + i + " about the weekly planning.");
         }
-        truncateWal(raw);
-        for (int i = 0; i < n; i++) {
-          insert(insert, o.warmup + i, "Note " + i + " about the weekly planning and its owner.");
+        int w = 0;
+        for (int round = 0; round < o.rounds; round++) {
+          truncateWal(raw);
+          for (int i = 0; i < n; i++, w++) {
+            insert(insert, o.warmup + w, "Note " + w + " about the weekly planning and its owner.");
+          }
+          rawFrames.add(raw, n, o.pageTypes);
         }
       }
-      printFrames("raw single-row insert", raw, n);
     }
+    rawFrames.print("raw single-row insert");
   }
 
   private static void truncateWal(Path db) throws SQLException {
@@ -240,29 +256,44 @@ public final class SqliteBenchmark {
     }
   }
 
-  private static void printFrames(String what, Path db, int writes) throws Exception {
-    byte[] wal = Files.readAllBytes(Path.of(db + "-wal"));
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(wal);
-    int pageSize = b.getInt(8);
-    Map<Integer, Integer> frames = new HashMap<>();
-    int total = 0;
-    for (int off = 32; off + 24 + pageSize <= wal.length; off += 24 + pageSize) {
-      frames.merge(b.getInt(off), 1, Integer::sum);
-      total++;
-    }
-    Map<Integer, String> owner = new HashMap<>();
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT name, pageno FROM dbstat")) {
-      while (rs.next()) {
-        owner.put(rs.getInt(2), rs.getString(1));
+  /** WAL frames per b-tree, summed over rounds. */
+  private static final class FrameCount {
+    final Map<String, Integer> byTree = new TreeMap<>();
+    int frames;
+    int commits;
+    int writes;
+    int pageSize;
+
+    /** Adds the frames of the WAL of {@code db}, which holds {@code writes} writes. */
+    void add(Path db, int writes, boolean pageTypes) throws Exception {
+      byte[] wal = Files.readAllBytes(Path.of(db + "-wal"));
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(wal);
+      pageSize = b.getInt(8);
+      Map<Integer, Integer> perPage = new HashMap<>();
+      for (int off = 32; off + 24 + pageSize <= wal.length; off += 24 + pageSize) {
+        perPage.merge(b.getInt(off), 1, Integer::sum);
+        frames++;
+        if (b.getInt(off + 4) != 0) {
+          commits++;
+        }
       }
+      Map<Integer, String> owner = new HashMap<>();
+      try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT name, pageno, pagetype FROM dbstat")) {
+        while (rs.next()) {
+          owner.put(rs.getInt(2), rs.getString(1) + (pageTypes ? " (" + rs.getString(3) + ")" : ""));
+        }
+      }
+      perPage.forEach((page, count) -> byTree.merge(owner.getOrDefault(page, "(free or header)"), count, Integer::sum));
+      this.writes += writes;
     }
-    Map<String, Integer> byTree = new TreeMap<>();
-    frames.forEach((page, count) -> byTree.merge(owner.getOrDefault(page, "(free or header)"), count, Integer::sum));
-    System.out.printf(Locale.ROOT, "%s: %.1f WAL frames (pages of %d bytes) per write, over %d writes%n", what,
-        total / (double) writes, pageSize, writes);
-    byTree.entrySet().stream().sorted((x, y) -> y.getValue() - x.getValue()).forEach(e ->
-        System.out.printf(Locale.ROOT, "| %s | %.1f |%n", e.getKey(), e.getValue() / (double) writes));
+
+    void print(String what) {
+      System.out.printf(Locale.ROOT, "%s: %.1f WAL frames (pages of %d bytes) per write, over %d writes in %d commits%n",
+          what, frames / (double) writes, pageSize, writes, commits);
+      byTree.entrySet().stream().sorted((x, y) -> y.getValue() - x.getValue()).forEach(e ->
+          System.out.printf(Locale.ROOT, "| %s | %.1f |%n", e.getKey(), e.getValue() / (double) writes));
+    }
   }
 
   private static double rawInserts(Options o) throws SQLException, IOException {
@@ -588,6 +619,11 @@ public final class SqliteBenchmark {
       for (int first = 0; first < scopes; first += batch) {
         int last = Math.min(scopes, first + batch);
         st.execute("BEGIN IMMEDIATE");
+        long seqBefore;
+        try (ResultSet rs = st.executeQuery("SELECT coalesce(max(seq), 0) FROM versions")) {
+          rs.next();
+          seqBefore = rs.getLong(1);
+        }
         for (String sql : List.of(versions, events, revisions, topics)) {
           try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setInt(1, first);
@@ -598,20 +634,24 @@ public final class SqliteBenchmark {
             ps.executeUpdate();
           }
         }
-        // what the store does before each commit: index the versions its triggers queued
-        st.execute(INDEX_PENDING);
-        st.execute("DELETE FROM fts_pending");
+        // what the store does before each commit: index the versions the transaction made active
+        try (PreparedStatement ps = c.prepareStatement(INDEX_NEW)) {
+          ps.setLong(1, seqBefore);
+          ps.executeUpdate();
+        }
         st.execute("COMMIT");
       }
     }
   }
 
-  private static final String INDEX_PENDING =
+  /** Indexes the active versions inserted after a seq, with the terms the store indexes. */
+  private static final String INDEX_NEW =
       "INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics, scope_key)"
-          + " SELECT v.seq, substr(v.content, 1, 262144), (SELECT group_concat(value, ' ') FROM json_each(v.glossary)),"
-          + " v.disclosure, (SELECT group_concat(value, ' ') FROM json_each(v.topics) WHERE value <> 'general'),"
-          + " 'k' || lower(hex(v.scope))"
-          + " FROM fts_pending p JOIN versions v ON v.seq = p.seq WHERE v.status = 'ACTIVE' ORDER BY p.seq";
+          + " SELECT v.seq, engram_fts_terms(substr(v.content, 1, 262144)),"
+          + " engram_fts_terms((SELECT group_concat(value, ' ') FROM json_each(v.glossary))),"
+          + " engram_fts_terms(v.disclosure),"
+          + " engram_fts_terms((SELECT group_concat(value, ' ') FROM json_each(v.topics) WHERE value <> 'general')),"
+          + " 'k' || lower(hex(v.scope)) FROM versions v WHERE v.seq > ? AND v.status = 'ACTIVE' ORDER BY v.seq";
 
   /** CPU time of the current thread (Java and SQLite's native code run on it), in nanoseconds. */
   static long cpuNanos() {

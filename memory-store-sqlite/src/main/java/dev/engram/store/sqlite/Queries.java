@@ -63,7 +63,12 @@ final class Queries {
   /** The newest version through the (entry_id, version) unique index: one row, whatever the chain's length. */
   private static final String CURRENT_VERSION =
       "SELECT " + VERSION_COLUMNS + " FROM versions v WHERE v.entry_id = ? ORDER BY v.version DESC LIMIT 1";
-  private static final String ACTIVE_BY_HASH = "SELECT " + VERSION_COLUMNS + " FROM versions v"
+  /**
+   * The newest active version with a content hash, through the content-hash index (its few matches
+   * sorted by version id). Named, because without statistics the planner would rather walk the scope's
+   * active versions newest first through versions_scope_status, which yields the order but reads them all.
+   */
+  static final String ACTIVE_BY_HASH = "SELECT " + VERSION_COLUMNS + " FROM versions v INDEXED BY versions_active_hash"
       + " WHERE v.scope = ? AND v.content_hash = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
   private static final String ACTIVE_BY_PATH = "SELECT " + VERSION_COLUMNS + " FROM versions v"
       + " WHERE v.scope = ? AND v.path = ? AND v.status = 'ACTIVE' AND v.path IS NOT NULL"
@@ -84,8 +89,12 @@ final class Queries {
   private static final String TOPIC_COLUMNS = "t.scope, t.topic, coalesce(c.active_count, 0), t.blurb,"
       + " t.last_write_revision, t.last_curated_revision, t.last_updated_at"
       + " FROM topics t LEFT JOIN topic_counts c ON c.scope = t.scope AND c.topic = t.topic";
-  private static final String DIRTY_TOPICS = "SELECT " + TOPIC_COLUMNS
-      + " WHERE t.last_write_revision > t.last_curated_revision ORDER BY t.scope, t.topic LIMIT ?";
+  /** The topics written since their last curation, in key order, from the dirty_topics list. */
+  static final String DIRTY_TOPICS = "SELECT t.scope, t.topic, coalesce(c.active_count, 0), t.blurb,"
+      + " t.last_write_revision, t.last_curated_revision, t.last_updated_at"
+      + " FROM dirty_topics d CROSS JOIN topics t ON t.scope = d.scope AND t.topic = d.topic"
+      + " LEFT JOIN topic_counts c ON c.scope = t.scope AND c.topic = t.topic"
+      + " WHERE t.last_write_revision > t.last_curated_revision ORDER BY d.scope, d.topic LIMIT ?";
   private static final String COUNT_PRIORITY = "SELECT count(*) FROM versions"
       + " WHERE status = 'ACTIVE' AND priority = ? AND scope = ?";
   /** The same count for priorities 0 and 1, through the partial index that only those priorities enter. */

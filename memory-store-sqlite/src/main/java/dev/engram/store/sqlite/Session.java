@@ -8,9 +8,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One physical SQLite connection with its prepared statements, reused across borrows from a pool. Used
@@ -21,8 +26,15 @@ final class Session {
 
   private final Connection connection;
   private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(64, 0.75f, true);
-  /** Versions became active in the open transaction; their full-text rows wait in {@code fts_pending}. */
-  private boolean fullTextPending;
+  /**
+   * The versions that became active in the open transaction and are not in the full-text index yet, in
+   * the order they became active. The list lives here and not in the database file: it is empty
+   * whenever no transaction is open, and a crash loses only an uncommitted transaction, whose versions
+   * are gone with it.
+   */
+  private Set<String> fullTextPending = new LinkedHashSet<>();
+  /** The pending list as it was when each open savepoint began, innermost first. */
+  private final Deque<Set<String>> savepoints = new ArrayDeque<>();
 
   Session(Connection connection) {
     this.connection = connection;
@@ -61,29 +73,60 @@ final class Session {
     }
   }
 
-  /** Notes that the open transaction has versions waiting for the full-text index. */
-  void fullTextPending() {
-    fullTextPending = true;
+  /** Notes that a version became active in the open transaction; it waits for the full-text index. */
+  void fullTextPending(String versionId) {
+    fullTextPending.add(versionId);
+  }
+
+  /** Whether a version waits for the full-text index in the open transaction. */
+  boolean isFullTextPending(String versionId) {
+    return fullTextPending.contains(versionId);
   }
 
   /**
-   * Indexes the versions waiting in {@code fts_pending} with one statement and empties the list; a
-   * no-op when the open transaction made none active. Runs just before {@code COMMIT}.
+   * Indexes the versions waiting for the full-text index with one statement and empties the list; a
+   * no-op when the open transaction made none active. Runs just before {@code COMMIT}, before a search
+   * in the transaction, and before a waiting version stops being active or is deleted (its triggers then
+   * take its terms out of the index, which must hold them).
    */
   void flushFullText() throws SQLException {
-    if (!fullTextPending) {
+    if (fullTextPending.isEmpty()) {
       return;
     }
-    executePrepared(INDEX_PENDING);
-    executePrepared("DELETE FROM fts_pending");
-    fullTextPending = false;
+    PreparedStatement ps = prepare(INDEX_PENDING);
+    ps.setString(1, Codec.strings(List.copyOf(fullTextPending)));
+    ps.executeUpdate();
+    fullTextPending = new LinkedHashSet<>();
   }
 
-  /** Forgets a pending flush: the transaction was rolled back, and its pending rows with it. */
+  /** A savepoint began: rolling back to it restores the pending list of this moment. */
+  void savepointBegun() {
+    savepoints.push(new LinkedHashSet<>(fullTextPending));
+  }
+
+  /** The innermost savepoint was released: its pending versions now belong to the enclosing transaction. */
+  void savepointReleased() {
+    savepoints.pop();
+  }
+
+  /**
+   * The innermost savepoint was rolled back: the versions it made active are gone, and a flush inside it
+   * was undone with the rest, so the list is again what it was when the savepoint began.
+   */
+  void savepointRolledBack() {
+    fullTextPending = savepoints.pop();
+  }
+
+  /** Forgets the pending list: the transaction was rolled back, and its versions with it. */
   void rolledBack() {
-    fullTextPending = false;
+    fullTextPending = new LinkedHashSet<>();
+    savepoints.clear();
   }
 
+  /**
+   * Indexes the active versions among a JSON array of version ids, in rowid order (FTS5 writes the terms
+   * it holds out as a new segment whenever a rowid does not follow the previous one).
+   */
   static final String INDEX_PENDING =
       "INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics, scope_key)"
           + " SELECT v.seq, engram_fts_terms(substr(v.content, 1, 262144)),"
@@ -91,7 +134,8 @@ final class Session {
           + " engram_fts_terms(v.disclosure),"
           + " engram_fts_terms((SELECT group_concat(value, ' ') FROM json_each(v.topics) WHERE value <> 'general')),"
           + " 'k' || lower(hex(v.scope))"
-          + " FROM fts_pending p CROSS JOIN versions v ON v.seq = p.seq WHERE v.status = 'ACTIVE' ORDER BY p.seq";
+          + " FROM json_each(?) p CROSS JOIN versions v ON v.version_id = p.value WHERE v.status = 'ACTIVE'"
+          + " ORDER BY v.seq";
 
   boolean isClosed() {
     try {

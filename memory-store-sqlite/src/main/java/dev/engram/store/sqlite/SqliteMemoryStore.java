@@ -407,6 +407,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     if (!alone) {
       try {
         session.executePrepared("SAVEPOINT engram_group");
+        session.savepointBegun();
       } catch (SQLException e) {
         r.fail(failure("open a transaction on " + r.scope, e));
         return false;
@@ -417,6 +418,10 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
       r.ran(r.work.run(tx));
     } catch (RuntimeException | Error e) {
       r.fail(e);
+      if (e instanceof StoreException) {
+        // a statement the driver finalized on the failure (a full disk) would fail its next use
+        session.closeStatements();
+      }
     } finally {
       tx.close();
       current.remove();
@@ -428,10 +433,12 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     try {
       if (r.succeeded()) {
         session.executePrepared("RELEASE engram_group");
+        session.savepointReleased();
         r.erased = tx.erased();
         return true;
       }
       session.executePrepared("ROLLBACK TO engram_group");
+      session.savepointRolledBack();
       session.executePrepared("RELEASE engram_group");
       return false;
     } catch (SQLException e) {
@@ -446,6 +453,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     String savepoint = "engram_nested_" + tx.depth();
     try {
       session.execute("SAVEPOINT " + savepoint);
+      session.savepointBegun();
     } catch (SQLException e) {
       throw failure("open a nested transaction on " + scope, e);
     }
@@ -453,6 +461,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     try {
       T result = work.run(tx);
       session.execute("RELEASE " + savepoint);
+      session.savepointReleased();
       if (tx.erased()) {
         outer.markErased();
       }
@@ -460,6 +469,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     } catch (RuntimeException | Error e) {
       try {
         session.execute("ROLLBACK TO " + savepoint);
+        session.savepointRolledBack();
         session.execute("RELEASE " + savepoint);
       } catch (SQLException suppressed) {
         e.addSuppressed(suppressed);

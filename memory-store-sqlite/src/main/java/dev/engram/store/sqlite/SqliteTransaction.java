@@ -29,8 +29,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A transaction on the writer connection. SQLite holds the write lock ({@code BEGIN IMMEDIATE}) for its
- * whole life, so reads here see a stable state plus this transaction's own changes. The topic index,
- * active counts and full-text index follow the version rows through triggers in the same transaction.
+ * whole life, so reads here see a stable state plus this transaction's own changes. The topic index and
+ * active counts follow the version rows through triggers in the same transaction; the full-text index gets
+ * the versions the transaction made active from the session's list of them ({@link Session#flushFullText})
+ * and loses the terms of a version that stops being active or is deleted through its trigger.
  */
 final class SqliteTransaction extends SessionReads implements StoreTransaction {
   /** Whether this transaction erased rows; the store then wipes the write-ahead log after the commit. */
@@ -42,6 +44,8 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       + " occurred_s, occurred_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String UPDATE_STATUS =
       "UPDATE versions SET status = ?, superseded_by = ?, updated_at = ? WHERE version_id = ? AND scope = ?";
+  /** The same update only for a version that is not active: it reports whether the version became active. */
+  private static final String ACTIVATE = UPDATE_STATUS + " AND status <> 'ACTIVE'";
   private static final String VERSION_SCOPE = "SELECT scope FROM versions WHERE version_id = ?";
   private static final String INSERT_EVENT = "INSERT INTO events (event_id, scope, entry_id, kind, before, after,"
       + " actor, reason, revision, at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -199,7 +203,7 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       }
       ps.executeUpdate();
       if (v.isActive()) {
-        s.fullTextPending();
+        s.fullTextPending(v.versionId());
       }
     } catch (SQLException e) {
       if (SqliteErrors.isConstraint(e)) {
@@ -214,13 +218,16 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
   @Override
   public void updateStatus(String versionId, EntryStatus status, @Nullable String supersededBy, Instant updatedAt) {
     int changed = run("update the status of a version", s -> {
-      PreparedStatement ps = s.prepare(UPDATE_STATUS);
-      ps.setString(1, status.name());
-      ps.setString(2, supersededBy);
-      ps.setString(3, Codec.instant(updatedAt));
-      ps.setString(4, versionId);
-      ps.setString(5, scope);
-      int n = ps.executeUpdate();
+      if (status != EntryStatus.ACTIVE && s.isFullTextPending(versionId)) {
+        // the trigger takes the version's terms out of the full-text index, so they must be in it
+        s.flushFullText();
+      }
+      if (status == EntryStatus.ACTIVE && setStatus(s, ACTIVATE, versionId, status, supersededBy, updatedAt) == 1) {
+        // a version that was not active: the full-text index waits for it
+        s.fullTextPending(versionId);
+        return 1;
+      }
+      int n = setStatus(s, UPDATE_STATUS, versionId, status, supersededBy, updatedAt);
       if (n == 0) {
         requireScope(versionScope(s, versionId), "status change of version " + versionId);
       }
@@ -229,9 +236,17 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
     if (changed == 0) {
       throw new IllegalStateException("version " + versionId + " does not exist");
     }
-    if (status == EntryStatus.ACTIVE) {
-      session.fullTextPending();
-    }
+  }
+
+  private int setStatus(Session s, String sql, String versionId, EntryStatus status, @Nullable String supersededBy,
+      Instant updatedAt) throws SQLException {
+    PreparedStatement ps = s.prepare(sql);
+    ps.setString(1, status.name());
+    ps.setString(2, supersededBy);
+    ps.setString(3, Codec.instant(updatedAt));
+    ps.setString(4, versionId);
+    ps.setString(5, scope);
+    return ps.executeUpdate();
   }
 
   @Override
@@ -331,6 +346,8 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
         entryScope = rs.getString(1);
       }
       requireScope(entryScope, "erasure of entry " + entryId);
+      // deleting an active version takes its terms out of the full-text index, so they must be in it
+      s.flushFullText();
       String topics;
       PreparedStatement topicQuery = s.prepare(ENTRY_TOPICS);
       topicQuery.setString(1, entryId);
@@ -363,6 +380,7 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
         rs.next();
         entries = rs.getInt(1);
       }
+      s.flushFullText();
       for (String sql : List.of(DELETE_SCOPE_EVENTS, DELETE_SCOPE_VERSIONS, DELETE_SCOPE_TOPICS, DELETE_SCOPE_COUNTS,
           DELETE_SCOPE_SOURCES, DELETE_SCOPE_SOURCE_STATE)) {
         PreparedStatement ps = s.prepare(sql);
