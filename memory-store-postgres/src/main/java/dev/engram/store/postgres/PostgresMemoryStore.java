@@ -57,7 +57,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>Transactions on a scope lock that scope's head row ({@code SELECT … FOR UPDATE}), so writers to
  *       one scope serialize across processes and revisions stay gap-free; writers to different scopes
- *       run in parallel.
+ *       run in parallel. A write to a scope whose head this store knows from its own last transaction
+ *       there is one round trip: lock, check of the expected head and content hashes, writes and
+ *       {@code COMMIT} together (see {@link #inTransaction(String, Collection, StoreWork)}).
  *   <li>The schema is versioned: on start the store applies missing migrations under an advisory lock
  *       (any number of processes may start at once) and refuses a schema newer than it knows.
  *   <li>Plans do not wait for autovacuum: after every {@value #ANALYZE_AFTER_VERSIONS} versions (or a
@@ -259,7 +261,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
         try {
           return attempt(scope, contentHashes, expected, work);
         } catch (Unexpected e) {
-          LOG.trace("{}: {} was not at the expected head {}; running the transaction again", this, scope, expected);
+          LOG.debug("{}: {} was not at the expected head {}; running the transaction again", this, scope, expected);
         }
       }
       return attempt(scope, contentHashes, null, work);
