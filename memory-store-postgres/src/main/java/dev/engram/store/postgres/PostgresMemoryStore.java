@@ -259,8 +259,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     try {
       if (expected != null && !contentHashes.isEmpty()) {
         try {
-          return attempt(scope, contentHashes, expected, work);
+          T result = attempt(scope, contentHashes, expected, work);
+          heads.held(scope);
+          return result;
         } catch (Unexpected e) {
+          heads.failed(scope);
           LOG.debug("{}: {} was not at the expected head {}; running the transaction again", this, scope, expected);
         }
       }
