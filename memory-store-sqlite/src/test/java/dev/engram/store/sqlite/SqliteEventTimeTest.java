@@ -11,7 +11,6 @@ import dev.engram.Grants;
 import dev.engram.SearchMode;
 import dev.engram.SearchRequest;
 import dev.engram.reasoner.DeterministicReasoner;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -39,12 +38,6 @@ class SqliteEventTimeTest {
   @TempDir
   Path dir;
 
-  private static String script(String resource) throws Exception {
-    try (var in = Migrations.class.getResourceAsStream(resource)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
-
   /** Instants of every shape ({@link EventTimes#ofEveryShape}). */
   static List<Instant> instants() {
     return EventTimes.ofEveryShape(17);
@@ -69,21 +62,8 @@ class SqliteEventTimeTest {
   /** A database at the schema before event-time columns, holding one version per instant. */
   private Path databaseBeforeEventTimeColumns(Map<String, Instant> versions) throws Exception {
     Path db = dir.resolve("earlier.db");
-    List<String> before = Migrations.resources().stream()
-        .takeWhile(r -> !r.endsWith("__versions_occurred_at.sql")).toList();
-    assertThat(before).hasSizeLessThan(Migrations.resources().size());
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
-      SqliteMemoryStore.registerSqlFunctions(c);
-      st.execute("PRAGMA journal_mode = WAL");
-      st.execute("CREATE TABLE " + Migrations.VERSION_TABLE
-          + " (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)");
-      for (int i = 0; i < before.size(); i++) {
-        for (String statement : Migrations.statements(script(before.get(i)))) {
-          st.execute(statement);
-        }
-        st.execute("INSERT INTO " + Migrations.VERSION_TABLE + " VALUES (" + (i + 1) + ", 'earlier', '2026-01-01T00:00:00Z')");
-      }
-      st.execute("PRAGMA application_id = " + Migrations.APPLICATION_ID);
+      EarlierSchemas.upTo(c, "__versions_occurred_at.sql");
       st.execute("INSERT INTO revisions VALUES ('app/user/u1', 1, '[]', '2026-01-01T00:00:00Z')");
       c.setAutoCommit(false);
       int n = 0;

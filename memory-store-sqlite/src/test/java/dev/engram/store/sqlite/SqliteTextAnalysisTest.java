@@ -11,7 +11,6 @@ import dev.engram.Grants;
 import dev.engram.SearchMode;
 import dev.engram.SearchRequest;
 import dev.engram.reasoner.DeterministicReasoner;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -32,12 +31,6 @@ class SqliteTextAnalysisTest {
   @TempDir
   Path dir;
 
-  private static String script(String resource) throws Exception {
-    try (var in = Migrations.class.getResourceAsStream(resource)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
-
   private static String versionRow(String entryId, String versionId, String content, int revision) {
     return "INSERT INTO versions (version_id, entry_id, version, previous_version_id, scope, content, topics, type,"
         + " priority, disclosure, glossary, path, source, evidence, content_hash, status, superseded_by, created_at,"
@@ -54,20 +47,8 @@ class SqliteTextAnalysisTest {
   @Test
   void anIndexOfTheEarlierTokenizersIsRebuiltWithTheTextAnalysis() throws Exception {
     Path db = dir.resolve("earlier.db");
-    List<String> before = Migrations.resources().stream()
-        .takeWhile(r -> !r.endsWith("__text_analysis.sql")).toList();
-    assertThat(before).hasSizeLessThan(Migrations.resources().size());
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
-      st.execute("PRAGMA journal_mode = WAL");
-      st.execute("CREATE TABLE " + Migrations.VERSION_TABLE
-          + " (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)");
-      for (int i = 0; i < before.size(); i++) {
-        for (String statement : Migrations.statements(script(before.get(i)))) {
-          st.execute(statement);
-        }
-        st.execute("INSERT INTO " + Migrations.VERSION_TABLE + " VALUES (" + (i + 1) + ", 'earlier', '2026-01-01T00:00:00Z')");
-      }
-      st.execute("PRAGMA application_id = " + Migrations.APPLICATION_ID);
+      EarlierSchemas.upTo(c, "__text_analysis.sql");
       st.execute("INSERT INTO revisions VALUES ('app/user/u1', 1, '[]', '2026-01-01T00:00:00Z')");
       st.execute("INSERT INTO revisions VALUES ('app/user/u1', 2, '[]', '2026-01-01T00:00:00Z')");
       st.execute(versionRow("e1", "v1", "The ﬁsh market in İstanbul opens at 3.14 for ＡＢＣ zqxfirst.", 1));

@@ -16,7 +16,6 @@ import dev.engram.Revision;
 import dev.engram.spi.FullTextQuery;
 import dev.engram.spi.ScoredEntry;
 import dev.engram.spi.TopicState;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -48,12 +47,6 @@ class SqliteWritePagesTest {
   private static final long TIMEOUT_SECONDS = 60;
 
   @TempDir Path dir;
-
-  private static String script(String resource) throws Exception {
-    try (var in = Migrations.class.getResourceAsStream(resource)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
 
   private static MemoryEntry version(String id, String content, String hash, String path, EntryStatus status) {
     return new MemoryEntry("e" + id, "v" + id, 1, null, SCOPE, content, List.of("general"), EntryType.FACT, 2, null,
@@ -102,21 +95,8 @@ class SqliteWritePagesTest {
   @Test
   void aDatabaseOfTheSchemaBeforeIsUpgradedWithItsRulesItsWaitingTopicsAndItsQueuedVersions() throws Exception {
     Path db = dir.resolve("earlier.db");
-    List<String> before = Migrations.resources().stream()
-        .takeWhile(r -> !r.endsWith("__fewer_pages_per_write.sql")).toList();
-    assertThat(before).hasSizeLessThan(Migrations.resources().size());
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
-      SqliteMemoryStore.registerSqlFunctions(c);
-      st.execute("PRAGMA journal_mode = WAL");
-      st.execute("CREATE TABLE " + Migrations.VERSION_TABLE
-          + " (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)");
-      for (int i = 0; i < before.size(); i++) {
-        for (String statement : Migrations.statements(script(before.get(i)))) {
-          st.execute(statement);
-        }
-        st.execute("INSERT INTO " + Migrations.VERSION_TABLE + " VALUES (" + (i + 1) + ", 'earlier', '2026-01-01T00:00:00Z')");
-      }
-      st.execute("PRAGMA application_id = " + Migrations.APPLICATION_ID);
+      EarlierSchemas.upTo(c, "__fewer_pages_per_write.sql");
       st.execute("INSERT INTO revisions VALUES ('" + SCOPE + "', 1, '[]', '2026-01-01T00:00:00Z')");
       st.execute(versionRow("1", "Old zqxalpha note", "h1", null, "SUPERSEDED"));
       st.execute(versionRow("2", "Current zqxalpha note", "h1", null, "ACTIVE"));
