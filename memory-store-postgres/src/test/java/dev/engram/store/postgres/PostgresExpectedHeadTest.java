@@ -187,7 +187,7 @@ class PostgresExpectedHeadTest {
         + " script text NOT NULL, installed_at timestamptz NOT NULL DEFAULT now())");
     List<String> scripts = PostgresMemoryStore.migrationScripts(schema, "engram_");
     int before = 10;
-    assertThat(scripts).hasSize(before + 1);
+    assertThat(scripts).hasSizeGreaterThan(before);
     for (int v = 1; v <= before; v++) {
       pg.execute(scripts.get(v - 1));
       pg.execute("INSERT INTO " + schema + ".engram_schema_history (version, script) VALUES (" + v + ", 'earlier')");
@@ -205,7 +205,7 @@ class PostgresExpectedHeadTest {
     try (PostgresMemoryStore store = store(pg.pool(), schema);
         Engram engram = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner()).build()) {
       assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
-          .hasSize(PostgresMemoryStore.schemaVersion()).endsWith(11);
+          .hasSize(PostgresMemoryStore.schemaVersion()).contains(11);
       String lock = "SELECT " + schema + ".engram_lock_expected_head";
       assertThat(pg.queryInts(lock + "('app/u1', 3, '{h2,h9}')::int")).containsExactly(3);
       assertThat(pg.queryInts(lock + "('app/u1', 3, '{h2}')::int")).containsExactly(3);
