@@ -839,10 +839,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       try (PreparedStatement ps = c.prepareStatement(sql.lockHead + ";\n"
           + (one ? sql.findActiveByHash : sql.findActiveByHashes))) {
         ps.setString(1, scope);
+        ps.setString(2, scope);
         if (one) {
-          Reads.bindHash(ps, 2, scope, hashes.iterator().next());
+          ps.setString(3, hashes.iterator().next());
         } else {
-          Reads.bindHashes(ps, 2, scope, Rows.textArray(c, hashes));
+          ps.setArray(3, Rows.textArray(c, hashes));
         }
         ps.execute();
         Optional<Long> locked;

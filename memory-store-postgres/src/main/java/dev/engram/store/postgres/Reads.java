@@ -66,7 +66,8 @@ final class Reads {
 
   Optional<MemoryEntry> findActiveByHash(Connection c, String scope, String contentHash) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.findActiveByHash)) {
-      bindHash(ps, 1, scope, contentHash);
+      ps.setString(1, scope);
+      ps.setString(2, contentHash);
       return first(Rows.entries(ps));
     }
   }
@@ -86,46 +87,13 @@ final class Reads {
       return out;
     }
     try (PreparedStatement ps = c.prepareStatement(sql.findActiveByHashes)) {
-      bindHashes(ps, 1, scope, Rows.textArray(c, distinct));
+      ps.setString(1, scope);
+      ps.setArray(2, Rows.textArray(c, distinct));
       for (MemoryEntry e : Rows.entries(ps)) {
         out.put(e.contentHash(), e);
       }
     }
     return out;
-  }
-
-  /**
-   * Binds {@link Sql#findActiveByHash}'s parameters from {@code first} on: scope and hash for each of its
-   * two branches.
-   *
-   * @param ps the statement
-   * @param first the index of its first parameter
-   * @param scope the scope
-   * @param hash the content hash
-   * @throws SQLException if binding fails
-   */
-  static void bindHash(PreparedStatement ps, int first, String scope, String hash) throws SQLException {
-    ps.setString(first, scope);
-    ps.setString(first + 1, hash);
-    ps.setString(first + 2, scope);
-    ps.setString(first + 3, hash);
-  }
-
-  /**
-   * Binds {@link Sql#findActiveByHashes}'s parameters from {@code first} on: scope and hashes for each
-   * of its two branches.
-   *
-   * @param ps the statement
-   * @param first the index of its first parameter
-   * @param scope the scope
-   * @param hashes the content hashes, a text array
-   * @throws SQLException if binding fails
-   */
-  static void bindHashes(PreparedStatement ps, int first, String scope, java.sql.Array hashes) throws SQLException {
-    ps.setString(first, scope);
-    ps.setArray(first + 1, hashes);
-    ps.setString(first + 2, scope);
-    ps.setArray(first + 3, hashes);
   }
 
   Optional<MemoryEntry> findActiveByPath(Connection c, String scope, String path) throws SQLException {

@@ -243,16 +243,10 @@ final class Sql {
     versions = "SELECT " + VERSION_COLUMNS + fromVersions + " WHERE v.entry_id = ? ORDER BY v.version, v.version_id";
     currentVersion = "SELECT " + VERSION_COLUMNS + fromVersions
         + " WHERE v.entry_id = ? ORDER BY v.version DESC LIMIT 1";
-    // the active versions without a path are in the unique hash index, those with one in the path-hash
-    // index (schema 12): one branch per index, each with its own parameters (scope, hash or hashes)
-    String byHash = " WHERE v.scope = ? AND v.content_hash = ? AND v.status = 'ACTIVE'";
-    findActiveByHash = "SELECT * FROM (SELECT " + VERSION_COLUMNS + fromVersions + byHash + " AND v.path IS NULL"
-        + " UNION ALL SELECT " + VERSION_COLUMNS + fromVersions + byHash + " AND v.path IS NOT NULL) v"
-        + " ORDER BY v.version_id DESC LIMIT 1";
-    String byHashes = " WHERE v.scope = ? AND v.content_hash = ANY(?) AND v.status = 'ACTIVE'";
-    findActiveByHashes = "SELECT DISTINCT ON (v.content_hash) * FROM (SELECT " + VERSION_COLUMNS + fromVersions
-        + byHashes + " AND v.path IS NULL"
-        + " UNION ALL SELECT " + VERSION_COLUMNS + fromVersions + byHashes + " AND v.path IS NOT NULL) v"
+    findActiveByHash = "SELECT " + VERSION_COLUMNS + fromVersions
+        + " WHERE v.scope = ? AND v.content_hash = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
+    findActiveByHashes = "SELECT DISTINCT ON (v.content_hash) " + VERSION_COLUMNS + fromVersions
+        + " WHERE v.scope = ? AND v.content_hash = ANY(?) AND v.status = 'ACTIVE'"
         + " ORDER BY v.content_hash, v.version_id DESC";
     findActiveByPath = "SELECT " + VERSION_COLUMNS + fromVersions
         + " WHERE v.scope = ? AND v.path = ? AND v.status = 'ACTIVE' ORDER BY v.version_id DESC LIMIT 1";
