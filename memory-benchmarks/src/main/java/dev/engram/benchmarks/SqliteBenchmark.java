@@ -61,7 +61,9 @@ import org.sqlite.SQLiteDataSource;
  *
  * <p>{@code java -jar memory-benchmarks.jar SqliteBenchmark [--dir DIR] [--writes 20000] [--warmup 3000]
  * [--scopes 10000] [--large 1000000] [--reads 20000] [--part all|writes|reads|pages] [--rounds 5]
- * [--page-types false]}; {@code --part pages} counts the WAL frames a single write commits, per table and index.
+ * [--page-types false] [--background-checkpoint true]}; {@code --part pages} counts the WAL frames a single
+ * write commits, per table and index; {@code --background-checkpoint false} opens the measured stores
+ * without the store thread that checkpoints the write-ahead log.
  */
 public final class SqliteBenchmark {
   private SqliteBenchmark() {}
@@ -78,6 +80,7 @@ public final class SqliteBenchmark {
     int threads = 8;
     int rounds = 5;
     boolean pageTypes;
+    boolean backgroundCheckpoint = true;
     String part = "all";
 
     static Options parse(String[] args) throws IOException {
@@ -100,6 +103,7 @@ public final class SqliteBenchmark {
           case "--part" -> o.part = value;
           case "--rounds" -> o.rounds = Integer.parseInt(value);
           case "--page-types" -> o.pageTypes = Boolean.parseBoolean(value);
+          case "--background-checkpoint" -> o.backgroundCheckpoint = Boolean.parseBoolean(value);
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
         i++;
@@ -179,7 +183,7 @@ public final class SqliteBenchmark {
     Path db = o.dir.resolve("writes.db");
     deleteDatabase(db);
     try (Engram engram = Engram.builder()
-        .store(new SqliteMemoryStore(db))
+        .store(store(o, db))
         .reasoner(new DeterministicReasoner())
         .build()) {
       List<Grants> users = new ArrayList<>();
@@ -213,7 +217,9 @@ public final class SqliteBenchmark {
     Path db = o.dir.resolve("pages.db");
     deleteDatabase(db);
     FrameCount engramFrames = new FrameCount();
-    try (Engram engram = Engram.builder().store(new SqliteMemoryStore(db)).reasoner(new DeterministicReasoner())
+    // no background checkpoint: it could restart the log in the middle of a counted round
+    SqliteMemoryStore store = SqliteMemoryStore.builder(db).backgroundCheckpoint(false).build();
+    try (Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner())
         .build()) {
       WriteOptions options = WriteOptions.builder().topicsHint("general").build();
       for (int i = 0; i < o.warmup; i++) {
@@ -314,12 +320,17 @@ public final class SqliteBenchmark {
     }
   }
 
+  /** The store the Engram measures write to, with the checkpoint setting of the run. */
+  private static SqliteMemoryStore store(Options o, Path db) {
+    return SqliteMemoryStore.builder(db).backgroundCheckpoint(o.backgroundCheckpoint).build();
+  }
+
   /** {@link Engram#writeAll} of {@code batch} new entries into one scope per call, scopes round-robin. */
   private static double engramBatches(Options o) throws IOException {
     Path db = o.dir.resolve("batches.db");
     deleteDatabase(db);
     try (Engram engram = Engram.builder()
-        .store(new SqliteMemoryStore(db))
+        .store(store(o, db))
         .reasoner(new DeterministicReasoner())
         .build()) {
       WriteOptions options = WriteOptions.builder().topicsHint("general").build();
@@ -379,7 +390,7 @@ public final class SqliteBenchmark {
     Path db = o.dir.resolve("threads.db");
     deleteDatabase(db);
     try (Engram engram = Engram.builder()
-        .store(new SqliteMemoryStore(db))
+        .store(store(o, db))
         .reasoner(new DeterministicReasoner())
         .build()) {
       WriteOptions options = WriteOptions.builder().topicsHint("general").build();
@@ -529,7 +540,7 @@ public final class SqliteBenchmark {
    */
   private static double[] reads(Path db, Options o) {
     try (Engram engram = Engram.builder()
-        .store(new SqliteMemoryStore(db))
+        .store(store(o, db))
         .reasoner(new DeterministicReasoner())
         .build()) {
       List<Grants> grants = new ArrayList<>(o.scopes);
