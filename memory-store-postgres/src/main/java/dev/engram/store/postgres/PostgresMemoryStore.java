@@ -63,7 +63,8 @@ import org.slf4j.LoggerFactory;
  *   <li>The schema is versioned: on start the store applies missing migrations under an advisory lock
  *       (any number of processes may start at once) and refuses a schema newer than it knows.
  *   <li>Plans do not wait for autovacuum: after every {@value #ANALYZE_AFTER_VERSIONS} versions (or a
- *       fifth of the table, whichever is more) committed through the store, the transaction that crossed
+ *       fifth of the table, whichever is more; the table's size is the planner's estimate when the store
+ *       opens, plus what it analyzed since) committed through the store, the transaction that crossed
  *       the mark refreshes the planner statistics ({@code ANALYZE}) after its commit, so a search right
  *       after a bulk write or an import uses the full-text index instead of a plan made for empty tables.
  *   <li>Curation workers in any number of processes take leased claims on dirty topics with
@@ -178,6 +179,15 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       read("bringing the full-text terms up to date", c -> {
         text.bringUpToDate(c);
         return null;
+      });
+      // the refresh cadence grows with the table, whichever process wrote it
+      analyzedVersions = read("reading the size of the versions table", c -> {
+        try (PreparedStatement ps = c.prepareStatement(sql.versionsEstimate)) {
+          ps.setString(1, sql.versionsTable);
+          try (ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? Math.max(0L, rs.getLong(1)) : 0L;
+          }
+        }
       });
     } catch (RuntimeException e) {
       if (ownedPool != null) {

@@ -72,6 +72,9 @@ final class Sql {
   final String headRevision;
   final String version;
   final String versions;
+  /** The versions table's qualified name, and the planner's estimate of its rows (-1 before any analyze). */
+  final String versionsTable;
+  final String versionsEstimate;
   final String currentVersion;
   final String findActiveByHash;
   final String findActiveByHashes;
@@ -307,6 +310,8 @@ final class Sql {
         + " ORDER BY s.score DESC, v.version_id DESC";
     // events are read by key only (entry, event id), so their plans need no fresh statistics
     analyze = "ANALYZE " + versionsT + ", " + topicsIdx + ", " + p + "topic_counts";
+    versionsTable = versionsT;
+    versionsEstimate = "SELECT reltuples::bigint FROM pg_class WHERE oid = to_regclass(?)";
     countExistingVersions = "SELECT count(*) FROM " + versionsT + " WHERE version_id = ANY (?::text[]) AND scope = ?";
     deleteVectors = "DELETE FROM " + vectorsT + " WHERE profile_id = ? AND version_id = ANY (?::text[])";
     insertVector = "INSERT INTO " + vectorsT + " (version_id, profile_id, ordinal, view, vector)"

@@ -92,4 +92,47 @@ class PostgresPlanStatisticsTest {
       assertThat(hits).hasSize(n / 50 + (n % 50 == 0 ? 0 : 1)).allMatch(c -> c.contains("zeppelin"));
     }
   }
+
+  /**
+   * The refresh cadence counts from the table's size when a store opens, not from zero: a process that
+   * opens a filled table does not analyze it after every few hundred versions it writes. The marker is
+   * {@code reltuples}, which an {@code ANALYZE} of these small tables sets to their exact row count.
+   */
+  @Test
+  void aStoreOpenedOnAFilledTableRefreshesAfterAFifthOfItNotAfterItsFirstFewHundredVersions() throws Exception {
+    String schema = pg.newSchema("reopened");
+    int filled = 10 * PostgresMemoryStore.ANALYZE_AFTER_VERSIONS;
+    try (PostgresMemoryStore store = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema).build();
+        Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build()) {
+      for (int b = 0; b < filled / 500; b++) {
+        List<dev.engram.WriteRequest> batch = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+          batch.add(dev.engram.WriteRequest.of(note(b * 500 + i)));
+        }
+        engram.writeAll(U1, batch);
+      }
+    }
+    try (Connection c = pg.pool().getConnection(); Statement st = c.createStatement()) {
+      st.execute("ANALYZE " + schema + "." + PostgresMemoryStore.DEFAULT_TABLE_PREFIX + "versions");
+    }
+    assertThat(reltuples(schema, "versions")).isEqualTo(filled);
+    int more = PostgresMemoryStore.ANALYZE_AFTER_VERSIONS + 100;
+    try (PostgresMemoryStore store = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema).build();
+        Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build()) {
+      List<dev.engram.WriteRequest> batch = new ArrayList<>();
+      for (int i = 0; i < more; i++) {
+        batch.add(dev.engram.WriteRequest.of(note(filled + i)));
+      }
+      engram.writeAll(U1, batch);
+      assertThat(reltuples(schema, "versions")).as("no refresh after %d of %d versions", more, filled)
+          .isEqualTo(filled);
+      batch.clear();
+      for (int i = 0; i < filled / 5; i++) {
+        batch.add(dev.engram.WriteRequest.of(note(filled + more + i)));
+      }
+      engram.writeAll(U1, batch);
+      assertThat(reltuples(schema, "versions")).as("refreshed once a fifth of the table was written")
+          .isEqualTo(filled + more + filled / 5);
+    }
+  }
 }
