@@ -67,8 +67,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Opened on a {@link Path}, the store owns two HikariCP pools (their housekeeping threads run until
  * {@link #close()}) and a daemon thread that checkpoints the write-ahead log
- * ({@link Builder#backgroundCheckpoint}). Opened on a {@link DataSource}, it uses only the caller's pool, which must allow at
- * least two connections at a time.
+ * ({@link Builder#backgroundCheckpoint}). Opened on a {@link DataSource}, it uses only the caller's pool,
+ * which must allow at least two connections at a time.
  *
  * <p>The schema is created and upgraded on open and recorded in the {@code engram_schema_version} table.
  * A file that is not an Engram database, or whose schema is newer than this library, is refused with a
@@ -698,9 +698,8 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
      * caller configures). SQLite checkpoints inside the commit that takes the log past 1,000 pages,
      * which then also syncs both files: about one write in fifty pays that. With this on, the store's
      * thread runs a passive checkpoint (it waits for no lock and no writer waits for it) after every 32
-     * commits or 200 ms after a commit, and the writer checkpoints itself only at
-     * 4,000 pages. What a commit guarantees is the same either way; off, no
-     * thread is started and SQLite's default applies.
+     * commits or 200 ms after a commit, and the writer checkpoints itself only at 4,000 pages. What a
+     * commit guarantees is the same either way; off, no thread is started and SQLite's default applies.
      *
      * @param enabled whether to checkpoint in the background
      * @return this builder
