@@ -264,14 +264,10 @@ public final class PostgresBenchmark {
   private static double rawInserts(Options o, String url, int threads) throws Exception {
     String table = "bench_raw_" + threads + "_" + System.currentTimeMillis();
     try (HikariDataSource pool = pool(url, threads)) {
-      try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-        s.execute("CREATE TABLE " + table + " (note_id text COLLATE \"C\" PRIMARY KEY, scope text COLLATE \"C\""
-            + " NOT NULL, content text NOT NULL, topics text[] NOT NULL, type text NOT NULL, priority integer NOT NULL,"
-            + " content_hash text NOT NULL, status text NOT NULL, created_at text NOT NULL, updated_at text NOT NULL)");
-        s.execute("CREATE INDEX " + table + "_scope ON " + table + " (scope, status, note_id)");
+      try (Connection c = pool.getConnection()) {
+        createRawTable(c, table);
       }
-      String sql = "INSERT INTO " + table + " (note_id, scope, content, topics, type, priority, content_hash, status,"
-          + " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      String sql = rawInsert(table);
       Connection[] connections = new Connection[threads];
       for (int t = 0; t < threads; t++) {
         connections[t] = pool.getConnection();
@@ -279,17 +275,7 @@ public final class PostgresBenchmark {
       Insert insert = (t, i, content) -> {
         Connection c = connections[t];
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-          String now = Instant.now().toString();
-          ps.setString(1, UUID.randomUUID().toString());
-          ps.setString(2, "app/user/t" + t + "u" + (i % 25));
-          ps.setString(3, content);
-          ps.setArray(4, c.createArrayOf("text", new Object[] {"general"}));
-          ps.setString(5, "fact");
-          ps.setInt(6, 2);
-          ps.setString(7, Integer.toHexString(content.hashCode()));
-          ps.setString(8, "ACTIVE");
-          ps.setString(9, now);
-          ps.setString(10, now);
+          bindRaw(c, ps, "app/user/t" + t + "u" + (i % 25), content);
           ps.executeUpdate();
         }
       };
@@ -323,7 +309,7 @@ public final class PostgresBenchmark {
         + " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   }
 
-  /** Binds one row of the raw table, as {@link #rawInserts} and {@link #rawBatches} write it. */
+  /** Binds one row of the raw table, as every raw baseline writes it. */
   private static void bindRaw(Connection c, PreparedStatement ps, String scope, String content) throws SQLException {
     String now = Instant.now().toString();
     ps.setString(1, UUID.randomUUID().toString());
@@ -476,15 +462,9 @@ public final class PostgresBenchmark {
   private static double rawBatches(Options o, String url) throws SQLException {
     String table = "bench_raw_batches_" + System.currentTimeMillis();
     try (HikariDataSource pool = pool(url, 1); Connection c = pool.getConnection()) {
-      try (Statement s = c.createStatement()) {
-        s.execute("CREATE TABLE " + table + " (note_id text COLLATE \"C\" PRIMARY KEY, scope text COLLATE \"C\""
-            + " NOT NULL, content text NOT NULL, topics text[] NOT NULL, type text NOT NULL, priority integer NOT NULL,"
-            + " content_hash text NOT NULL, status text NOT NULL, created_at text NOT NULL, updated_at text NOT NULL)");
-        s.execute("CREATE INDEX " + table + "_scope ON " + table + " (scope, status, note_id)");
-      }
+      createRawTable(c, table);
       c.setAutoCommit(false);
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (note_id, scope, content, topics,"
-          + " type, priority, content_hash, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      try (PreparedStatement ps = c.prepareStatement(rawInsert(table))) {
         int warmup = Math.max(1, o.batches / 5);
         long start = 0;
         for (int b = 0; b < warmup + o.batches; b++) {
@@ -492,18 +472,7 @@ public final class PostgresBenchmark {
             start = System.nanoTime();
           }
           for (int i = 0; i < o.batch; i++) {
-            String content = "Batch " + b + " note " + i + " about the weekly planning and its owner.";
-            String now = Instant.now().toString();
-            ps.setString(1, UUID.randomUUID().toString());
-            ps.setString(2, "app/user/u" + (b % 10));
-            ps.setString(3, content);
-            ps.setArray(4, c.createArrayOf("text", new Object[] {"general"}));
-            ps.setString(5, "fact");
-            ps.setInt(6, 2);
-            ps.setString(7, Integer.toHexString(content.hashCode()));
-            ps.setString(8, "ACTIVE");
-            ps.setString(9, now);
-            ps.setString(10, now);
+            bindRaw(c, ps, "app/user/u" + (b % 10), "Batch " + b + " note " + i + " about the weekly planning and its owner.");
             ps.addBatch();
           }
           ps.executeBatch();
