@@ -68,7 +68,8 @@ class BackgroundCheckpointTest {
     Path db = dir.resolve("off.db");
     try (SqliteMemoryStore store = SqliteMemoryStore.builder(db).backgroundCheckpoint(false).build();
         Engram e = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build()) {
-      write(e, 0, 40);
+      // about 21 frames a write: 25 writes stay well below the 1,000 frames at which SQLite checkpoints
+      write(e, 0, 25);
       Thread.sleep(2 * Checkpointer.MAX_DELAY_MILLIS + 300);
       int[] wal = walIndex(db);
       assertThat(wal[0]).as("frames in the log, below SQLite's default bound").isPositive().isLessThan(1_000);
