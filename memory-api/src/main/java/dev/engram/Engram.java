@@ -537,10 +537,11 @@ public interface Engram extends AutoCloseable {
 
   /**
    * Embeds every active version in the visible scopes that has no vector for the current embedder
-   * profile (after a profile change, or after write-time embedding failed).
+   * profile (after a profile change, after write-time embedding failed, or after an import), and the
+   * retrieval keys of every active version whose keys have no vectors under it.
    *
    * @param grants what the caller may see and write
-   * @return the number of versions embedded
+   * @return the number of versions embedded (a version whose content and keys were both embedded counts twice)
    * @throws CapabilityNotSupportedException if no embedder is configured or the store keeps no vectors
    */
   int reindex(Grants grants);

@@ -4,8 +4,14 @@
  */
 package dev.engram;
 
-/** A retrieval channel that contributed a hit. */
+/** A retrieval arm that contributed a hit. */
 public enum SearchChannel {
+  /** Full text over the entry's own fields (content, glossary, disclosure, topics). */
   FTS,
-  VECTOR
+  /** Vectors of the entry's content and views. */
+  VECTOR,
+  /** Full text over the entry's retrieval keys (see {@link dev.engram.spi.EntryViews}). */
+  KEY_FTS,
+  /** Vectors of the entry's retrieval keys. */
+  KEY_VECTOR
 }

@@ -41,9 +41,19 @@ public final class SearchSettings {
   /** The default {@link #timeBoost()}. */
   public static final double TIME_BOOST_DEFAULT = 0.0;
 
+  /** The default {@link #keyWeight()}. */
+  public static final double KEY_WEIGHT_DEFAULT = 0.25;
+
+  /** The default {@link #speakerBoost()}. */
+  public static final double SPEAKER_BOOST_DEFAULT = 0.0;
+
+  /** The default {@link #sessionBoost()}. */
+  public static final double SESSION_BOOST_DEFAULT = 0.0;
+
   /** The library's defaults (see the class documentation). */
   public static final SearchSettings DEFAULTS =
-      new SearchSettings(Fusion.SCORE, null, 60, 1.25, 1.0, 0.002, Duration.ofSeconds(2), 100, TIME_BOOST_DEFAULT);
+      new SearchSettings(Fusion.SCORE, null, 60, 1.25, 1.0, 0.002, Duration.ofSeconds(2), 100, TIME_BOOST_DEFAULT,
+          KEY_WEIGHT_DEFAULT, SPEAKER_BOOST_DEFAULT, SESSION_BOOST_DEFAULT);
 
   private final Fusion fusion;
 
@@ -55,10 +65,17 @@ public final class SearchSettings {
   private final Duration embedTimeout;
   private final int channelDepth;
   private final double timeBoost;
+  private final double keyWeight;
+  private final double speakerBoost;
+  private final double sessionBoost;
 
   private SearchSettings(Fusion fusion, @Nullable Double vectorFloor, int rrfK, double ftsWeight, double vectorWeight,
-      double priorityBonus, Duration embedTimeout, int channelDepth, double timeBoost) {
+      double priorityBonus, Duration embedTimeout, int channelDepth, double timeBoost, double keyWeight,
+      double speakerBoost, double sessionBoost) {
     this.timeBoost = timeBoost;
+    this.keyWeight = keyWeight;
+    this.speakerBoost = speakerBoost;
+    this.sessionBoost = sessionBoost;
     this.fusion = fusion;
     this.vectorFloor = vectorFloor;
     this.rrfK = rrfK;
@@ -166,6 +183,41 @@ public final class SearchSettings {
   }
 
   /**
+   * How much the arms over an entry's retrieval keys count in fusion, relative to the arms over its own
+   * content: the full-text arm of the keys weighs {@code ftsWeight × keyWeight}, their vector arm
+   * {@code vectorWeight × keyWeight}. 0 leaves the keys out of ranking. See
+   * {@link dev.engram.spi.EntryViews} for what a retrieval key is.
+   *
+   * @return the weight, finite and at least 0
+   */
+  public double keyWeight() {
+    return keyWeight;
+  }
+
+  /**
+   * The soft boost for hits said by a participant the query names: when the query names the speaker of
+   * some candidates (an entry whose content starts {@code "Name: "}, as captured turns do, matched by the
+   * name's words), those candidates gain this share of the best candidate's score. 0 turns it off.
+   *
+   * @return the boost, within [0, 1]
+   */
+  public double speakerBoost() {
+    return speakerBoost;
+  }
+
+  /**
+   * The soft boost for hits of a session that holds other strong hits: each candidate gains this share
+   * of the best candidate's score times the share of the best candidates (the first {@code limit}) that
+   * come from its own session (entries with the same {@code source}, such as {@code session:…}). The
+   * evidence of a question that needs several turns usually sits in one or two sessions. 0 turns it off.
+   *
+   * @return the boost, within [0, 1]
+   */
+  public double sessionBoost() {
+    return sessionBoost;
+  }
+
+  /**
    * These settings with another time boost.
    *
    * @param boost within [0, 1]; 0 turns the boost off
@@ -262,19 +314,24 @@ public final class SearchSettings {
         && Double.compare(priorityBonus, s.priorityBonus) == 0
         && embedTimeout.equals(s.embedTimeout)
         && channelDepth == s.channelDepth
-        && Double.compare(timeBoost, s.timeBoost) == 0;
+        && Double.compare(timeBoost, s.timeBoost) == 0
+        && Double.compare(keyWeight, s.keyWeight) == 0
+        && Double.compare(speakerBoost, s.speakerBoost) == 0
+        && Double.compare(sessionBoost, s.sessionBoost) == 0;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth, timeBoost);
+    return Objects.hash(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth, timeBoost,
+        keyWeight, speakerBoost, sessionBoost);
   }
 
   @Override
   public String toString() {
     return "SearchSettings[fusion=" + fusion + ", vectorFloor=" + (vectorFloor == null ? "profile" : vectorFloor) + ", rrfK=" + rrfK
         + ", ftsWeight=" + ftsWeight + ", vectorWeight=" + vectorWeight + ", priorityBonus=" + priorityBonus
-        + ", embedTimeout=" + embedTimeout + ", channelDepth=" + channelDepth + ", timeBoost=" + timeBoost + "]";
+        + ", embedTimeout=" + embedTimeout + ", channelDepth=" + channelDepth + ", timeBoost=" + timeBoost
+        + ", keyWeight=" + keyWeight + ", speakerBoost=" + speakerBoost + ", sessionBoost=" + sessionBoost + "]";
   }
 
   /** Collects settings; each setter validates its value at once. Not thread-safe. */
@@ -288,9 +345,15 @@ public final class SearchSettings {
     private Duration embedTimeout;
     private int channelDepth;
     private double timeBoost;
+    private double keyWeight;
+    private double speakerBoost;
+    private double sessionBoost;
 
     private Builder(SearchSettings from) {
       this.timeBoost = from.timeBoost;
+      this.keyWeight = from.keyWeight;
+      this.speakerBoost = from.speakerBoost;
+      this.sessionBoost = from.sessionBoost;
       this.fusion = from.fusion;
       this.vectorFloor = from.vectorFloor;
       this.rrfK = from.rrfK;
@@ -439,6 +502,42 @@ public final class SearchSettings {
     }
 
     /**
+     * How much the arms over retrieval keys count (see {@link SearchSettings#keyWeight()}).
+     *
+     * @param weight finite and at least 0; 0 leaves the keys out of ranking
+     * @return this builder
+     * @throws InvalidInputException when the weight is negative, NaN or infinite
+     */
+    public Builder keyWeight(double weight) {
+      this.keyWeight = weight("keyWeight", weight);
+      return this;
+    }
+
+    /**
+     * The soft boost for hits said by a participant the query names (see {@link SearchSettings#speakerBoost()}).
+     *
+     * @param boost within [0, 1]; 0 turns it off
+     * @return this builder
+     * @throws InvalidInputException when the boost is out of range
+     */
+    public Builder speakerBoost(double boost) {
+      this.speakerBoost = unit("speakerBoost", boost);
+      return this;
+    }
+
+    /**
+     * The soft boost for hits of a session holding other strong hits (see {@link SearchSettings#sessionBoost()}).
+     *
+     * @param boost within [0, 1]; 0 turns it off
+     * @return this builder
+     * @throws InvalidInputException when the boost is out of range
+     */
+    public Builder sessionBoost(double boost) {
+      this.sessionBoost = unit("sessionBoost", boost);
+      return this;
+    }
+
+    /**
      * The settings.
      *
      * @return the settings
@@ -449,7 +548,14 @@ public final class SearchSettings {
         throw new InvalidInputException("ftsWeight", "channel weights must not both be 0");
       }
       return new SearchSettings(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth,
-          timeBoost);
+          timeBoost, keyWeight, speakerBoost, sessionBoost);
+    }
+
+    private static double unit(String name, double v) {
+      if (!(v >= 0 && v <= 1)) {
+        throw new InvalidInputException(name, "must be within [0, 1], was " + v);
+      }
+      return v;
     }
 
     private static double weight(String name, double w) {

@@ -336,6 +336,19 @@ final class Commit {
   }
 
   /**
+   * Writes the retrieval keys of imported versions, after {@link #restore}; a store without
+   * {@link dev.engram.spi.StoreCapability#RETRIEVAL_KEYS} keeps none (the caller reports it).
+   */
+  void restoreKeys(java.util.Map<String, List<String>> keys) {
+    if (!restored) {
+      throw new IllegalStateException("restoreKeys runs after restore");
+    }
+    for (java.util.Map.Entry<String, List<String>> k : keys.entrySet()) {
+      tx.putKeys(k.getKey(), k.getValue());
+    }
+  }
+
+  /**
    * Writes an imported scope's captured records (in position order) and its source bookkeeping, after
    * {@link #restore}: the records keep their ids and positions, the cursor stays where the export had it,
    * so a flush after the import extracts only what was pending before.

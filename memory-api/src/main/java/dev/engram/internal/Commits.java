@@ -109,18 +109,27 @@ final class Commits {
     }
 
     void index(StoreTransaction tx, MemoryEntry version) {
-      if (profile == null) {
-        return;
-      }
       for (Embeddings.PendingVectors p : prepared) {
         if (p != null && p.matches(version)) {
+          if (!p.keys().isEmpty() && tx.keysOf(List.of(version.versionId())).isEmpty()) {
+            tx.putKeys(version.versionId(), p.keys());
+          }
+          if (profile == null) {
+            return;
+          }
           if (p.failure() != null) {
             gaps.put(version, p.failure());
           } else {
             tx.putVectors(profile, p.bind(version.versionId()));
+            if (!p.keyVectors().isEmpty()) {
+              tx.putVectors(Embeddings.keyProfileId(profile), p.bindKeys(version.versionId()));
+            }
           }
           return;
         }
+      }
+      if (profile == null) {
+        return;
       }
       if (mayAsk) {
         throw new NeedsVectors(version);

@@ -113,14 +113,26 @@ final class Embeddings {
       Reasoner reasoner, String content, @Nullable String disclosure, List<String> glossary, @Nullable String path,
       dev.engram.spi.@Nullable EntryViews written) {
     Map<String, String> views = Views.texts(reasoner, content, disclosure, glossary, path, written);
+    List<String> keys = Views.keys(written);
     List<String> texts = new ArrayList<>(views.values());
+    texts.addAll(keys);
     try {
       List<float[]> vectors = new Call<>(() -> embed(texts), "embedding a new version").await(timeout);
-      return new PendingVectors(content, disclosure, glossary, path, new ArrayList<>(views.keySet()), vectors, null);
+      return new PendingVectors(content, disclosure, glossary, path, new ArrayList<>(views.keySet()),
+          vectors.subList(0, views.size()), keys, vectors.subList(views.size(), vectors.size()), null);
     } catch (CapabilityNotSupportedException e) {
-      return new PendingVectors(content, disclosure, glossary, path, List.of(), List.of(), e.getMessage());
+      return new PendingVectors(content, disclosure, glossary, path, List.of(), List.of(), keys, List.of(),
+          e.getMessage());
     }
   }
+
+  /** The profile id under which the vectors of retrieval keys are stored: the embedder's own, plus {@code #keys}. */
+  static String keyProfileId(String profileId) {
+    return profileId + KEY_PROFILE_SUFFIX;
+  }
+
+  /** What {@link #keyProfileId} appends to an embedder's profile id. */
+  static final String KEY_PROFILE_SUFFIX = "#keys";
 
   /** Embeds stored texts and validates every vector; throws on any failure. */
   List<float[]> embed(List<String> texts) {
@@ -264,7 +276,14 @@ final class Embeddings {
    */
   record PendingVectors(
       String content, @Nullable String disclosure, List<String> glossary, @Nullable String path,
-      List<String> views, List<float[]> vectors, @Nullable String failure) {
+      List<String> views, List<float[]> vectors, List<String> keys, List<float[]> keyVectors,
+      @Nullable String failure) {
+
+    /** Retrieval keys alone, for a wiring that stores no vectors. */
+    static PendingVectors keysOnly(String content, @Nullable String disclosure, List<String> glossary,
+        @Nullable String path, List<String> keys) {
+      return new PendingVectors(content, disclosure, glossary, path, List.of(), List.of(), keys, List.of(), null);
+    }
 
     /** True when the version carries exactly the texts these vectors were made from. */
     boolean matches(MemoryEntry v) {
@@ -276,6 +295,15 @@ final class Embeddings {
       List<StoredVector> out = new ArrayList<>(views.size());
       for (int i = 0; i < views.size(); i++) {
         out.add(new StoredVector(versionId, views.get(i), vectors.get(i)));
+      }
+      return out;
+    }
+
+    /** The vectors of the retrieval keys, views {@code key1}, {@code key2}… */
+    List<StoredVector> bindKeys(String versionId) {
+      List<StoredVector> out = new ArrayList<>(keyVectors.size());
+      for (int i = 0; i < keyVectors.size(); i++) {
+        out.add(new StoredVector(versionId, "key" + (i + 1), keyVectors.get(i)));
       }
       return out;
     }

@@ -117,9 +117,19 @@ final class SearchService {
   Embeddings.@Nullable PendingVectors pendingFor(String content, @Nullable String disclosure, List<String> glossary,
       @Nullable String path, dev.engram.spi.@Nullable EntryViews written) {
     if (!embedsOnWrite()) {
-      return null;
+      List<String> keys = keepsKeys() ? Views.keys(written) : List.of();
+      return keys.isEmpty() ? null : Embeddings.PendingVectors.keysOnly(content, disclosure, glossary, path, keys);
     }
-    return embeddings.forVersion(reasoner, content, disclosure, glossary, path, written);
+    return embeddings.forVersion(reasoner, content, disclosure, glossary, path, keepsKeys() ? written : withoutKeys(written));
+  }
+
+  /** Whether the store keeps retrieval keys ({@link StoreCapability#RETRIEVAL_KEYS}). */
+  boolean keepsKeys() {
+    return store.capabilities().contains(StoreCapability.RETRIEVAL_KEYS);
+  }
+
+  private static dev.engram.spi.@Nullable EntryViews withoutKeys(dev.engram.spi.@Nullable EntryViews views) {
+    return views == null || views.keys().isEmpty() ? views : new dev.engram.spi.EntryViews(views.gist(), views.questions());
   }
 
   /**
@@ -182,22 +192,33 @@ final class SearchService {
     return new SearchResult(fused.requested(), fused.used(), given, reason, fused.warnings());
   }
 
+  /** How many of the best fused hits decide which sessions hold strong hits ({@link SearchSettings#sessionBoost()}). */
+  static final int SESSION_WINDOW = 10;
+
   /**
-   * The fused search with the soft time boost: when {@link SearchSettings#timeBoost()} is on and the query
-   * refers to a time ({@link TimeReferences}, relative to the request's reference time or the clock), the
-   * search runs for a channel depth of hits, those whose {@code occurredAt} falls in the referenced interval
-   * gain {@code timeBoost × best score}, and the best {@code limit} are kept. A boost, not a filter: a
-   * misread reference, or evidence dated outside the interval (an event told a week later), only reorders,
-   * so recall at the channel depth never drops.
+   * The fused search with the soft rules on top, each a share of the best hit's score added to some hits,
+   * never a filter: when any rule applies, the search runs for a channel depth of hits, the rules reorder
+   * them, and the best {@code limit} are kept, so recall at the channel depth never drops.
+   *
+   * <ul>
+   *   <li>time ({@link SearchSettings#timeBoost()}): the query refers to a time ({@link TimeReferences},
+   *       relative to the request's reference time or the clock) and the hit's {@code occurredAt} falls in
+   *       the referenced interval — a misread reference, or evidence dated outside the interval (an event
+   *       told a week later), only reorders;
+   *   <li>speaker ({@link SearchSettings#speakerBoost()}): the query names the speaker of the hit;
+   *   <li>session ({@link SearchSettings#sessionBoost()}): the hit's session (its {@code source}) holds a
+   *       share of the best {@value #SESSION_WINDOW} fused hits.
+   * </ul>
    */
   private SearchResult timeBoosted(Grants grants, SearchRequest request) {
-    double boost = settings.timeBoost();
-    if (boost <= 0) {
-      return fusedSearch(grants, request);
+    java.util.Optional<TimeReferences.Interval> when = java.util.Optional.empty();
+    if (settings.timeBoost() > 0) {
+      java.time.Instant reference = request.referenceTime() != null ? request.referenceTime() : clock.instant();
+      when = TimeReferences.find(request.query(), reference);
     }
-    java.time.Instant reference = request.referenceTime() != null ? request.referenceTime() : clock.instant();
-    java.util.Optional<TimeReferences.Interval> when = TimeReferences.find(request.query(), reference);
-    if (when.isEmpty()) {
+    boolean speakers = settings.speakerBoost() > 0;
+    boolean sessions = settings.sessionBoost() > 0;
+    if (when.isEmpty() && !speakers && !sessions) {
       return fusedSearch(grants, request);
     }
     int wide = Math.min(SearchRequest.MAX_LIMIT, Math.max(request.limit(), settings.channelDepth()));
@@ -206,17 +227,34 @@ final class SearchService {
     if (hits.isEmpty()) {
       return fused;
     }
-    double add = boost * Math.abs(hits.get(0).score());
+    double best = Math.abs(hits.get(0).score());
+    Set<String> named = speakers ? Speakers.named(request.query(), hits) : Set.of();
+    Map<String, Integer> sessionCounts = new HashMap<>();
+    int window = Math.min(SESSION_WINDOW, hits.size());
+    if (sessions) {
+      for (SearchHit h : hits.subList(0, window)) {
+        if (h.entry().source() != null) {
+          sessionCounts.merge(h.entry().source(), 1, Integer::sum);
+        }
+      }
+    }
     List<SearchHit> out = new ArrayList<>(hits.size());
     for (SearchHit h : hits) {
+      double add = 0;
       java.time.Instant at = h.entry().occurredAt();
-      out.add(at != null && when.get().contains(at)
-          ? new SearchHit(h.entry(), h.score() + add, h.matchedBy(), h.ftsRank(), h.vectorRank(), h.cosine()) : h);
+      if (when.isPresent() && at != null && when.get().contains(at)) {
+        add += settings.timeBoost() * best;
+      }
+      if (!named.isEmpty() && named.contains(Speakers.of(h.entry()))) {
+        add += settings.speakerBoost() * best;
+      }
+      if (sessions && h.entry().source() != null) {
+        add += settings.sessionBoost() * best * sessionCounts.getOrDefault(h.entry().source(), 0) / window;
+      }
+      out.add(add == 0 ? h
+          : new SearchHit(h.entry(), h.score() + add, h.matchedBy(), h.ftsRank(), h.vectorRank(), h.cosine()));
     }
-    out.sort((a, b) -> {
-      int c = Double.compare(b.score(), a.score());
-      return c != 0 ? c : b.entry().versionId().compareTo(a.entry().versionId());
-    });
+    out.sort(SearchService::byScore);
     List<SearchHit> kept = out.size() > request.limit() ? List.copyOf(out.subList(0, request.limit())) : out;
     return new SearchResult(fused.requested(), fused.used(), kept, fused.fallbackReason(), fused.warnings());
   }
@@ -259,27 +297,30 @@ final class SearchService {
       requireFts(fts);
       return result(mode, SearchMode.FTS, ftsOnly(grants, query, topics, request, depth), null);
     }
-    // the query embeds on another thread while this one runs the full-text channel
+    // the query embeds on another thread while this one runs the full-text arms
     if (mode == SearchMode.VECTOR || mode == SearchMode.HYBRID) {
       if (mode == SearchMode.HYBRID) {
         requireFts(fts);
       }
       List<VectorIndex.Block> blocks = readyBlocks(scopes);
       Embeddings.PendingQuery pending = embeddings.startQuery(query);
-      List<ScoredEntry> text = mode == SearchMode.HYBRID ? ftsChannel(grants, query, topics, request, depth) : List.of();
+      List<Arm> arms = new ArrayList<>();
+      if (mode == SearchMode.HYBRID) {
+        arms.addAll(textArms(grants, query, topics, request, depth));
+      }
       float[] q = pending.await(settings.embedTimeout());
-      List<VectorIndex.Scored> vec = vectors.search(blocks, q, vectorFloor(), depth, filter);
-      return result(mode, mode, fuse(grants, text, vec, mode, request.limit()), null);
+      arms.addAll(vectorArms(grants, blocks, q, depth, filter));
+      return result(mode, mode, fuse(arms, mode, request.limit()), null);
     }
     // AUTO: the vector channel over the scopes whose vectors are complete; a scope with versions lacking
     // vectors is searched by full text only (and said so), so one gap in a shared ancestor does not
     // turn every search below it into full text.
     String reason = vectorsUnconfigured();
-    List<ScoredEntry> text = null;
+    List<Arm> text = null;
     if (reason == null) {
       List<VectorIndex.Block> complete = new ArrayList<>();
       List<VectorIndex.Block> incomplete = new ArrayList<>();
-      for (VectorIndex.Block b : blocks(scopes)) {
+      for (VectorIndex.Block b : repaired(blocks(scopes))) {
         (b.missing == 0 ? complete : incomplete).add(b);
       }
       boolean anyVectors = complete.stream().anyMatch(b -> b.live > 0);
@@ -291,7 +332,7 @@ final class SearchService {
           warnings.add(incompleteReason(List.of(b)) + "; its entries were searched by full text only");
         }
         Embeddings.PendingQuery pending = embeddings.startQuery(query);
-        text = fts ? ftsChannel(grants, query, topics, request, depth) : List.of();
+        text = fts ? textArms(grants, query, topics, request, depth) : List.of();
         float[] q = null;
         try {
           q = pending.await(settings.embedTimeout());
@@ -302,17 +343,18 @@ final class SearchService {
           for (String w : warnings) {
             logIncomplete(w);
           }
-          List<VectorIndex.Scored> vec = vectors.search(complete, q, vectorFloor(), depth, filter);
+          List<Arm> arms = new ArrayList<>(text);
+          arms.addAll(vectorArms(grants, complete, q, depth, filter));
           SearchMode used = fts ? SearchMode.HYBRID : SearchMode.VECTOR;
-          return new SearchResult(mode, used, fuse(grants, text, vec, used, request.limit()), null,
-              warnings);
+          return new SearchResult(mode, used, fuse(arms, used, request.limit()), null, warnings);
         }
       }
     }
     requireFts(fts);
     logFallback(reason);
     return result(mode, SearchMode.FTS,
-        text != null ? ftsHits(text, request.limit()) : ftsOnly(grants, query, topics, request, depth), reason);
+        text != null ? fuse(text, SearchMode.FTS, request.limit()) : ftsOnly(grants, query, topics, request, depth),
+        reason);
   }
 
   private String incompleteReason(List<VectorIndex.Block> incomplete) {
@@ -378,7 +420,7 @@ final class SearchService {
   /** The blocks of every scope, for an explicit vector or hybrid search: each scope's vectors must be complete. */
   private List<VectorIndex.Block> readyBlocks(Set<String> scopes) {
     String reason = vectorsUnconfigured();
-    List<VectorIndex.Block> blocks = reason == null ? blocks(scopes) : List.of();
+    List<VectorIndex.Block> blocks = reason == null ? repaired(blocks(scopes)) : List.of();
     List<VectorIndex.Block> incomplete = new ArrayList<>();
     for (VectorIndex.Block b : blocks) {
       if (b.missing > 0) {
@@ -441,6 +483,9 @@ final class SearchService {
    */
   private List<SearchHit> ftsOnly(Grants grants, String query, Set<String> topics, SearchRequest request, int depth) {
     int limit = request.limit();
+    if (keyArmsOn()) {
+      return fuse(textArms(grants, query, topics, request, depth), SearchMode.FTS, limit);
+    }
     if (limit < depth) {
       List<ScoredEntry> read = readFullText(grants, query, topics, request, limit);
       List<ScoredEntry> first = admitted(grants, read, request);
@@ -460,59 +505,151 @@ final class SearchService {
     return hits;
   }
 
-  private List<SearchHit> fuse(
-      Grants grants, List<ScoredEntry> text, List<VectorIndex.Scored> vec, SearchMode used, int limit) {
-    Map<String, Fused> byVersion = new LinkedHashMap<>();
-    for (int i = 0; i < text.size(); i++) {
-      Fused f = byVersion.computeIfAbsent(text.get(i).entry().versionId(), k -> new Fused());
-      f.entry = text.get(i).entry();
-      f.ftsRank = i + 1;
+  /** Whether the key arms take part in ranking: the store keeps keys and their weight is above 0. */
+  private boolean keyArmsOn() {
+    return settings.keyWeight() > 0 && keepsKeys();
+  }
+
+  /** The full-text arms: over the entries' own fields, and (when on) over their retrieval keys. */
+  private List<Arm> textArms(Grants grants, String query, Set<String> topics, SearchRequest request, int depth) {
+    List<Arm> arms = new ArrayList<>(2);
+    arms.add(Arm.ofText(SearchChannel.FTS, ftsChannel(grants, query, topics, request, depth), settings.ftsWeight()));
+    if (keyArmsOn()) {
+      List<String> terms = FullTextQuery.terms(query);
+      List<ScoredEntry> keys = terms.isEmpty() ? List.of() : admitted(grants, store.searchKeys(grants.visibleScopes(),
+          new FullTextQuery(terms, topics, request.types(), request.occurredFrom(), request.occurredTo()), depth),
+          request);
+      arms.add(Arm.ofText(SearchChannel.KEY_FTS, keys, settings.ftsWeight() * settings.keyWeight()));
     }
-    for (int i = 0; i < vec.size(); i++) {
-      VectorIndex.Scored s = vec.get(i);
-      if (!grants.canSee(s.entry().scope()) || BootNodes.isBootNode(s.entry())) {
-        continue;
+    return arms;
+  }
+
+  /**
+   * The vector arms over {@code blocks}: the entries' content and views, and (when on) the vectors of their
+   * retrieval keys in the same scopes.
+   */
+  private List<Arm> vectorArms(Grants grants, List<VectorIndex.Block> blocks, float[] q, int depth,
+      VectorIndex.Filter filter) {
+    List<Arm> arms = new ArrayList<>(2);
+    arms.add(Arm.ofVectors(SearchChannel.VECTOR, grants, vectors.search(blocks, q, vectorFloor(), depth, filter),
+        settings.vectorWeight()));
+    if (keyArmsOn()) {
+      long epoch = store.vectorEpoch();
+      String keyProfile = Embeddings.keyProfileId(embeddings.profile().id());
+      List<VectorIndex.Block> keyBlocks = new ArrayList<>(blocks.size());
+      for (VectorIndex.Block b : blocks) {
+        keyBlocks.add(vectors.block(b.scope, keyProfile, embeddings.profile().dimension(), epoch));
       }
-      Fused f = byVersion.computeIfAbsent(s.entry().versionId(), k -> new Fused());
-      f.entry = s.entry();
-      f.vectorRank = i + 1;
-      f.cosine = (double) s.cosine();
+      arms.add(Arm.ofVectors(SearchChannel.KEY_VECTOR, grants, vectors.search(keyBlocks, q, vectorFloor(), depth, filter),
+          settings.vectorWeight() * settings.keyWeight()));
     }
-    List<SearchHit> hits = new ArrayList<>();
+    return arms;
+  }
+
+  /**
+   * One ranked list of candidates that fusion takes: a channel over the entries' own fields or over their
+   * retrieval keys, best first, with the channel's scores (BM25 or cosine) and its weight.
+   */
+  private record Arm(SearchChannel channel, List<MemoryEntry> entries, double[] scores, double weight) {
+    static Arm ofText(SearchChannel channel, List<ScoredEntry> hits, double weight) {
+      List<MemoryEntry> entries = new ArrayList<>(hits.size());
+      double[] scores = new double[hits.size()];
+      for (int i = 0; i < hits.size(); i++) {
+        entries.add(hits.get(i).entry());
+        scores[i] = hits.get(i).score();
+      }
+      return new Arm(channel, entries, scores, weight);
+    }
+
+    static Arm ofVectors(SearchChannel channel, Grants grants, List<VectorIndex.Scored> hits, double weight) {
+      List<MemoryEntry> entries = new ArrayList<>(hits.size());
+      double[] kept = new double[hits.size()];
+      for (VectorIndex.Scored h : hits) {
+        if (grants.canSee(h.entry().scope()) && !BootNodes.isBootNode(h.entry())) {
+          kept[entries.size()] = h.cosine();
+          entries.add(h.entry());
+        }
+      }
+      return new Arm(channel, entries, java.util.Arrays.copyOf(kept, entries.size()), weight);
+    }
+  }
+
+  /**
+   * Fuses the arms into one ranking, each version once. {@link SearchSettings.Fusion#SCORE}: the sum over
+   * the arms that found a version of {@code weight × its score scaled into (0, 1] over the arm's
+   * candidates}; {@link SearchSettings.Fusion#RECIPROCAL_RANK}: the sum of {@code weight / (k + rank)}.
+   * Every arm that finds a version adds to its score, so a version found by more arms never ranks below one
+   * found by fewer at equal ranks. A vector search with the content arm alone ranks by cosine. Plus the
+   * priority bonus; ties go to the newer version.
+   */
+  private List<SearchHit> fuse(List<Arm> arms, SearchMode used, int limit) {
+    Map<String, Fused> byVersion = new LinkedHashMap<>();
     int k = settings.rrfK();
     boolean byScore = settings.fusion() == SearchSettings.Fusion.SCORE;
-    double[] textRange = range(text.stream().mapToDouble(ScoredEntry::score).toArray());
-    double[] vecRange = range(vec.stream().mapToDouble(VectorIndex.Scored::cosine).toArray());
+    // one arm found everything: its own scores (cosine, BM25), as without retrieval keys
+    SearchChannel only = soleArm(arms);
+    boolean cosineOnly = used == SearchMode.VECTOR && only == SearchChannel.VECTOR;
+    boolean textOnly = used == SearchMode.FTS && only == SearchChannel.FTS;
+    for (Arm arm : arms) {
+      double[] range = range(arm.scores());
+      for (int i = 0; i < arm.entries().size(); i++) {
+        MemoryEntry e = arm.entries().get(i);
+        Fused f = byVersion.computeIfAbsent(e.versionId(), x -> new Fused(e));
+        f.by.add(arm.channel());
+        double raw = arm.scores()[i];
+        switch (arm.channel()) {
+          case FTS -> {
+            f.ftsRank = i + 1;
+            f.textScore = raw;
+          }
+          case VECTOR -> f.cosine = raw;
+          case KEY_VECTOR -> f.keyCosine = raw;
+          default -> { }
+        }
+        if (arm.channel() == SearchChannel.VECTOR) {
+          f.vectorRank = i + 1;
+        }
+        if (arm.weight() > 0) {
+          f.score += arm.weight() * (byScore ? scaled(raw, range) : 1.0 / (k + i + 1));
+        }
+      }
+    }
+    List<SearchHit> hits = new ArrayList<>(byVersion.size());
     for (Fused f : byVersion.values()) {
       double score;
-      if (used == SearchMode.VECTOR) {
+      if (cosineOnly) {
         score = f.cosine;
+      } else if (textOnly) {
+        score = f.textScore;
       } else {
-        score = 0;
-        if (f.ftsRank != null) {
-          score += settings.ftsWeight() * (byScore
-              ? scaled(text.get(f.ftsRank - 1).score(), textRange) : 1.0 / (k + f.ftsRank));
-        }
-        if (f.vectorRank != null) {
-          score += settings.vectorWeight() * (byScore ? scaled(f.cosine, vecRange) : 1.0 / (k + f.vectorRank));
-        }
         int p = f.entry.priority();
-        score += p == 0 ? settings.priorityBonus() : p == 1 ? settings.priorityBonus() / 2 : 0;
+        score = f.score + (p == 0 ? settings.priorityBonus() : p == 1 ? settings.priorityBonus() / 2 : 0);
       }
-      Set<SearchChannel> by = EnumSet.noneOf(SearchChannel.class);
-      if (f.ftsRank != null) {
-        by.add(SearchChannel.FTS);
-      }
-      if (f.vectorRank != null) {
-        by.add(SearchChannel.VECTOR);
-      }
-      hits.add(new SearchHit(f.entry, score, by, f.ftsRank, f.vectorRank, f.cosine));
+      Double cosine = f.cosine != null ? f.cosine : f.keyCosine;
+      hits.add(new SearchHit(f.entry, score, f.by, f.ftsRank, f.vectorRank, cosine));
     }
-    hits.sort((a, b) -> {
-      int c = Double.compare(b.score(), a.score());
-      return c != 0 ? c : b.entry().versionId().compareTo(a.entry().versionId());
-    });
+    hits.sort(SearchService::byScore);
     return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
+  }
+
+  /** The channel of the one arm that found anything, or null when none or several did. */
+  private static @Nullable SearchChannel soleArm(List<Arm> arms) {
+    SearchChannel only = null;
+    for (Arm a : arms) {
+      if (!a.entries().isEmpty()) {
+        if (only != null) {
+          return null;
+        }
+        only = a.channel();
+      }
+    }
+    return only;
+  }
+
+  /** Best first; equal scores go to the newer version. */
+  private static int byScore(SearchHit a, SearchHit b) {
+    int c = Double.compare(b.score(), a.score());
+    return c != 0 ? c : b.entry().versionId().compareTo(a.entry().versionId());
   }
 
   /** The lowest and highest of a channel's scores ({@code [0, 0]} when it found nothing). */
@@ -536,10 +673,18 @@ final class SearchService {
   }
 
   private static final class Fused {
-    MemoryEntry entry;
+    final MemoryEntry entry;
+    final Set<SearchChannel> by = EnumSet.noneOf(SearchChannel.class);
+    double score;
     Integer ftsRank;
     Integer vectorRank;
     Double cosine;
+    Double keyCosine;
+    double textScore;
+
+    Fused(MemoryEntry entry) {
+      this.entry = entry;
+    }
   }
 
   /** Drops everything this service caches of {@code scope}; called when entries of it are erased. */
@@ -661,58 +806,154 @@ final class SearchService {
     if (!store.capabilities().contains(StoreCapability.VECTOR_STORAGE)) {
       throw new CapabilityNotSupportedException(store.getClass().getSimpleName() + " does not declare VECTOR_STORAGE");
     }
-    String profile = embeddings.profile().id();
     int done = 0;
     for (String scope : new TreeSet<>(grants.visibleScopes())) {
-      Set<String> covered = new HashSet<>();
-      for (StoredVector v : store.activeVectors(scope, profile)) {
-        covered.add(v.versionId());
+      done += reindexScope(scope);
+    }
+    return done;
+  }
+
+  /** Embeds what {@code scope}'s active versions lack (content views and retrieval keys); returns how many got vectors. */
+  private int reindexScope(String scope) {
+    String profile = embeddings.profile().id();
+    int done = 0;
+    Set<String> covered = new HashSet<>();
+    for (StoredVector v : store.activeVectors(scope, profile)) {
+      covered.add(v.versionId());
+    }
+    List<MemoryEntry> todo = new ArrayList<>();
+    for (MemoryEntry e : store.versionsIn(List.of(scope), EnumSet.of(EntryStatus.ACTIVE))) {
+      if (!covered.contains(e.versionId())) {
+        todo.add(e);
       }
-      List<MemoryEntry> todo = new ArrayList<>();
-      for (MemoryEntry e : store.versionsIn(List.of(scope), EnumSet.of(EntryStatus.ACTIVE))) {
-        if (!covered.contains(e.versionId())) {
-          todo.add(e);
+    }
+    for (int i = 0; i < todo.size(); i += REINDEX_BATCH) {
+      List<MemoryEntry> batch = todo.subList(i, Math.min(todo.size(), i + REINDEX_BATCH));
+      List<String> texts = new ArrayList<>();
+      List<Integer> owner = new ArrayList<>();
+      List<String> views = new ArrayList<>();
+      for (int j = 0; j < batch.size(); j++) {
+        MemoryEntry e = batch.get(j);
+        for (Map.Entry<String, String> view : Views.texts(reasoner, e.content(), e.disclosure(), e.glossary(), e.path()).entrySet()) {
+          texts.add(view.getValue());
+          views.add(view.getKey());
+          owner.add(j);
         }
       }
-      for (int i = 0; i < todo.size(); i += REINDEX_BATCH) {
-        List<MemoryEntry> batch = todo.subList(i, Math.min(todo.size(), i + REINDEX_BATCH));
-        List<String> texts = new ArrayList<>();
-        List<Integer> owner = new ArrayList<>();
-        List<String> views = new ArrayList<>();
-        for (int j = 0; j < batch.size(); j++) {
-          MemoryEntry e = batch.get(j);
-          for (Map.Entry<String, String> view : Views.texts(reasoner, e.content(), e.disclosure(), e.glossary(), e.path()).entrySet()) {
-            texts.add(view.getValue());
-            views.add(view.getKey());
-            owner.add(j);
-          }
-        }
-        List<float[]> embedded = embeddings.embed(texts);
-        Map<String, List<StoredVector>> byVersion = new HashMap<>();
-        for (int t = 0; t < texts.size(); t++) {
-          String versionId = batch.get(owner.get(t)).versionId();
-          byVersion.computeIfAbsent(versionId, x -> new ArrayList<>())
-              .add(new StoredVector(versionId, views.get(t), embedded.get(t)));
-        }
-        done += store.inTransaction(scope, tx -> {
-          List<StoredVector> put = new ArrayList<>();
-          int n = 0;
-          for (Map.Entry<String, List<StoredVector>> e : byVersion.entrySet()) {
-            if (tx.version(e.getKey()).isPresent()) {
-              put.addAll(e.getValue());
-              n++;
-            }
-          }
-          tx.putVectors(profile, put);
-          if (n > 0) {
-            // vectors of versions committed earlier: no revision moves, so every process's cache learns
-            // of them through the epoch
-            tx.advanceVectorEpoch();
-          }
-          return n;
-        });
+      List<float[]> embedded = embeddings.embed(texts);
+      Map<String, List<StoredVector>> byVersion = new HashMap<>();
+      for (int t = 0; t < texts.size(); t++) {
+        String versionId = batch.get(owner.get(t)).versionId();
+        byVersion.computeIfAbsent(versionId, x -> new ArrayList<>())
+            .add(new StoredVector(versionId, views.get(t), embedded.get(t)));
       }
-      vectors.invalidate(scope);
+      done += store.inTransaction(scope, tx -> {
+        List<StoredVector> put = new ArrayList<>();
+        int n = 0;
+        for (Map.Entry<String, List<StoredVector>> e : byVersion.entrySet()) {
+          if (tx.version(e.getKey()).isPresent()) {
+            put.addAll(e.getValue());
+            n++;
+          }
+        }
+        tx.putVectors(profile, put);
+        if (n > 0) {
+          // vectors of versions committed earlier: no revision moves, so every process's cache learns
+          // of them through the epoch
+          tx.advanceVectorEpoch();
+        }
+        return n;
+      });
+    }
+    if (keepsKeys()) {
+      done += reindexKeys(scope, profile);
+    }
+    vectors.invalidate(scope);
+    return done;
+  }
+
+  /** The most versions without vectors a search completes itself in a scope before it searches it. */
+  static final int REPAIR_MAX = 16;
+
+  /**
+   * {@code blocks} with the vectors of the scopes that lack only a few ({@value #REPAIR_MAX} versions at
+   * most: a write whose embedding failed or was late, or a writer without the embedder) completed first, on
+   * the searching thread: a scope is then searched by vectors again instead of by full text until someone
+   * calls reindex. A scope lacking more, or whose completion fails, is returned as it was (and the search
+   * says so in its warnings). Vectors are derived data: completing them makes no revision.
+   */
+  private List<VectorIndex.Block> repaired(List<VectorIndex.Block> blocks) {
+    List<VectorIndex.Block> out = null;
+    for (int i = 0; i < blocks.size(); i++) {
+      VectorIndex.Block b = blocks.get(i);
+      if (b.missing == 0 || b.missing > REPAIR_MAX) {
+        continue;
+      }
+      try {
+        int n = reindexScope(b.scope);
+        LOG.info("Search completed the missing {} vectors of {} versions in {}", b.profileId, n, b.scope);
+      } catch (RuntimeException e) {
+        LOG.warn("Search could not complete the missing vectors of {} ({}); it is searched by full text only",
+            b.scope, e.getClass().getName());
+        continue;
+      }
+      if (out == null) {
+        out = new ArrayList<>(blocks);
+      }
+      out.set(i, vectors.block(b.scope, embeddings.profile().id(), embeddings.profile().dimension(), store.vectorEpoch()));
+    }
+    return out == null ? blocks : out;
+  }
+
+  /**
+   * Embeds the retrieval keys of the active versions of {@code scope} that have keys but no key vectors
+   * under the embedder's profile; returns how many versions got them.
+   */
+  private int reindexKeys(String scope, String profile) {
+    String keyProfile = Embeddings.keyProfileId(profile);
+    Set<String> covered = new HashSet<>();
+    for (StoredVector v : store.activeVectors(scope, keyProfile)) {
+      covered.add(v.versionId());
+    }
+    List<String> active = new ArrayList<>();
+    for (MemoryEntry e : store.versionsIn(List.of(scope), EnumSet.of(EntryStatus.ACTIVE))) {
+      if (!covered.contains(e.versionId())) {
+        active.add(e.versionId());
+      }
+    }
+    List<Map.Entry<String, List<String>>> todo = new ArrayList<>(store.keysOf(active).entrySet());
+    int done = 0;
+    for (int i = 0; i < todo.size(); i += REINDEX_BATCH) {
+      List<Map.Entry<String, List<String>>> batch = todo.subList(i, Math.min(todo.size(), i + REINDEX_BATCH));
+      List<String> texts = new ArrayList<>();
+      for (Map.Entry<String, List<String>> e : batch) {
+        texts.addAll(e.getValue());
+      }
+      List<float[]> embedded = embeddings.embed(texts);
+      Map<String, List<StoredVector>> byVersion = new LinkedHashMap<>();
+      int t = 0;
+      for (Map.Entry<String, List<String>> e : batch) {
+        List<StoredVector> vs = new ArrayList<>();
+        for (int j = 0; j < e.getValue().size(); j++) {
+          vs.add(new StoredVector(e.getKey(), "key" + (j + 1), embedded.get(t++)));
+        }
+        byVersion.put(e.getKey(), vs);
+      }
+      done += store.inTransaction(scope, tx -> {
+        List<StoredVector> put = new ArrayList<>();
+        int n = 0;
+        for (Map.Entry<String, List<StoredVector>> e : byVersion.entrySet()) {
+          if (tx.version(e.getKey()).isPresent()) {
+            put.addAll(e.getValue());
+            n++;
+          }
+        }
+        tx.putVectors(keyProfile, put);
+        if (n > 0) {
+          tx.advanceVectorEpoch();
+        }
+        return n;
+      });
     }
     return done;
   }

@@ -55,9 +55,10 @@ import org.jspecify.annotations.Nullable;
  * anything, and writes each scope in one transaction.
  */
 final class Transfer {
-  static final int FORMAT = 2;
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Transfer.class);
+  static final int FORMAT = 3;
   /** Formats this engine reads: 1 (no sources) and 2. */
-  private static final Set<Integer> READABLE = Set.of(1, 2);
+  private static final Set<Integer> READABLE = Set.of(1, 2, 3);
   /** Source records read per page while exporting a scope. */
   private static final int SOURCE_PAGE = 1000;
   private static final int MAX_LINE_CHARS = 4 * 1024 * 1024;
@@ -114,6 +115,15 @@ final class Transfer {
           line(out, typed("version", EntryJson.writeEntry(v)));
           versions++;
         }
+        for (Map.Entry<String, List<String>> k : snap.keys.entrySet()) {
+          ObjectNode n = MAPPER.createObjectNode();
+          n.put("record", "keys");
+          n.put("scope", scope);
+          n.put("versionId", k.getKey());
+          var arr = n.putArray("keys");
+          k.getValue().forEach(arr::add);
+          line(out, n);
+        }
         for (MemoryEvent e : snap.events) {
           line(out, typed("event", EntryJson.writeEvent(e)));
           events++;
@@ -156,8 +166,8 @@ final class Transfer {
    * taken under traffic imports).
    */
   private record ScopeSnapshot(
-      long head, List<Revision> revisions, List<MemoryEntry> versions, List<MemoryEvent> events, List<TopicState> topics,
-      SourceState sourceState, List<CapturedSource> sources) {
+      long head, List<Revision> revisions, List<MemoryEntry> versions, Map<String, List<String>> keys,
+      List<MemoryEvent> events, List<TopicState> topics, SourceState sourceState, List<CapturedSource> sources) {
 
     static ScopeSnapshot read(StoreReader tx, String scope, boolean withSources) {
       long head = tx.headRevision(scope);
@@ -184,7 +194,9 @@ final class Transfer {
           after = page.get(page.size() - 1).position();
         }
       }
-      return new ScopeSnapshot(head, revisions, all, events, topicRows, state, records);
+      Map<String, List<String>> keys = new java.util.TreeMap<>(
+          tx.keysOf(all.stream().map(MemoryEntry::versionId).toList()));
+      return new ScopeSnapshot(head, revisions, all, keys, events, topicRows, state, records);
     }
 
     boolean isEmpty() {
@@ -234,6 +246,7 @@ final class Transfer {
     @Nullable SourceState sourceState;
     final TreeMap<Long, CapturedSource> sources = new TreeMap<>();
     final Set<String> sourceIds = new HashSet<>();
+    final Map<String, List<String>> keys = new LinkedHashMap<>();
 
     ScopeData(String scope) {
       this.scope = scope;
@@ -270,8 +283,16 @@ final class Transfer {
         for (TopicRecord t : d.topics) {
           restoredTopics.add(new Commit.RestoredTopic(t.topic, t.blurb, t.lastWrite, t.lastCurated, t.lastUpdatedAt));
         }
+        boolean keepsKeys = store.capabilities().contains(dev.engram.spi.StoreCapability.RETRIEVAL_KEYS);
+        if (!keepsKeys && !d.keys.isEmpty()) {
+          LOG.warn("{} keeps no retrieval keys: the keys of {} imported versions of {} were dropped; search finds"
+              + " them by their own content only", store.getClass().getSimpleName(), d.keys.size(), d.scope);
+        }
         commits.run(d.scope, c -> {
           c.restore(d.versions.values(), d.events, d.revisions.values(), restoredTopics);
+          if (keepsKeys) {
+            c.restoreKeys(d.keys);
+          }
           if (d.sourceState != null && !d.sourceState.equals(SourceState.EMPTY)) {
             c.restoreSources(d.sources.values(), d.sourceState);
           }
@@ -305,13 +326,14 @@ final class Transfer {
         String type = n.path("record").asText("");
         if (lineNo == 1) {
           if (!type.equals("engram-export") || !n.path("format").isInt() || !READABLE.contains(n.path("format").asInt())) {
-            throw new InvalidInputException(where, "not an Engram export header (expected record engram-export, format 1 or "
+            throw new InvalidInputException(where, "not an Engram export header (expected record engram-export, format 1 to "
                 + FORMAT + ")");
           }
           format = n.path("format").asInt();
           continue;
         }
-        if (format < 2 && (type.equals("source") || type.equals("sourceState"))) {
+        if (format < 2 && (type.equals("source") || type.equals("sourceState"))
+            || format < 3 && type.equals("keys")) {
           throw new InvalidInputException(where, "a " + type + " record in a format " + format + " export");
         }
         try {
@@ -452,6 +474,32 @@ final class Transfer {
         d.topics.add(new TopicRecord(topic,
             blurb == null || blurb.isNull() ? null : Text.shortText("blurb", blurb.asText(), Text.MAX_DISCLOSURE_CHARS),
             n.path("lastWriteRevision").asLong(0), n.path("lastCuratedRevision").asLong(0), lastUpdatedAt));
+      }
+      case "keys" -> {
+        String versionId = Text.id("versionId", n.path("versionId").asText(null));
+        if (!d.versions.containsKey(versionId)) {
+          throw new InvalidInputException("versionId", "keys of version " + versionId + " before (or without) its version record");
+        }
+        JsonNode arr = n.get("keys");
+        if (arr == null || !arr.isArray() || arr.isEmpty()) {
+          throw new InvalidInputException("keys", "keys of version " + versionId + " must be a non-empty array");
+        }
+        List<String> keys = new ArrayList<>();
+        for (JsonNode k : arr) {
+          if (!k.isTextual()) {
+            throw new InvalidInputException("keys", "keys of version " + versionId + " must be strings");
+          }
+          keys.add(k.asText());
+        }
+        List<String> valid = Views.keys(new dev.engram.spi.EntryViews("", List.of(), keys));
+        if (!valid.equals(keys)) {
+          throw new InvalidInputException("keys", "keys of version " + versionId + " are not in the form the engine stores"
+              + " (at most " + dev.engram.spi.EntryViews.MAX_KEYS + ", each non-blank, one line, at most "
+              + dev.engram.spi.EntryViews.MAX_KEY_CHARS + " characters)");
+        }
+        if (d.keys.put(versionId, keys) != null) {
+          throw new InvalidInputException("keys", "keys of version " + versionId + " appear twice");
+        }
       }
       case "sourceState" -> {
         if (d.sourceState != null) {

@@ -103,6 +103,10 @@ final class VectorIndex {
   private final int threads;
   private final boolean quantized;
   private final AtomicLong invalidations = new AtomicLong();
+  /** Blocks of sparse profiles found empty, by cache key: not cached, since they hold nothing. */
+  private final Map<String, Block> empty = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The most empty-block marks kept before they are dropped all at once. */
+  static final int MAX_EMPTY_MARKS = 100_000;
 
   VectorIndex(MemoryStore store) {
     this(store, DEFAULT_CACHE_BYTES, null, true);
@@ -360,7 +364,15 @@ final class VectorIndex {
   Block block(String scope, String profileId, int dim, long epoch) {
     long head = store.headRevision(scope);
     long seen = invalidations.get();
-    Block b = cache.get(scope);
+    String key = cacheKey(scope, profileId);
+    boolean sparse = profileId.endsWith(Embeddings.KEY_PROFILE_SUFFIX);
+    if (sparse) {
+      Block none = empty.get(key);
+      if (none != null && none.revision == head && none.epoch == epoch && none.dim == dim) {
+        return none;
+      }
+    }
+    Block b = cache.get(key);
     if (b != null && b.profileId.equals(profileId) && b.dim == dim && b.epoch == epoch) {
       if (b.revision == head) {
         cache.hit();
@@ -370,18 +382,37 @@ final class VectorIndex {
         Block u = update(b, head);
         if (u != null) {
           cache.updated();
-          return keep(scope, u, seen);
+          return keep(key, u, seen);
         }
       }
     }
     cache.loaded();
-    return keep(scope, load(scope, head, epoch, profileId, dim), seen);
+    Block loaded = load(scope, head, epoch, profileId, dim);
+    if (sparse && loaded.entryCount == 0) {
+      // most scopes have no retrieval keys: remember that without holding a cache slot
+      if (empty.size() >= MAX_EMPTY_MARKS) {
+        empty.clear();
+      }
+      empty.put(key, loaded);
+      cache.remove(key);
+      return loaded;
+    }
+    empty.remove(key);
+    return keep(key, loaded, seen);
   }
 
-  private Block keep(String scope, Block b, long seen) {
-    cache.put(scope, b);
+  /**
+   * The cache key of a scope's block under one profile: a scope has a block per profile it is searched
+   * with (the embedder's, and the one of its retrieval keys).
+   */
+  private static String cacheKey(String scope, String profileId) {
+    return scope + '\u0000' + profileId;
+  }
+
+  private Block keep(String key, Block b, long seen) {
+    cache.put(key, b);
     if (invalidations.get() != seen) {
-      cache.remove(scope, b);
+      cache.remove(key, b);
     }
     return b;
   }
@@ -393,16 +424,27 @@ final class VectorIndex {
    */
   void invalidate(String scope) {
     invalidations.incrementAndGet();
-    cache.remove(scope);
+    cache.removeScope(scope + '\u0000');
+    empty.keySet().removeIf(k -> k.startsWith(scope + '\u0000'));
   }
 
+  /**
+   * Loads the block of {@code scope} under {@code profileId}. A sparse profile (the one of retrieval keys,
+   * which only some versions have) holds only the versions with vectors, and a scope without any is loaded
+   * without reading its versions.
+   */
   private Block load(String scope, long head, long epoch, String profileId, int dim) {
-    List<MemoryEntry> active = store.versionsIn(List.of(scope), EnumSet.of(EntryStatus.ACTIVE));
-    Map<String, List<float[]>> byVersion = new HashMap<>(active.size() * 2);
+    boolean sparse = profileId.endsWith(Embeddings.KEY_PROFILE_SUFFIX);
+    Map<String, List<float[]>> byVersion = new HashMap<>();
     for (StoredVector v : store.activeVectors(scope, profileId)) {
       if (v.vector().length == dim) {
         byVersion.computeIfAbsent(v.versionId(), x -> new ArrayList<>(4)).add(v.vector());
       }
+    }
+    List<MemoryEntry> active = sparse && byVersion.isEmpty() ? List.of()
+        : store.versionsIn(List.of(scope), EnumSet.of(EntryStatus.ACTIVE));
+    if (sparse) {
+      active = active.stream().filter(e -> byVersion.containsKey(e.versionId())).toList();
     }
     int rows = 0;
     List<List<float[]>> ordered = new ArrayList<>(active.size());
@@ -482,7 +524,10 @@ final class VectorIndex {
           if (other != null) {
             k.kill(other);
           }
-          k.append(now, vectors.getOrDefault(id, List.of()));
+          List<float[]> vs = vectors.getOrDefault(id, List.of());
+          if (!vs.isEmpty() || !k.profileId.endsWith(Embeddings.KEY_PROFILE_SUFFIX)) {
+            k.append(now, vs);
+          }
         }
       }
       Backing target = k.wasteful() ? k.compacted() : k;
@@ -1154,7 +1199,7 @@ final class VectorIndex {
     out[at + 3] = t3;
   }
 
-  /** Blocks by scope, least recently used first, bounded by their estimated bytes. */
+  /** Blocks by scope and profile, least recently used first, bounded by their estimated bytes. */
   private static final class BlockCache {
     private final long maxBytes;
     private final LinkedHashMap<String, Block> blocks = new LinkedHashMap<>(16, 0.75f, true);
@@ -1213,6 +1258,18 @@ final class VectorIndex {
     synchronized void remove(String scope, Block b) {
       if (blocks.get(scope) == b) {
         remove(scope);
+      }
+    }
+
+    /** Removes every block whose key starts with {@code prefix} (a scope's blocks under all profiles). */
+    synchronized void removeScope(String prefix) {
+      var it = blocks.entrySet().iterator();
+      while (it.hasNext()) {
+        var e = it.next();
+        if (e.getKey().startsWith(prefix)) {
+          bytes -= e.getValue().bytes;
+          it.remove();
+        }
       }
     }
 

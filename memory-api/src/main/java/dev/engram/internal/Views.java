@@ -118,6 +118,35 @@ final class Views {
   }
 
 
+  /**
+   * The valid retrieval keys of {@code written} (flattened whitespace, without repeats), or none: a list
+   * longer than {@link EntryViews#MAX_KEYS}, or with a blank or longer key than
+   * {@link EntryViews#MAX_KEY_CHARS}, is dropped whole with a warning (the version is stored without keys).
+   */
+  static List<String> keys(@Nullable EntryViews written) {
+    if (written == null || written.keys().isEmpty()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    try {
+      if (written.keys().size() > EntryViews.MAX_KEYS) {
+        throw new dev.engram.InvalidInputException("keys",
+            written.keys().size() + " retrieval keys; the limit is " + EntryViews.MAX_KEYS);
+      }
+      for (String k : written.keys()) {
+        String key = Text.shortText("key", k, EntryViews.MAX_KEY_CHARS).replaceAll("\\s+", " ").strip();
+        if (!out.contains(key)) {
+          out.add(key);
+        }
+      }
+    } catch (dev.engram.InvalidInputException e) {
+      LOG.warn("The reasoner's retrieval keys of a version are invalid ({}); the version is stored without keys",
+          e.getMessage());
+      return List.of();
+    }
+    return List.copyOf(out);
+  }
+
   private static @Nullable EntryViews validate(@Nullable EntryViews views) {
     if (views == null) {
       return null;

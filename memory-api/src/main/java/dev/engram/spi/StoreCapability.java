@@ -15,5 +15,11 @@ public enum StoreCapability {
   /** Embedding vectors persisted per version. */
   VECTOR_STORAGE,
   /** Captured source records, their per-scope order and the extraction cursor. */
-  SOURCES
+  SOURCES,
+  /**
+   * Retrieval keys: extra texts of a version (such as a conversation turn together with the turn before
+   * it) kept with the version and searched by full text as an arm of their own
+   * ({@link StoreTransaction#putKeys}, {@link StoreReader#keysOf}, {@link StoreReader#searchKeys}).
+   */
+  RETRIEVAL_KEYS
 }

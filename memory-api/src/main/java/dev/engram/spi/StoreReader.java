@@ -219,6 +219,35 @@ public interface StoreReader {
   }
 
   /**
+   * The retrieval keys of the named versions (any status), in the order they were stored; versions
+   * without keys (or unknown) are absent from the map. Stores declaring
+   * {@link StoreCapability#RETRIEVAL_KEYS} implement it; others have no keys to return.
+   *
+   * @param versionIds the versions
+   * @return version id → its keys
+   */
+  default java.util.Map<String, List<String>> keysOf(Collection<String> versionIds) {
+    return java.util.Map.of();
+  }
+
+  /**
+   * Active versions in {@code scopes} whose retrieval keys match at least one query term, best first, at
+   * most {@code limit}: the same contract as {@link #searchFullText}, over a second index whose document
+   * of a version is its keys joined by a space (their {@link TextAnalysis#terms terms}, one field, BM25
+   * over the key documents of the scopes). A version's content, glossary, disclosure and topics are not
+   * part of it, and its keys are never part of {@link #searchFullText}. Stores declaring
+   * {@link StoreCapability#RETRIEVAL_KEYS} implement it; others find nothing.
+   *
+   * @param scopes the scopes
+   * @param query the analysed query (its filters apply as for {@link #searchFullText})
+   * @param limit the most hits returned
+   * @return the hits, best first
+   */
+  default List<ScoredEntry> searchKeys(Collection<String> scopes, FullTextQuery query, int limit) {
+    return List.of();
+  }
+
+  /**
    * Vectors stored under {@code profileId} for the active versions of {@code scope}. Stores declaring
    * {@link StoreCapability#VECTOR_STORAGE} implement it.
    *

@@ -127,6 +127,23 @@ public interface StoreTransaction extends StoreReader {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
   }
 
+  /**
+   * Stores the retrieval keys of a version of this transaction's scope, written in the same transaction
+   * as the version: extra texts that search finds the version by, each an arm of its own beside the
+   * version's content (see {@link StoreReader#searchKeys}). A version's keys never change once stored;
+   * they are erased with the version ({@link #eraseEntry}, {@link #eraseScopeContent}). An empty list
+   * stores nothing. Stores declaring {@link StoreCapability#RETRIEVAL_KEYS} implement it; a store throws
+   * {@link IllegalStateException} when the version does not exist, belongs to another scope, or already
+   * has keys.
+   *
+   * @param versionId the version the keys belong to
+   * @param keys the keys in order, each non-blank
+   * @throws CapabilityNotSupportedException if the store keeps no retrieval keys
+   */
+  default void putKeys(String versionId, List<String> keys) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " keeps no retrieval keys");
+  }
+
   // ---- sources (stores declaring StoreCapability.SOURCES)
 
   /**

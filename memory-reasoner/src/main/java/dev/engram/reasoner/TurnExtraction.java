@@ -33,7 +33,12 @@ import org.jspecify.annotations.Nullable;
  *       a reply like "Yes, twice last year" means nothing without the question it answers — and the rest
  *       of a long turn in sentence chunks, so one detail deep in a long turn is not averaged away by a
  *       single vector. The neighbours stay out of the full-text index: there every turn would match its
- *       neighbours' words at full weight and the turn that says a thing would no longer stand out.
+ *       neighbours' words at full weight and the turn that says a thing would no longer stand out;
+ *   <li>a retrieval key (searched by full text and by its vector as arms of their own, see
+ *       {@link EntryViews}): the previous turn of the same session, clipped to {@value #KEY_PREVIOUS_CHARS}
+ *       characters, and this turn — the question a reply answers is how people ask for it later ("What's
+ *       your favourite food?" — "Sushi."), and as its own arm it finds the reply without the question's
+ *       words drowning out the turn that says a thing.
  * </ul>
  */
 final class TurnExtraction {
@@ -43,6 +48,7 @@ final class TurnExtraction {
   static final int MAX_VIEWS = 3;
   static final int NEIGHBOUR_CHARS = 100;
   static final int CHUNK_CHARS = 200;
+  static final int KEY_PREVIOUS_CHARS = 300;
 
   private TurnExtraction() {}
 
@@ -89,7 +95,13 @@ final class TurnExtraction {
     if (chunk.length() > 0) {
       views.add(clip(speaker + chunk, MAX_VIEW_CHARS));
     }
-    return new EntryViews(gist, views.subList(0, Math.min(MAX_VIEWS, views.size())));
+    CapturedSource turn = window.get(i);
+    List<String> keys = List.of();
+    if (i > 0 && window.get(i - 1).sessionId().equals(turn.sessionId())) {
+      String key = clip(flat(said(window.get(i - 1))), KEY_PREVIOUS_CHARS) + " " + flat(content);
+      keys = List.of(clip(key, EntryViews.MAX_KEY_CHARS));
+    }
+    return new EntryViews(gist, views.subList(0, Math.min(MAX_VIEWS, views.size())), keys);
   }
 
   /** The turn between its neighbours of the same session in the window, or null when it has none. */

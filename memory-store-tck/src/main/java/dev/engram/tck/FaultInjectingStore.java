@@ -98,6 +98,7 @@ public final class FaultInjectingStore implements MemoryStore {
     caps.addAll(delegate.capabilities());
     caps.remove(StoreCapability.FULL_TEXT_SEARCH);
     caps.remove(StoreCapability.VECTOR_STORAGE);
+    caps.remove(StoreCapability.RETRIEVAL_KEYS);
     return caps;
   }
 

@@ -76,6 +76,14 @@ public abstract class MemoryStoreTck {
   }
 
   @Nested
+  class RetrievalKeys extends RetrievalKeysContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
   class BadInput extends BadInputContract {
     @Override
     protected MemoryStore createStore() {

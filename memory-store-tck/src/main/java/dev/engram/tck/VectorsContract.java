@@ -83,13 +83,17 @@ public abstract class VectorsContract extends ContractSupport {
     seed(engram);
     embedder.failing(true);
     MemoryEntry shared = write(engram, APP, "Tuesday planning notes are shared with every team.", "schedule").entry();
+    // more versions than a search completes by itself
+    for (int i = 0; i < 16; i++) {
+      write(engram, APP, "Shared note " + i + " about invoices.", "notes");
+    }
     embedder.failing(false);
 
     SearchResult below = search(engram, U1, "team planning Tuesday", SearchMode.AUTO);
     assertThat(below.used()).isEqualTo(SearchMode.HYBRID);
     assertThat(below.fallbackReason()).isNull();
     assertThat(below.warnings()).singleElement().satisfies(w -> assertThat(w).contains("incomplete")
-        .contains("1 active entries in app ").contains("full text only"));
+        .contains("17 active entries in app ").contains("full text only"));
     assertThat(below.hits().get(0).entry().content()).isEqualTo("The team meets every Tuesday morning for planning.");
     assertThat(below.hits().get(0).matchedBy()).contains(SearchChannel.VECTOR);
     // the entry without vectors is still found, by full text only
@@ -106,6 +110,27 @@ public abstract class VectorsContract extends ContractSupport {
     SearchResult after = search(engram, U1, "team planning Tuesday", SearchMode.AUTO);
     assertThat(after.used()).isEqualTo(SearchMode.HYBRID);
     assertThat(after.warnings()).isEmpty();
+  }
+
+  /** A write whose embedding failed is completed by the next search once the embedder is back. */
+  @Test
+  void aFewVersionsWithoutVectorsAreCompletedByTheNextSearch() {
+    HashingEmbedder embedder = new HashingEmbedder();
+    MemoryStore store = createStore();
+    Engram engram = newEngram(store, new DeterministicReasoner(), b -> b.embedder(embedder));
+    seed(engram);
+    embedder.failing(true);
+    MemoryEntry gap = write(engram, U1, "Quarterly taxes are filed by the accountant.", "finance").entry();
+    embedder.failing(false);
+    assertThat(store.countActiveWithoutVectors("app/user/u1", embedder.profile().id())).isEqualTo(1);
+
+    SearchResult r = search(engram, U1, "taxes accountant", SearchMode.AUTO);
+    assertThat(r.used()).isEqualTo(SearchMode.HYBRID);
+    assertThat(r.warnings()).isEmpty();
+    assertThat(r.fallbackReason()).isNull();
+    assertThat(r.hits()).filteredOn(h -> h.entry().entryId().equals(gap.entryId())).singleElement()
+        .satisfies(h -> assertThat(h.matchedBy()).contains(SearchChannel.VECTOR));
+    assertThat(store.countActiveWithoutVectors("app/user/u1", embedder.profile().id())).isZero();
   }
 
   // ---- stalled embedders
@@ -216,14 +241,17 @@ public abstract class VectorsContract extends ContractSupport {
     Engram reader = newEngram(store, new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder()));
     seed(writer);
     failingForWriter.failing(true);
-    write(writer, U1, "Quarterly taxes are filed by the accountant.", "finance");
+    // more versions than a search completes by itself, so the reader waits for the writer's reindex
+    for (int i = 0; i <= 16; i++) {
+      write(writer, U1, "Quarterly taxes " + i + " are filed by the accountant.", "finance");
+    }
     failingForWriter.failing(false);
     SearchResult before = search(reader, U1, "taxes accountant", SearchMode.AUTO);
     assertThat(before.used()).isEqualTo(SearchMode.FTS);
     assertThat(before.fallbackReason()).contains("incomplete");
 
     long epoch = store.vectorEpoch();
-    assertThat(writer.reindex(U1)).isEqualTo(1);
+    assertThat(writer.reindex(U1)).isEqualTo(17);
     assertThat(store.vectorEpoch()).isGreaterThan(epoch);
     SearchResult after = search(reader, U1, "taxes accountant", SearchMode.AUTO);
     assertThat(after.used()).isEqualTo(SearchMode.HYBRID);

@@ -56,7 +56,8 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return EnumSet.of(StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES);
+    return EnumSet.of(StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES,
+        StoreCapability.RETRIEVAL_KEYS);
   }
 
   /**
@@ -273,6 +274,72 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
           d.text.remove(v.scope());
         }
       });
+      indexKeys(d, v.scope(), v.versionId());
+    }
+
+    /** Adds the retrieval keys of an active version (if it has any) to its scope's key index. */
+    private void indexKeys(Data d, String versionScope, String versionId) {
+      List<String> keys = d.keys.get(versionId);
+      if (keys == null) {
+        return;
+      }
+      List<String> terms = Queries.keyTerms(keys);
+      d.keyText.computeIfAbsent(versionScope, k -> new TextIndex()).add(versionId, terms);
+      undo.push(() -> removeKeyText(d, versionScope, versionId, terms));
+    }
+
+    private static void removeKeyText(Data d, String versionScope, String versionId, List<String> terms) {
+      TextIndex ix = d.keyText.get(versionScope);
+      if (ix != null) {
+        ix.remove(versionId, terms);
+        if (ix.isEmpty()) {
+          d.keyText.remove(versionScope);
+        }
+      }
+    }
+
+    /** Removes the retrieval keys of a version that stops being active from its scope's key index. */
+    private void unindexKeys(Data d, String versionScope, String versionId) {
+      List<String> keys = d.keys.get(versionId);
+      if (keys == null) {
+        return;
+      }
+      List<String> terms = Queries.keyTerms(keys);
+      removeKeyText(d, versionScope, versionId, terms);
+      undo.push(() -> d.keyText.computeIfAbsent(versionScope, k -> new TextIndex()).add(versionId, terms));
+    }
+
+    @Override
+    public void putKeys(String versionId, List<String> keys) {
+      Data d = d();
+      MemoryEntry owner = d.versions.get(versionId);
+      if (owner == null) {
+        throw new IllegalStateException("version " + versionId + " does not exist");
+      }
+      requireScope(owner.scope(), "retrieval keys of version " + versionId);
+      if (d.keys.containsKey(versionId)) {
+        throw new IllegalStateException("version " + versionId + " already has retrieval keys");
+      }
+      for (String k : keys) {
+        if (k == null || k.isBlank()) {
+          throw new IllegalStateException("a retrieval key of version " + versionId + " is blank");
+        }
+      }
+      if (keys.isEmpty()) {
+        return;
+      }
+      d.keys.put(versionId, List.copyOf(keys));
+      undo.push(() -> d.keys.remove(versionId));
+      if (owner.isActive()) {
+        indexKeys(d, owner.scope(), versionId);
+      }
+    }
+
+    private void eraseKeys(Data d, String versionId) {
+      List<String> previous = d.keys.remove(versionId);
+      if (previous != null) {
+        undo.push(() -> d.keys.put(versionId, previous));
+      }
     }
 
     private void removeKeys(Data d, MemoryEntry v) {
@@ -298,6 +365,7 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
     private void unindexText(MemoryEntry v) {
       Data d = d();
       unindexTopics(d, v);
+      unindexKeys(d, v.scope(), v.versionId());
       removeKeys(d, v);
       undo.push(() -> {
         Map<String, TreeSet<String>> keys = d.activeKeys.computeIfAbsent(v.scope(), k -> new HashMap<>());
@@ -454,6 +522,7 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
           unindexText(v);
         }
         eraseVectors(v.versionId());
+        eraseKeys(d, v.versionId());
         savedVersions.put(v.versionId(), v);
         d.versions.remove(v.versionId());
         d.byScope.get(v.scope()).remove(v.versionId());

@@ -16,6 +16,7 @@ import dev.engram.spi.SourceFilter;
 import dev.engram.spi.SourceState;
 import dev.engram.spi.StoreReader;
 import dev.engram.spi.StoredVector;
+import dev.engram.spi.TextAnalysis;
 import dev.engram.spi.TopicState;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +86,10 @@ abstract class InMemoryReads implements StoreReader {
     final Map<String, Map<String, TreeSet<String>>> activeTopics = new HashMap<>();
     /** scope -> full-text index of its active versions. */
     final Map<String, TextIndex> text = new HashMap<>();
+    /** versionId -> its retrieval keys (any status). */
+    final Map<String, List<String>> keys = new HashMap<>();
+    /** scope -> full-text index of the retrieval keys of its active versions. */
+    final Map<String, TextIndex> keyText = new HashMap<>();
     /** profile -> versionId -> vectors of that version's views. */
     final Map<String, Map<String, List<StoredVector>>> vectors = new HashMap<>();
     /** Moved by transactions that store vectors of versions committed earlier (reindex). */
@@ -181,7 +187,26 @@ abstract class InMemoryReads implements StoreReader {
 
   @Override
   public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
-    return read(d -> Queries.searchFullText(d, scopes, query, limit));
+    return read(d -> Queries.searchFullText(d, d.text, scopes, query, limit));
+  }
+
+  @Override
+  public List<ScoredEntry> searchKeys(Collection<String> scopes, FullTextQuery query, int limit) {
+    return read(d -> Queries.searchFullText(d, d.keyText, scopes, query, limit));
+  }
+
+  @Override
+  public Map<String, List<String>> keysOf(Collection<String> versionIds) {
+    return read(d -> {
+      Map<String, List<String>> out = new LinkedHashMap<>();
+      for (String id : versionIds) {
+        List<String> k = d.keys.get(id);
+        if (k != null) {
+          out.put(id, k);
+        }
+      }
+      return out;
+    });
   }
 
   @Override
@@ -357,10 +382,16 @@ abstract class InMemoryReads implements StoreReader {
       return n;
     }
 
-    static List<ScoredEntry> searchFullText(Data d, Collection<String> scopes, FullTextQuery query, int limit) {
+    /** The analysed terms of a version's retrieval keys: its key document, the keys joined by a space. */
+    static List<String> keyTerms(List<String> keys) {
+      return TextAnalysis.terms(String.join(" ", keys));
+    }
+
+    static List<ScoredEntry> searchFullText(Data d, Map<String, TextIndex> index, Collection<String> scopes,
+        FullTextQuery query, int limit) {
       List<TextIndex> indexes = new ArrayList<>();
       for (String scope : new HashSet<>(scopes)) {
-        TextIndex ix = d.text.get(scope);
+        TextIndex ix = index.get(scope);
         if (ix != null) {
           indexes.add(ix);
         }

@@ -97,9 +97,6 @@ final class TextIndex {
   private double totalLength;
 
   void add(MemoryEntry e) {
-    if (slotOf.containsKey(e.versionId())) {
-      remove(e);
-    }
     Map<String, Float> tf = new HashMap<>();
     TextAnalysis.Fields fields = TextAnalysis.fields(e);
     float len = 0;
@@ -107,10 +104,23 @@ final class TextIndex {
     len += count(tf, fields.glossary(), GLOSSARY);
     len += count(tf, fields.disclosure(), DISCLOSURE);
     len += count(tf, fields.topics(), TOPICS);
+    insert(e.versionId(), tf, len, terms(e));
+  }
+
+  /** Indexes a document of one field (weight 1) made of the analysed {@code terms}, e.g. a version's retrieval keys. */
+  void add(String versionId, List<String> terms) {
+    Map<String, Float> tf = new HashMap<>();
+    insert(versionId, tf, count(tf, terms, CONTENT), terms);
+  }
+
+  private void insert(String versionId, Map<String, Float> tf, float len, List<String> terms) {
+    if (slotOf.containsKey(versionId)) {
+      remove(versionId, terms);
+    }
     int slot = freeCount > 0 ? free[--freeCount] : newSlot();
-    versionIds[slot] = e.versionId();
+    versionIds[slot] = versionId;
     lengths[slot] = len;
-    slotOf.put(e.versionId(), slot);
+    slotOf.put(versionId, slot);
     for (Map.Entry<String, Float> t : tf.entrySet()) {
       postings.computeIfAbsent(t.getKey(), k -> new Postings()).add(slot, t.getValue());
     }
@@ -126,12 +136,17 @@ final class TextIndex {
   }
 
   void remove(MemoryEntry e) {
-    Integer slot = slotOf.remove(e.versionId());
+    remove(e.versionId(), terms(e));
+  }
+
+  /** Removes the document of {@code versionId}, whose analysed terms are {@code terms} (those it was added with). */
+  void remove(String versionId, List<String> terms) {
+    Integer slot = slotOf.remove(versionId);
     if (slot == null) {
       return;
     }
     totalLength -= lengths[slot];
-    for (String term : new HashSet<>(terms(e))) {
+    for (String term : new HashSet<>(terms)) {
       Postings p = postings.get(term);
       if (p != null) {
         p.remove(slot);
