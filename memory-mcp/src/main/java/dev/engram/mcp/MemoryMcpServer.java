@@ -29,7 +29,6 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -39,6 +38,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -59,7 +59,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code java -jar memory-mcp.jar --store memory|sqlite:FILE|postgres:JDBC_URL --grant NS [--grant NS …]
  * [--mode read|read-write] [--embedder minilm|none] [--reasoner deterministic|llm] [--client-type CLIENT] [--http PORT
- * --tokens FILE [--bind ADDRESS]]}. Over stdio stdout carries the protocol only; every log line goes to
+ * --tokens FILE [--bind ADDRESS]] [--max-request-bytes BYTES]}. Over stdio stdout carries the protocol only; every log line goes to
  * stderr. A configuration it cannot start with exits with status 2 and says why.
  */
 @Command(name = "memory-mcp", mixinStandardHelpOptions = true, versionProvider = MemoryMcpServer.Version.class,
@@ -69,6 +69,11 @@ public final class MemoryMcpServer implements Callable<Integer> {
   static final int STARTUP_ERROR = 2;
   static final String GRANTS_KEY = "engram.grants";
   static final String ENDPOINT = "/mcp";
+  static final int DEFAULT_MAX_REQUEST_BYTES = 272 * 1024;
+  static final int MIN_REQUEST_BYTES = 4 * 1024;
+  static final int MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+  /** How long the end of stdin waits for the answers still owed. */
+  static final Duration STDIO_GRACE = Duration.ofSeconds(30);
   private static final Logger LOG = LoggerFactory.getLogger(MemoryMcpServer.class);
 
   @Option(names = "--store", required = true, paramLabel = "STORE",
@@ -101,6 +106,11 @@ public final class MemoryMcpServer implements Callable<Integer> {
 
   @Option(names = "--bind", paramLabel = "ADDRESS", description = "With --http: the address to listen on (default 127.0.0.1).")
   String bind = "127.0.0.1";
+
+  @Option(names = "--max-request-bytes", paramLabel = "BYTES",
+      description = "The longest stdio line taken, in bytes (default " + DEFAULT_MAX_REQUEST_BYTES
+          + ": the tools' 256 KiB argument limit and 16 KiB for the JSON-RPC envelope).")
+  int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
 
   private final PrintStream protocolOut;
 
@@ -142,6 +152,10 @@ public final class MemoryMcpServer implements Callable<Integer> {
     }
     if (!embedder.equals("none") && !embedder.equals("minilm")) {
       throw new StartupException("--embedder must be minilm or none, was '" + embedder + "'");
+    }
+    if (maxRequestBytes < MIN_REQUEST_BYTES || maxRequestBytes > MAX_REQUEST_BYTES) {
+      throw new StartupException("--max-request-bytes must be between " + MIN_REQUEST_BYTES + " and " + MAX_REQUEST_BYTES
+          + ", was " + maxRequestBytes);
     }
     ClientType fixedClient = null;
     if (clientType != null) {
@@ -193,13 +207,11 @@ public final class MemoryMcpServer implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(engram::close, "memory-mcp-close"));
     if (tokenMap == null) {
       Grants fixed = stdioGrants;
-      StdioExchangeTracker tracker = new StdioExchangeTracker(30);
+      StdioTransport transport = new StdioTransport(mapper, System.in, protocolOut, maxRequestBytes, STDIO_GRACE);
       McpMemory memory = new McpMemory(resource, exchange -> fixed, mapper, fixedClient);
-      McpSyncServer server = memory.build(
-          McpServer.sync(new StdioServerTransportProvider(mapper, tracker.watch(System.in), tracker.watch(protocolOut))),
-          version, tools);
+      McpSyncServer server = memory.build(McpServer.sync(transport), version, tools);
       LOG.info("memory-mcp {} on stdio: store {}, mode {}, {} grant(s)", version, describe(store), mode, fixed.namespaces().size());
-      tracker.awaitEndOfInput();
+      transport.serve();
       server.closeGracefully();
       return 0;
     }
