@@ -17,6 +17,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -133,8 +134,13 @@ final class StdioTransport implements McpServerTransportProvider {
       }
       return;
     }
-    s.handle(message).doFinally(signal -> end())
-        .subscribe(ignored -> { }, e -> LOG.warn("stdio: a message could not be handled: {}", e.toString()));
+    try {
+      s.handle(message).doFinally(signal -> end())
+          .subscribe(ignored -> { }, e -> LOG.warn("stdio: a message could not be handled: {}", e.toString()));
+    } catch (RuntimeException e) {
+      end();
+      LOG.warn("stdio: a message could not be handled: {}", e.toString());
+    }
   }
 
   private void handle(McpServerSession s, McpSchema.JSONRPCMessage message) {
@@ -297,7 +303,7 @@ final class StdioTransport implements McpServerTransportProvider {
       if (n > maxBytes) {
         return new Line(new byte[0], true);
       }
-      return new Line(n == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, n), false);
+      return new Line(n == bytes.length ? bytes : Arrays.copyOf(bytes, n), false);
     }
   }
 }
