@@ -22,15 +22,20 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The operator's map from bearer tokens to grants, read from a file with one token a line:
- * {@code TOKEN GRANT [GRANT …]} (whitespace-separated; blank lines and lines starting with {@code #}
- * ignored). Tokens are at least {@value #MIN_TOKEN_CHARS} characters and are kept only as SHA-256
- * digests, looked up by digest.
+ * {@code TOKEN GRANT [GRANT …]}, separated by spaces or tabs. A {@code #} at the start of a line or
+ * after a space or tab starts a comment that runs to the end of the line; blank lines are ignored. A
+ * {@code #} anywhere else, a grant that is not a valid namespace (the rules of {@link Grants}) or a
+ * token shorter than {@value #MIN_TOKEN_CHARS} characters refuses the whole file with a one-line
+ * message naming the line. Tokens are kept only as SHA-256 digests, looked up by digest.
  */
 final class BearerTokens {
   static final int MIN_TOKEN_CHARS = 16;
-  private final Map<String, Grants> byDigest;
+  private final Map<String, Token> byDigest;
 
-  private BearerTokens(Map<String, Grants> byDigest) {
+  /** One token of the file: the line it is on (its name in logs) and its grants. */
+  record Token(int line, Grants grants) {}
+
+  private BearerTokens(Map<String, Token> byDigest) {
     this.byDigest = Map.copyOf(byDigest);
   }
 
@@ -43,27 +48,37 @@ final class BearerTokens {
     } catch (IOException e) {
       throw new StartupException("--tokens " + file + ": cannot read the file (" + e.getMessage() + ")");
     }
-    Map<String, Grants> map = new HashMap<>();
+    Map<String, Token> map = new HashMap<>();
     for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i).strip();
-      if (line.isEmpty() || line.startsWith("#")) {
+      String where = "--tokens " + file + " line " + (i + 1);
+      List<String> words = words(lines.get(i), where);
+      if (words.isEmpty()) {
         continue;
       }
-      String[] parts = line.split("\\s+");
-      String where = "--tokens " + file + " line " + (i + 1);
-      if (parts.length < 2) {
+      if (words.size() < 2) {
         throw new StartupException(where + ": expected 'TOKEN GRANT [GRANT ...]'");
       }
-      if (parts[0].length() < MIN_TOKEN_CHARS) {
+      String token = words.get(0);
+      if (token.length() < MIN_TOKEN_CHARS) {
         throw new StartupException(where + ": the token is shorter than " + MIN_TOKEN_CHARS + " characters");
       }
-      List<String> grants = new ArrayList<>(List.of(parts).subList(1, parts.length));
-      try {
-        if (map.put(digest(parts[0]), Grants.of(grants)) != null) {
-          throw new StartupException(where + ": the token appears twice");
+      List<String> grants = words.subList(1, words.size());
+      for (int g = 0; g < grants.size(); g++) {
+        try {
+          Grants.of(grants.get(g));
+        } catch (InvalidGrantException e) {
+          throw new StartupException(where + ": grant " + (g + 1) + " '" + printable(grants.get(g)) + "' is not a valid namespace ("
+              + printable(e.getMessage().substring(e.field().length() + 2)) + ")");
         }
+      }
+      Grants all;
+      try {
+        all = Grants.of(grants);
       } catch (InvalidGrantException e) {
-        throw new StartupException(where + ": " + e.getMessage());
+        throw new StartupException(where + ": " + printable(e.getMessage()));
+      }
+      if (map.put(digest(token), new Token(i + 1, all)) != null) {
+        throw new StartupException(where + ": the token appears twice");
       }
     }
     if (map.isEmpty()) {
@@ -72,8 +87,44 @@ final class BearerTokens {
     return new BearerTokens(map);
   }
 
-  /** The grants of an {@code Authorization} header value, or null when it carries no known token. */
-  @Nullable Grants grantsFor(@Nullable String authorization) {
+  /** The words of a line before its comment; a '#' inside a word is refused. */
+  private static List<String> words(String line, String where) {
+    List<String> words = new ArrayList<>();
+    for (String word : line.split("[ \\t]+")) {
+      if (word.isEmpty()) {
+        continue;
+      }
+      if (word.charAt(0) == '#') {
+        break;
+      }
+      if (word.indexOf('#') >= 0) {
+        throw new StartupException(where + ": '#' inside '" + printable(word) + "'; a comment starts with '#' at the start "
+            + "of the line or after a space, and tokens and grants contain no '#'");
+      }
+      words.add(word);
+    }
+    return words;
+  }
+
+  /** The text with every character that is invisible or breaks the line written as a {@code U+XXXX}-style escape. */
+  static String printable(String s) {
+    StringBuilder out = new StringBuilder(s.length());
+    s.codePoints().forEach(c -> {
+      int type = Character.getType(c);
+      boolean hidden = Character.isISOControl(c) || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+          || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE || type == Character.UNASSIGNED
+          || (Character.isSpaceChar(c) && c != ' ');
+      if (hidden) {
+        out.append(String.format("\\u%04X", c));
+      } else {
+        out.appendCodePoint(c);
+      }
+    });
+    return out.toString();
+  }
+
+  /** The token of an {@code Authorization} header value, or null when it carries no known token. */
+  @Nullable Token tokenFor(@Nullable String authorization) {
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return null;
     }

@@ -29,16 +29,14 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import jakarta.servlet.DispatcherType;
-import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -47,8 +45,11 @@ import java.util.concurrent.Callable;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +60,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code java -jar memory-mcp.jar --store memory|sqlite:FILE|postgres:JDBC_URL --grant NS [--grant NS …]
  * [--mode read|read-write] [--embedder minilm|none] [--reasoner deterministic|llm] [--client-type CLIENT] [--http PORT
- * --tokens FILE [--bind ADDRESS]]}. Over stdio stdout carries the protocol only; every log line goes to
+ * --tokens FILE [--bind ADDRESS] [--max-concurrent-per-token N]] [--max-request-bytes BYTES]}. Over stdio stdout carries the protocol only; every log line goes to
  * stderr. A configuration it cannot start with exits with status 2 and says why.
  */
 @Command(name = "memory-mcp", mixinStandardHelpOptions = true, versionProvider = MemoryMcpServer.Version.class,
@@ -69,6 +70,12 @@ public final class MemoryMcpServer implements Callable<Integer> {
   static final int STARTUP_ERROR = 2;
   static final String GRANTS_KEY = "engram.grants";
   static final String ENDPOINT = "/mcp";
+  static final int DEFAULT_MAX_REQUEST_BYTES = 272 * 1024;
+  static final int DEFAULT_MAX_CONCURRENT_PER_TOKEN = 8;
+  static final int MIN_REQUEST_BYTES = 4 * 1024;
+  static final int MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+  /** How long the end of stdin waits for the answers still owed. */
+  static final Duration STDIO_GRACE = Duration.ofSeconds(30);
   private static final Logger LOG = LoggerFactory.getLogger(MemoryMcpServer.class);
 
   @Option(names = "--store", required = true, paramLabel = "STORE",
@@ -101,6 +108,16 @@ public final class MemoryMcpServer implements Callable<Integer> {
 
   @Option(names = "--bind", paramLabel = "ADDRESS", description = "With --http: the address to listen on (default 127.0.0.1).")
   String bind = "127.0.0.1";
+
+  @Option(names = "--max-request-bytes", paramLabel = "BYTES",
+      description = "The largest HTTP request body or stdio line taken, in bytes (default " + DEFAULT_MAX_REQUEST_BYTES
+          + ": the tools' 256 KiB argument limit and 16 KiB for the JSON-RPC envelope).")
+  int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+
+  @Option(names = "--max-concurrent-per-token", paramLabel = "N",
+      description = "With --http: the most POST and DELETE requests of one token handled at a time; more get 429 "
+          + "(default " + DEFAULT_MAX_CONCURRENT_PER_TOKEN + ").")
+  int maxConcurrentPerToken = DEFAULT_MAX_CONCURRENT_PER_TOKEN;
 
   private final PrintStream protocolOut;
 
@@ -142,6 +159,13 @@ public final class MemoryMcpServer implements Callable<Integer> {
     }
     if (!embedder.equals("none") && !embedder.equals("minilm")) {
       throw new StartupException("--embedder must be minilm or none, was '" + embedder + "'");
+    }
+    if (maxRequestBytes < MIN_REQUEST_BYTES || maxRequestBytes > MAX_REQUEST_BYTES) {
+      throw new StartupException("--max-request-bytes must be between " + MIN_REQUEST_BYTES + " and " + MAX_REQUEST_BYTES
+          + ", was " + maxRequestBytes);
+    }
+    if (maxConcurrentPerToken < 1 || maxConcurrentPerToken > 1024) {
+      throw new StartupException("--max-concurrent-per-token must be between 1 and 1024, was " + maxConcurrentPerToken);
     }
     ClientType fixedClient = null;
     if (clientType != null) {
@@ -193,13 +217,11 @@ public final class MemoryMcpServer implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(engram::close, "memory-mcp-close"));
     if (tokenMap == null) {
       Grants fixed = stdioGrants;
-      StdioExchangeTracker tracker = new StdioExchangeTracker(30);
+      StdioTransport transport = new StdioTransport(mapper, System.in, protocolOut, maxRequestBytes, STDIO_GRACE);
       McpMemory memory = new McpMemory(resource, exchange -> fixed, mapper, fixedClient);
-      McpSyncServer server = memory.build(
-          McpServer.sync(new StdioServerTransportProvider(mapper, tracker.watch(System.in), tracker.watch(protocolOut))),
-          version, tools);
+      McpSyncServer server = memory.build(McpServer.sync(transport), version, tools);
       LOG.info("memory-mcp {} on stdio: store {}, mode {}, {} grant(s)", version, describe(store), mode, fixed.namespaces().size());
-      tracker.awaitEndOfInput();
+      transport.serve();
       server.closeGracefully();
       return 0;
     }
@@ -221,9 +243,13 @@ public final class MemoryMcpServer implements Callable<Integer> {
             .allowedHosts(hosts)
             .allowedOrigins(List.of("http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"))
             .build())
+        .maxRequestSize(maxRequestBytes)
         .contextExtractor((HttpServletRequest request) -> {
-          Grants g = known.grantsFor(request.getHeader("Authorization"));
-          return g == null ? McpTransportContext.EMPTY : McpTransportContext.create(Map.of(GRANTS_KEY, g));
+          // set by the HttpGuard in front of the transport, after it checked the token
+          Object t = request.getAttribute(HttpGuard.TOKEN_ATTRIBUTE);
+          return t instanceof BearerTokens.Token token
+              ? McpTransportContext.create(Map.of(GRANTS_KEY, token.grants()))
+              : McpTransportContext.EMPTY;
         })
         .build();
     McpMemory memory = new McpMemory(resource, exchange -> (Grants) exchange.transportContext().get(GRANTS_KEY), mapper,
@@ -231,23 +257,24 @@ public final class MemoryMcpServer implements Callable<Integer> {
     memory.build(McpServer.sync(transport), version, tools);
 
     Server jetty = new Server();
-    ServerConnector connector = new ServerConnector(jetty);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setSendXPoweredBy(false);
+    ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
     connector.setHost(bind);
     connector.setPort(httpPort);
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    Filter auth = (request, response, chain) -> {
-      HttpServletRequest http = (HttpServletRequest) request;
-      if (known.grantsFor(http.getHeader("Authorization")) == null) {
-        HttpServletResponse res = (HttpServletResponse) response;
-        res.setHeader("WWW-Authenticate", "Bearer");
-        res.sendError(HttpServletResponse.SC_UNAUTHORIZED, "a known bearer token is required");
-        return;
-      }
-      chain.doFilter(request, response);
-    };
-    context.addFilter(new FilterHolder(auth), "/*", EnumSet.of(DispatcherType.REQUEST));
+    HttpGuard guard = new HttpGuard(known, mapper, ENDPOINT, maxRequestBytes, maxConcurrentPerToken);
+    FilterHolder guarded = new FilterHolder(guard);
+    guarded.setAsyncSupported(true);
+    context.addFilter(guarded, "/*", EnumSet.of(DispatcherType.REQUEST));
+    ErrorHandler quiet = new ErrorHandler();
+    quiet.setShowStacks(false);
+    quiet.setShowCauses(false);
+    quiet.setShowMessageInTitle(false);
+    jetty.setErrorHandler(quiet);
     ServletHolder holder = new ServletHolder(transport);
     holder.setAsyncSupported(true);
     context.addServlet(holder, ENDPOINT);

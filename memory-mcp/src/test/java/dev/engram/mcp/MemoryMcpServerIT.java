@@ -252,6 +252,8 @@ class MemoryMcpServerIT {
         {"--store", "memory", "--grant", "a", "--mode", "write"},
         {"--store", "memory", "--grant", "a", "--reasoner", "gpt"},
         {"--store", "memory", "--grant", "a", "--client-type", "vim"},
+        {"--store", "memory", "--grant", "a", "--max-request-bytes", "10"},
+        {"--store", "memory", "--http", "8080", "--tokens", dir.resolve("missing.txt").toString(), "--max-concurrent-per-token", "0"},
         {"--nonsense"},
     };
     for (String[] args : bad) {
@@ -262,6 +264,25 @@ class MemoryMcpServerIT {
       assertThat(p.exitValue()).as(String.join(" ", args) + ": " + err).isEqualTo(2);
       assertThat(out).as(String.join(" ", args)).isEmpty();
       assertThat(err).as(String.join(" ", args)).isNotBlank().doesNotContain("\tat ");
+    }
+  }
+
+  @Test
+  void aTokensFileLineThatIsNoTokenAndGrantsRefusesStartupInOneLineNamingIt() throws Exception {
+    String token = "token-a-0123456789abcdef";
+    Map<String, String> files = Map.of(
+        "# operators\n" + token + " app/user/carol#team/blue\n", "line 2",
+        token + " app/user/a\n\n\ntoken-b-0123456789abcdef app/user/b team//blue # bob\n", "line 4",
+        token + " app/user/a # a\n" + token + " app/user/b\n", "line 2");
+    for (Map.Entry<String, String> f : files.entrySet()) {
+      Path tokens = Files.writeString(dir.resolve("tokens-" + f.getValue().replace(' ', '-') + "-" + f.getKey().length()), f.getKey());
+      Process p = new ProcessBuilder(command("--store", "memory", "--http", String.valueOf(freePort()), "--tokens",
+          tokens.toString())).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+      String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).as(err).isEqualTo(2);
+      assertThat(err.strip().lines()).as(err).hasSize(1);
+      assertThat(err).contains(tokens + " " + f.getValue());
     }
   }
 
