@@ -290,6 +290,55 @@ abstract class AgentMemoryContract {
     }
   }
 
+  @Test
+  void everyToolResultKeepsTheOneCharacterBudgetAndSaysWhatWasCut() {
+    Engram engram = Engram.builder().store(createStore()).reasoner(new dev.engram.reasoner.DeterministicReasoner())
+        .maxContentBytes(40_000).build();
+    opened.add(engram);
+    for (int i = 0; i < 25; i++) {
+      engram.write(A, "Budget entry " + i + ": " + ("compost " + i + " ").repeat(800).strip(),
+          WriteOptions.builder().topicsHint("garden").build());
+    }
+    String huge = "Huge note: " + "\"quoted\" tomato \ud83c\udf45 ".repeat(800);
+    MemoryEntry hugeEntry = engram.write(A, huge, WriteOptions.builder().topicsHint("huge").build()).entry();
+    engram.write(A, huge.replace("Huge note", "Soul"), WriteOptions.builder().path("core://soul").build());
+    AgentMemory agent = MemoryResource.builder(engram).build().bind(A);
+    String hugeRef = new EntryRef(hugeEntry.entryId(), hugeEntry.version()).encode();
+    Map<String, ToolResult> results = new java.util.LinkedHashMap<>();
+    results.put("search", agent.call("memory_search", args("query", "compost", "limit", 25)));
+    results.put("read", agent.call("memory_read", args("topic", "garden")));
+    results.put("read huge", agent.call("memory_read", args("topic", "huge")));
+    results.put("boot", agent.call("memory_boot", "{}"));
+    // within the tools' content limit, but twice the budget as JSON: every character is escaped
+    String escaped = "Corrected " + "\"\\".repeat(4000);
+    results.put("correct", agent.call("memory_correct", args("ref", hugeRef, "content", escaped)));
+    for (Map.Entry<String, ToolResult> r : results.entrySet()) {
+      assertThat(r.getValue().text().length()).as(r.getKey()).isLessThanOrEqualTo(16_000);
+      assertThat(ok(r.getValue()).path("note").asText()).as(r.getKey()).isNotBlank();
+    }
+    JsonNode search = ok(results.get("search"));
+    assertThat(search.path("results").size()).isBetween(1, 24);
+    assertThat(search.path("note").asText())
+        .contains((25 - search.path("results").size()) + " more matches were left out").contains("16000 characters");
+    JsonNode read = ok(results.get("read"));
+    assertThat(read.path("note").asText()).contains("only the first " + read.path("entries").size() + " entr");
+    for (String key : List.of("read huge", "boot", "correct")) {
+      JsonNode n = ok(results.get(key));
+      JsonNode e = key.equals("read huge") ? n.path("entries").get(0) : key.equals("boot") ? n.path("nodes").get(0)
+          : n.path("entry");
+      assertThat(e.path("clipped").asBoolean()).as(key).isTrue();
+      String content = e.path("content").asText();
+      String whole = key.equals("correct") ? escaped : key.equals("boot") ? huge.replace("Huge note", "Soul") : huge;
+      assertThat(content).as(key).endsWith("…").hasSizeGreaterThan(key.equals("correct") ? 7_000 : 8_000);
+      assertThat(whole).as(key).startsWith(content.substring(0, content.length() - 1));
+      assertThat(n.path("note").asText()).as(key).contains("clipped");
+    }
+    // a result within the budget is whole, and its note does not speak of cuts
+    JsonNode small = ok(agent.call("memory_search", args("query", "compost", "limit", 1)));
+    assertThat(small.path("note").asText()).doesNotContain("left out").doesNotContain("clipped");
+    assertThat(small.path("results").get(0).has("clipped")).isFalse();
+  }
+
   // ---- malformed calls
 
   @Test
