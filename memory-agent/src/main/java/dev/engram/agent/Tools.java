@@ -74,6 +74,8 @@ final class Tools {
   static final int MAX_CONTENT_CHARS = 8192;
   static final int MAX_QUERY_CHARS = 2000;
   static final int MAX_REASON_CHARS = 500;
+  /** The most characters of a name the caller gave (a tool, an argument) that an error echoes. */
+  static final int MAX_ECHO_CHARS = 64;
 
   private static final Logger LOG = LoggerFactory.getLogger(Tools.class);
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -167,7 +169,7 @@ final class Tools {
       if (tool != null) {
         return error("read_only", name + " is not available: memory is read-only here");
       }
-      return error("unknown_tool", "unknown tool '" + clip(name, 64) + "'; available: " + names());
+      return error("unknown_tool", "unknown tool '" + clip(name, MAX_ECHO_CHARS) + "'; available: " + names());
     }
     if (jsonArgs.length() > MAX_ARGUMENT_CHARS) {
       return error("invalid_arguments", "the arguments are " + jsonArgs.length() + " characters; the limit is "
