@@ -20,6 +20,7 @@ import dev.engram.Namespaces;
 import dev.engram.WriteOptions;
 import dev.engram.WriteRequest;
 import dev.engram.WriteResult;
+import dev.engram.agent.AgentMemory;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -229,7 +230,8 @@ public final class EngramVectorStore implements VectorStore {
   }
 
   /**
-   * Ranks documents for the request's query, best first.
+   * Ranks documents for the request's query, best first. A long query (a user message of any length)
+   * is clipped for recall, as {@link AgentMemory#recallQuery(String)} does, instead of failing.
    *
    * @param request the query, topK, similarity threshold and filter
    * @return at most {@code topK} documents
@@ -244,7 +246,8 @@ public final class EngramVectorStore implements VectorStore {
     if (topK == 0) {
       return out;
     }
-    if (request.getQuery() == null || request.getQuery().isBlank()) {
+    String query = request.getQuery() == null ? "" : AgentMemory.recallQuery(request.getQuery());
+    if (query.isEmpty()) {
       for (MemoryEntry e : documentEntries()) {
         Document d = toDocument(e, null, null);
         if (threshold <= 0 && (filter == null || MetadataFilter.matches(filter, d.getMetadata()))) {
@@ -260,7 +263,7 @@ public final class EngramVectorStore implements VectorStore {
     if (topK > FILTER_CANDIDATES) {
       LOG.warn("similaritySearch: topK {} is above the engine's limit; at most {} documents are returned", topK, FILTER_CANDIDATES);
     }
-    SearchResult result = engram.search(grants, dev.engram.SearchRequest.builder(request.getQuery())
+    SearchResult result = engram.search(grants, dev.engram.SearchRequest.builder(query)
         .mode(SearchMode.AUTO).topics(topic).limit(limit).build());
     if (result.fallbackReason() != null) {
       LOG.info("similaritySearch ran {} instead of {}: {}", result.used(), result.requested(), result.fallbackReason());

@@ -173,4 +173,14 @@ class EngramVectorStoreTest {
     assertThat(alice.similaritySearch("refund policy")).extracting(Document::getText)
         .containsExactly("Company refund policy: 30 days.");
   }
+
+  @Test
+  void aLongQueryIsClippedForRecallInsteadOfFailing() {
+    store.add(List.of(new Document("beds", "The tomato bed needs water every morning.", Map.of())));
+    String message = "When does the tomato bed need water? " + "Here is my whole garden diary. ".repeat(330);
+    assertThat(message.length()).isGreaterThan(10_000);
+    assertThat(store.similaritySearch(message)).extracting(Document::getId).containsExactly("beds");
+    assertThat(store.similaritySearch(SearchRequest.builder().query(message).filterExpression("lang == 'en'").build()))
+        .isEmpty();
+  }
 }
