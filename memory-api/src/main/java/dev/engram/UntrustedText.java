@@ -19,13 +19,23 @@ import java.util.Objects;
  *       a structure line (a citation head, a {@code SYSTEM:} line, a marker);</li>
  *   <li>a run of two or more angle brackets ({@code <}, {@code >}) becomes as many {@code ‹} /
  *       {@code ›}, so the text never contains the marker syntax {@code <<<…>>>} anywhere;</li>
- *   <li>invisible characters that could hide a marker from a human reader but not from a model
- *       (zero-width space, word joiner, byte-order mark) and control characters other than line
- *       breaks are dropped; a tab becomes a space;</li>
+ *   <li>default-ignorable characters, which a reader does not see but a model does, are dropped
+ *       before anything else, so none of them can split a run of brackets or hide text: every
+ *       format character (Unicode category {@code Cf}: zero-width space, joiners and non-joiners,
+ *       soft hyphen, word joiner and invisible operators, bidirectional controls, byte-order mark,
+ *       tag characters), the variation selectors (U+FE00–U+FE0F, U+180B–U+180F, U+E0100–U+E01EF), the
+ *       combining grapheme joiner (U+034F), the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the
+ *       Khmer inherent vowels (U+17B4, U+17B5) and the unassigned code points Unicode reserves as
+ *       default-ignorable; control characters other than line breaks are dropped too, and a tab
+ *       becomes a space;</li>
  *   <li>the Unicode line and paragraph separators (U+2028, U+2029) and carriage returns count as line
  *       breaks, so a line the reader sees is a line the rule prefixed.</li>
  * </ul>
- * The output depends only on the input (no random delimiters), so renders are reproducible.
+ * Once its default-ignorable characters are removed, a rendered block therefore holds each of its
+ * markers exactly where the renderer wrote it. Dropping them also drops emoji joiners and
+ * presentation selectors from rendered text (a family emoji shows as its members); the stored text
+ * is unchanged. The output depends only on the input (no random delimiters), so renders are
+ * reproducible.
  */
 public final class UntrustedText {
   /** Opens an untrusted block; stands alone on its line. */
@@ -93,23 +103,25 @@ public final class UntrustedText {
   }
 
   /**
-   * {@code text} with every run of two or more angle brackets replaced by as many {@code ‹} (for
-   * {@code <}) and {@code ›} (for {@code >}), invisible and control characters (but line breaks)
-   * dropped and tabs made spaces; everything else unchanged.
+   * {@code text} with default-ignorable characters (see the class description) and control characters
+   * (but line breaks) dropped, tabs made spaces, and then every run of two or more angle brackets
+   * replaced by as many {@code ‹} (for {@code <}) and {@code ›} (for {@code >}); everything else
+   * unchanged. Unpaired surrogates are kept as they are.
    *
    * @param text any text
-   * @return the text without marker syntax
+   * @return the text without marker syntax, even to a reader who ignores invisible characters
    * @throws NullPointerException if {@code text} is null
    */
   public static String neutralise(String text) {
     Objects.requireNonNull(text, "text");
     StringBuilder visible = new StringBuilder(text.length());
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
+    for (int i = 0; i < text.length(); ) {
+      int c = text.codePointAt(i);
+      i += Character.charCount(c);
       if (c == '\t') {
         visible.append(' ');
-      } else if (isLineBreak(c) || !(Character.isISOControl(c) || c == '\u200B' || c == '\u2060' || c == '\uFEFF')) {
-        visible.append(c);
+      } else if (isLineBreak(c) || !(Character.isISOControl(c) || isDefaultIgnorable(c))) {
+        visible.appendCodePoint(c);
       }
     }
     StringBuilder out = new StringBuilder(visible.length());
@@ -131,7 +143,18 @@ public final class UntrustedText {
     return out.toString();
   }
 
-  private static boolean isLineBreak(char c) {
+  /** Unicode's {@code Default_Ignorable_Code_Point} property, and every other format character ({@code Cf}). */
+  private static boolean isDefaultIgnorable(int codePoint) {
+    int c = codePoint;
+    return Character.getType(c) == Character.FORMAT
+        || c == 0x00AD || c == 0x034F || c == 0x061C || c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5
+        || (c >= 0x180B && c <= 0x180F) || (c >= 0x200B && c <= 0x200F) || (c >= 0x202A && c <= 0x202E)
+        || (c >= 0x2060 && c <= 0x206F) || c == 0x3164 || (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFEFF
+        || c == 0xFFA0 || (c >= 0xFFF0 && c <= 0xFFF8) || (c >= 0x1BCA0 && c <= 0x1BCA3)
+        || (c >= 0x1D173 && c <= 0x1D17A) || (c >= 0xE0000 && c <= 0xE0FFF);
+  }
+
+  private static boolean isLineBreak(int c) {
     return c == '\n' || c == '\r' || c == '\u2028' || c == '\u2029' || c == '\u0085' || c == '\u000B' || c == '\f';
   }
 }

@@ -75,6 +75,21 @@ public final class AgentMemory {
   }
 
   /**
+   * A user's message as the query that recalls memory for it, the way {@link #instructions(String)}
+   * uses it: control characters and unpaired surrogates become spaces, and a message longer than a
+   * search query may be is clipped (on a code point boundary) to its first 2,000 characters, so a long
+   * message still recalls memory instead of failing. Adapters that search or prepare a context for a
+   * message use it too.
+   *
+   * @param message the user's message, any length
+   * @return the query, stripped; empty when nothing is left to search for
+   * @throws NullPointerException if {@code message} is null
+   */
+  public static String recallQuery(String message) {
+    return Instructions.queryOf(Objects.requireNonNull(message, "message"));
+  }
+
+  /**
    * The boot block as one deterministic text block for the start of a session: the existing boot
    * nodes of the runtime this memory was bound to (or {@code clientType} when given; the generic
    * {@link ClientType#MCP} when neither is known) with their content and refs, then the five most

@@ -163,7 +163,7 @@ final class ArgumentSchema {
         for (Iterator<String> it = v.fieldNames(); it.hasNext(); ) {
           String k = it.next();
           if (!props.has(k)) {
-            return "unknown argument '" + join(at, k) + "'; allowed: " + fieldList(props);
+            return "unknown argument '" + join(at, Tools.clip(k, Tools.MAX_ECHO_CHARS)) + "'; allowed: " + fieldList(props);
           }
         }
         for (JsonNode r : s.path("required")) {

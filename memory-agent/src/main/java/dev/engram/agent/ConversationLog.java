@@ -30,7 +30,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,7 +77,6 @@ public final class ConversationLog {
   static final int MAX_PINNED = 32;
   static final String MARKER_SPEAKER = "engram";
   private static final Logger LOG = LoggerFactory.getLogger(ConversationLog.class);
-  private static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}");
   private static final ObjectMapper ESCAPING = JsonMapper.builder()
       .enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
   private static final ObjectMapper READING = new ObjectMapper();
@@ -170,9 +168,10 @@ public final class ConversationLog {
    * The current window of a conversation, oldest first (empty when nothing was captured).
    *
    * @param grants the caller's grants
-   * @param conversationId the conversation (a source session id: 1..128 of {@code [A-Za-z0-9_.:-]})
+   * @param conversationId the conversation, in the id alphabet of {@link Grants#template(String)}
+   *     ({@value Grants.Template#ID_ALPHABET}), which is also a source session id
    * @return the turns, exactly as given to {@link #replace}
-   * @throws InvalidInputException if the id is not a session id, or the conversation has more records
+   * @throws InvalidInputException if the id is not in the id alphabet, or the conversation has more records
    *     than one read returns
    */
   public List<Turn> read(Grants grants, String conversationId) {
@@ -187,7 +186,7 @@ public final class ConversationLog {
    * @param conversationId the conversation
    * @param turns the whole new window, oldest first
    * @throws InvalidInputException naming the turn and field when one cannot be captured (too long,
-   *     a malformed role), or the conversation id is not a session id
+   *     a malformed role), or the conversation id is not in the id alphabet
    * @throws MemoryException with {@link ErrorCode#REVISION_CONFLICT} when another replace of the same
    *     conversation took the records' indices meanwhile
    */
@@ -279,6 +278,7 @@ public final class ConversationLog {
    * @param grants the caller's grants; the scope must be writable
    * @param conversationId the conversation
    * @return the number of records erased
+   * @throws InvalidInputException if the id is not in the id alphabet
    */
   public int delete(Grants grants, String conversationId) {
     List<CapturedSource> records = records(grants, conversationId);
@@ -310,10 +310,7 @@ public final class ConversationLog {
   private List<CapturedSource> records(Grants grants, String conversationId) {
     Objects.requireNonNull(grants, "grants");
     Objects.requireNonNull(conversationId, "conversationId");
-    if (!SESSION_ID.matcher(conversationId).matches()) {
-      throw new InvalidInputException("conversationId", "'" + Tools.clip(conversationId, 40)
-          + "' is not a session id (1-128 of letters, digits, '_', '.', ':', '-', starting with a letter or digit)");
-    }
+    Grants.Template.requireId("conversationId", conversationId);
     List<CapturedSource> out = engram.sources(grants,
         SourceQuery.session(conversationId).withScope(scopeOf(grants)).withLimit(SourceQuery.MAX_LIMIT));
     if (out.size() >= SourceQuery.MAX_LIMIT) {

@@ -60,7 +60,13 @@ final class Tools {
   static final String BOOT = "memory_boot";
   static final int MAX_ARGUMENT_CHARS = 256 * 1024;
   static final int READ_MAX_ENTRIES = 50;
-  static final int READ_MAX_CHARS = 16_000;
+  /**
+   * The most characters of one tool result (its JSON text): entries that do not fit are left out, the
+   * first entry's content is clipped when it alone does not fit, and a note says what was cut.
+   */
+  static final int RESULT_MAX_CHARS = 16_000;
+  /** What a result keeps free of entries for its wrapper, its other fields and its note. */
+  private static final int RESULT_RESERVE = 600;
   static final int SEARCH_DEFAULT_LIMIT = 8;
   static final int SEARCH_MAX_LIMIT = 25;
   static final int MAX_TOPIC_CHARS = 64;
@@ -68,6 +74,8 @@ final class Tools {
   static final int MAX_CONTENT_CHARS = 8192;
   static final int MAX_QUERY_CHARS = 2000;
   static final int MAX_REASON_CHARS = 500;
+  /** The most characters of a name the caller gave (a tool, an argument) that an error echoes. */
+  static final int MAX_ECHO_CHARS = 64;
 
   private static final Logger LOG = LoggerFactory.getLogger(Tools.class);
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -161,7 +169,7 @@ final class Tools {
       if (tool != null) {
         return error("read_only", name + " is not available: memory is read-only here");
       }
-      return error("unknown_tool", "unknown tool '" + clip(name, 64) + "'; available: " + names());
+      return error("unknown_tool", "unknown tool '" + clip(name, MAX_ECHO_CHARS) + "'; available: " + names());
     }
     if (jsonArgs.length() > MAX_ARGUMENT_CHARS) {
       return error("invalid_arguments", "the arguments are " + jsonArgs.length() + " characters; the limit is "
@@ -217,24 +225,22 @@ final class Tools {
     }
     List<MemoryEntry> entries = resource.engram.read(grants, topics, ReadOptions.limit(READ_MAX_ENTRIES + 1));
     ObjectNode out = F.objectNode();
-    ArrayNode list = out.putArray("entries");
-    int chars = 0;
-    int shown = 0;
-    for (MemoryEntry e : entries) {
-      if (shown >= READ_MAX_ENTRIES || (shown > 0 && chars + e.content().length() > READ_MAX_CHARS)) {
-        break;
-      }
-      list.add(entry(e));
-      chars += e.content().length();
-      shown++;
+    List<ObjectNode> nodes = new ArrayList<>();
+    for (MemoryEntry e : entries.subList(0, Math.min(entries.size(), READ_MAX_ENTRIES))) {
+      nodes.add(entry(e));
     }
+    Fit fit = fit(out.putArray("entries"), nodes, RESULT_MAX_CHARS - RESULT_RESERVE);
+    List<String> notes = new ArrayList<>();
     if (entries.isEmpty()) {
-      out.put("note", "nothing is remembered under " + (topics.size() == 1 ? "this topic" : "these topics")
+      notes.add("nothing is remembered under " + (topics.size() == 1 ? "this topic" : "these topics")
           + "; memory_search may find related entries");
-    } else if (shown < entries.size()) {
-      out.put("note", "more entries exist than are shown; read fewer topics at a time or use memory_search");
+    } else if (fit.shown() < entries.size()) {
+      notes.add("only the first " + fit.shown() + (fit.shown() == 1 ? " entry is" : " entries are") + " shown (a "
+          + "result holds at most " + READ_MAX_ENTRIES + " entries and " + RESULT_MAX_CHARS + " characters); more "
+          + "entries exist: read fewer topics at a time or use memory_search");
     }
-    return ok(out);
+    fit.note(notes);
+    return ok(out, notes);
   }
 
   private ToolResult search(Grants grants, JsonNode args) {
@@ -242,18 +248,25 @@ final class Tools {
     SearchResult result = resource.engram.search(grants,
         SearchRequest.builder(args.get("query").textValue()).limit(limit).build());
     ObjectNode out = F.objectNode();
-    ArrayNode hits = out.putArray("results");
+    List<ObjectNode> nodes = new ArrayList<>();
     for (SearchHit h : result.hits()) {
-      hits.add(entry(h.entry()));
+      nodes.add(entry(h.entry()));
     }
+    Fit fit = fit(out.putArray("results"), nodes, RESULT_MAX_CHARS - RESULT_RESERVE);
+    List<String> notes = new ArrayList<>();
     if (result.fallbackReason() != null) {
       LOG.info("memory_search ran full text only: {}", result.fallbackReason());
-      out.put("note", "meaning-based search was unavailable; these are full-text matches only");
+      notes.add("meaning-based search was unavailable; these are full-text matches only");
     }
     if (result.hits().isEmpty()) {
-      out.put("note", (out.has("note") ? out.get("note").asText() + "; " : "") + "nothing matched; try other words");
+      notes.add("nothing matched; try other words");
+    } else if (fit.shown() < nodes.size()) {
+      notes.add((nodes.size() - fit.shown()) + " more " + (nodes.size() - fit.shown() == 1 ? "match was" : "matches were")
+          + " left out (a result holds at most " + RESULT_MAX_CHARS + " characters); ask for a smaller limit or "
+          + "narrower words, or read a topic with memory_read");
     }
-    return ok(out);
+    fit.note(notes);
+    return ok(out, notes);
   }
 
   /** The actor history records: the configured source, with the runtime when trusted code named it. */
@@ -273,8 +286,7 @@ final class Tools {
       case DEDUPED -> "already remembered";
       case UPDATED -> "updated";
     });
-    out.set("entry", entry(r.entry()));
-    return ok(out);
+    return ok(out, withEntry(out, r.entry()));
   }
 
   private ToolResult correct(Grants grants, String actor, JsonNode args) {
@@ -283,8 +295,7 @@ final class Tools {
         ChangeOptions.reason("corrected through " + CORRECT).withSource(actor).withOrigin(resource.origin));
     ObjectNode out = F.objectNode();
     out.put("outcome", next.versionId().equals(cur.versionId()) ? "unchanged (same content)" : "corrected");
-    out.set("entry", entry(next));
-    return ok(out);
+    return ok(out, withEntry(out, next));
   }
 
   private ToolResult forget(Grants grants, String actor, JsonNode args) {
@@ -294,27 +305,35 @@ final class Tools {
     ObjectNode out = F.objectNode();
     out.put("outcome", "forgotten (retired; kept in history)");
     out.put("ref", args.get("ref").textValue());
-    return ok(out);
+    return ok(out, List.of());
   }
 
   private ToolResult boot(Grants grants, ClientType client) {
     BootBlock block = resource.engram.boot(grants, client);
     ObjectNode out = F.objectNode();
     out.put("client", client.id());
-    ArrayNode nodes = out.putArray("nodes");
+    ArrayNode nodeList = out.putArray("nodes");
+    ArrayNode recent = F.arrayNode();
+    for (RecentMemory r : block.recent()) {
+      recent.add(recent(r));
+    }
+    List<ObjectNode> nodes = new ArrayList<>();
     for (MemoryEntry e : block.nodes()) {
       ObjectNode n = entry(e);
       n.put("path", e.path());
       nodes.add(n);
     }
-    ArrayNode recent = out.putArray("recent");
-    for (RecentMemory r : block.recent()) {
-      recent.add(recent(r));
-    }
+    Fit fit = fit(nodeList, nodes, RESULT_MAX_CHARS - RESULT_RESERVE - recent.toString().length());
+    out.set("recent", recent);
+    List<String> notes = new ArrayList<>();
     if (block.nodes().isEmpty()) {
-      out.put("note", "no boot node is written yet");
+      notes.add("no boot node is written yet");
+    } else if (fit.shown() < nodes.size()) {
+      notes.add((nodes.size() - fit.shown()) + " more boot " + (nodes.size() - fit.shown() == 1 ? "node was" : "nodes were")
+          + " left out (a result holds at most " + RESULT_MAX_CHARS + " characters)");
     }
-    return ok(out);
+    fit.note(notes);
+    return ok(out, notes);
   }
 
   static ObjectNode recent(RecentMemory r) {
@@ -434,8 +453,83 @@ final class Tools {
     return new EntryRef(e.entryId(), e.version()).encode();
   }
 
-  private static ToolResult ok(ObjectNode out) {
+  /** Sets {@code out}'s {@code entry} to the entry, its content clipped if needed; returns the notes. */
+  private static List<String> withEntry(ObjectNode out, MemoryEntry e) {
+    ArrayNode one = F.arrayNode();
+    Fit fit = fit(one, List.of(entry(e)), RESULT_MAX_CHARS - RESULT_RESERVE);
+    out.set("entry", one.get(0));
+    List<String> notes = new ArrayList<>();
+    fit.note(notes);
+    return notes;
+  }
+
+  private static ToolResult ok(ObjectNode out, List<String> notes) {
+    if (!notes.isEmpty()) {
+      out.put("note", String.join("; ", notes));
+    }
     return ToolResult.ok(out.toString());
+  }
+
+  /**
+   * What {@link #fit} kept.
+   *
+   * @param shown how many nodes were added
+   * @param clipped whether the first node's content was clipped
+   */
+  private record Fit(int shown, boolean clipped) {
+    void note(List<String> notes) {
+      if (clipped) {
+        notes.add("the content of the first entry is clipped (marked \"clipped\"; a result holds at most "
+            + RESULT_MAX_CHARS + " characters)");
+      }
+    }
+  }
+
+  /**
+   * Adds {@code nodes} to {@code list} in order while their JSON text stays within {@code room}
+   * characters. A first node that does not fit alone is added with its content clipped to fit (and
+   * {@code "clipped": true}); any later node that does not fit ends the list.
+   */
+  private static Fit fit(ArrayNode list, List<ObjectNode> nodes, int room) {
+    int used = 0;
+    for (ObjectNode n : nodes) {
+      int len = n.toString().length() + 1;
+      if (used + len <= room) {
+        list.add(n);
+        used += len;
+      } else if (list.isEmpty()) {
+        list.add(clipped(n, room));
+        return new Fit(1, true);
+      } else {
+        break;
+      }
+    }
+    return new Fit(list.size(), false);
+  }
+
+  /** {@code node} with the longest prefix of its content (whole code points, marked with …) whose JSON fits. */
+  private static ObjectNode clipped(ObjectNode node, int room) {
+    String content = node.path("content").asText();
+    ObjectNode out = node.deepCopy();
+    out.put("clipped", true);
+    int lo = 0;
+    int hi = content.length();
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      out.put("content", prefix(content, mid));
+      if (out.toString().length() < room) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    out.put("content", prefix(content, lo));
+    return out;
+  }
+
+  private static String prefix(String s, int end) {
+    int cut = end > 0 && end < s.length() && Character.isHighSurrogate(s.charAt(end - 1)) ? end - 1 : end;
+    return s.substring(0, cut) + "…";
   }
 
   static ToolResult error(String code, String message) {

@@ -38,8 +38,10 @@ import java.util.Objects;
  * Text reads back exactly.
  *
  * <p>Grants come from trusted code mapping the memory id ({@link MemoryIdGrants}); LangChain4j's shared
- * {@code default} id is refused by {@link MemoryIdGrants#template(String)}. Memory ids are session ids
- * (1..128 of letters, digits, {@code _ . : -}); others are refused with an {@link InvalidInputException}.
+ * {@code default} id is refused by {@link MemoryIdGrants#template(String)}. Memory ids are in the id
+ * alphabet of {@link dev.engram.Grants#template(String)}
+ * ({@value dev.engram.Grants.Template#ID_ALPHABET}); others are refused with an
+ * {@link InvalidInputException}.
  */
 public final class EngramChatMemoryStore implements ChatMemoryStore {
   static final String FORMAT = "langchain4j.message.v1";
@@ -63,7 +65,7 @@ public final class EngramChatMemoryStore implements ChatMemoryStore {
    *
    * @param memoryId the chat memory id
    * @return the messages as stored
-   * @throws InvalidInputException if the id maps to no grants or is not a session id
+   * @throws InvalidInputException if the id maps to no grants or is not in the id alphabet
    */
   @Override
   public List<ChatMessage> getMessages(Object memoryId) {

@@ -14,6 +14,7 @@ import dev.engram.PreparedContext;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
+import dev.engram.agent.AgentMemory;
 import dev.langchain4j.data.document.Metadata;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.rag.content.Content;
@@ -96,18 +97,19 @@ public final class EngramContentRetriever implements ContentRetriever {
   }
 
   /**
-   * Retrieves memory for the query.
+   * Retrieves memory for the query. A long query (a user message of any length) is clipped for
+   * recall, as {@link AgentMemory#recallQuery(String)} does, instead of failing.
    *
    * @param query the query; its metadata's chat memory id names the grants unless they are fixed
-   * @return the contents, possibly empty
-   * @throws InvalidInputException if the grants cannot be resolved or the query is blank
+   * @return the contents, possibly empty (also for a blank query)
+   * @throws InvalidInputException if the grants cannot be resolved
    */
   @Override
   public List<Content> retrieve(Query query) {
     Objects.requireNonNull(query, "query");
     Grants grants = grantsFor(query);
-    String text = query.text();
-    if (text == null || text.isBlank()) {
+    String text = query.text() == null ? "" : AgentMemory.recallQuery(query.text());
+    if (text.isEmpty()) {
       return List.of();
     }
     return shape == Shape.PREPARED_CONTEXT ? context(grants, text) : hits(grants, text);

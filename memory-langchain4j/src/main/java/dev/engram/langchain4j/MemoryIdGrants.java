@@ -5,9 +5,10 @@
 package dev.engram.langchain4j;
 
 import dev.engram.Grants;
+import dev.engram.InvalidGrantException;
 import dev.engram.InvalidInputException;
+import dev.langchain4j.service.memory.ChatMemoryService;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * Trusted application code that turns a LangChain4j chat memory id (the {@code @MemoryId} argument of
@@ -16,7 +17,7 @@ import java.util.regex.Pattern;
 @FunctionalInterface
 public interface MemoryIdGrants {
   /** The placeholder a {@linkplain #template(String) template} replaces. */
-  String PLACEHOLDER = "{id}";
+  String PLACEHOLDER = Grants.Template.PLACEHOLDER;
 
   /**
    * The grants for one memory id.
@@ -28,35 +29,19 @@ public interface MemoryIdGrants {
   Grants resolve(Object memoryId);
 
   /**
-   * Grants made by putting the memory id into a namespace template such as {@code app/user/{id}}.
-   * The id (its {@code toString()}) must be one namespace segment (letters, digits, {@code _},
-   * {@code -}, {@code .}, {@code @}; no {@code /}), and LangChain4j's {@code "default"} id, which an AI
-   * service without a {@code @MemoryId} parameter uses for every user, is refused.
+   * Grants made by putting the memory id into a namespace template such as {@code app/user/{id}}, by
+   * {@link Grants#template(String)}: the id (its {@code toString()}) must be in the one id alphabet
+   * ({@value Grants.Template#ID_ALPHABET}), and LangChain4j's {@link ChatMemoryService#DEFAULT} id ({@code "default"}), which an AI service
+   * without a {@code @MemoryId} parameter uses for every user, is refused.
    *
    * @param template a namespace with exactly one {@value #PLACEHOLDER}
-   * @return the resolver
-   * @throws InvalidInputException if the template is malformed
+   * @return the resolver; it throws {@link InvalidGrantException} for an id outside the alphabet or
+   *     the default id
+   * @throws InvalidGrantException if the template is malformed
    */
   static MemoryIdGrants template(String template) {
-    Objects.requireNonNull(template, "template");
-    int at = template.indexOf(PLACEHOLDER);
-    if (at < 0 || template.indexOf(PLACEHOLDER, at + 1) >= 0) {
-      throw new InvalidInputException("template",
-          "'" + template + "' must contain " + PLACEHOLDER + " exactly once, e.g. app/user/" + PLACEHOLDER);
-    }
-    Grants.of(template.replace(PLACEHOLDER, "x"));
-    Pattern segment = Pattern.compile("[A-Za-z0-9_@-][A-Za-z0-9_.@-]{0,127}");
-    return memoryId -> {
-      String id = Objects.requireNonNull(memoryId, "memoryId").toString();
-      if (id.equals("default")) {
-        throw new InvalidInputException("memoryId",
-            "is LangChain4j's shared 'default': give the AI service method a @MemoryId parameter");
-      }
-      if (!segment.matcher(id).matches()) {
-        throw new InvalidInputException("memoryId", "'" + (id.length() > 40 ? id.substring(0, 40) + "…" : id)
-            + "' is not one namespace segment (letters, digits, '_', '-', '.', '@'; at most 128)");
-      }
-      return Grants.of(template.replace(PLACEHOLDER, id));
-    };
+    Grants.Template grants = Grants.template(template).refusing(ChatMemoryService.DEFAULT,
+        "it is LangChain4j's shared default memory id: give the AI service method a @MemoryId parameter");
+    return memoryId -> grants.grants(Objects.requireNonNull(memoryId, "memoryId").toString());
   }
 }

@@ -157,6 +157,32 @@ class LangChain4jMemoryTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"memory"})
+  void aLongUserMessageIsClippedForRecallInsteadOfFailing(String kind) throws IOException {
+    try (Engram engram = engram(kind)) {
+      Grants alice = Grants.of("app/user/alice");
+      engram.write(alice, "The tomato bed needs water every morning.", WriteOptions.defaults());
+      String message = "When does the tomato bed need water? " + "Here is my whole garden diary. ".repeat(330);
+      assertThat(message.length()).isGreaterThan(10_000);
+      for (EngramContentRetriever.Shape shape : EngramContentRetriever.Shape.values()) {
+        EngramContentRetriever retriever = EngramContentRetriever.builder(engram)
+            .grants(MemoryIdGrants.template("app/user/{id}")).shape(shape).build();
+        List<Content> found = retriever.retrieve(Query.from(message, Metadata.from(UserMessage.from(message), "alice", List.of())));
+        assertThat(found).as(shape.name()).isNotEmpty();
+        assertThat(found.get(0).textSegment().text()).as(shape.name()).contains("tomato bed needs water");
+      }
+      // through an AI service: the call succeeds and the model gets the whole message
+      EngramContentRetriever context = EngramContentRetriever.builder(engram)
+          .grants(MemoryIdGrants.template("app/user/{id}")).build();
+      ScriptedChatModel model = new ScriptedChatModel().then(r -> say("Every morning."));
+      Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).contentRetriever(context)
+          .chatMemoryProvider(id -> MessageWindowChatMemory.withMaxMessages(20)).build();
+      assertThat(assistant.chat("alice", message)).isEqualTo("Every morning.");
+      assertThat(lastUserText(model.requests.get(0))).contains(message).contains("tomato bed needs water");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"memory"})
   void aSharedDefaultMemoryIdIsRefused(String kind) throws IOException {
     try (Engram engram = engram(kind)) {
       EngramToolProvider tools = new EngramToolProvider(MemoryResource.builder(engram).build(),

@@ -38,8 +38,9 @@ import org.springframework.ai.chat.messages.Message;
  * <p>Grants come from trusted code: {@link #fromConversationId(Engram, GrantsResolver)} maps each
  * conversation id to its grants (as {@link EngramMemoryAdvisor} does), {@link #of(Engram, Supplier)}
  * asks a supplier on every call (e.g. the current user's security context), and only then can the
- * repository list conversations. Conversation ids are source session ids (1..128 of letters, digits,
- * {@code _ . : -}); others are refused with an {@link InvalidInputException}.
+ * repository list conversations. Conversation ids are in the id alphabet of
+ * {@link Grants#template(String)} ({@value Grants.Template#ID_ALPHABET}); others are refused with an
+ * {@link InvalidInputException}.
  */
 public final class EngramChatMemoryRepository implements ChatMemoryRepository {
   private static final Logger LOG = LoggerFactory.getLogger(EngramChatMemoryRepository.class);
@@ -106,7 +107,7 @@ public final class EngramChatMemoryRepository implements ChatMemoryRepository {
    *
    * @param conversationId the conversation
    * @return the messages as saved
-   * @throws InvalidInputException if the id is blank or not a session id
+   * @throws InvalidInputException if the id is blank or not in the id alphabet
    */
   @Override
   public List<Message> findByConversationId(String conversationId) {
@@ -124,7 +125,7 @@ public final class EngramChatMemoryRepository implements ChatMemoryRepository {
    *
    * @param conversationId the conversation
    * @param messages the whole new list, oldest first
-   * @throws InvalidInputException if the id is not a session id, or a message cannot be kept (names it)
+   * @throws InvalidInputException if the id is not in the id alphabet, or a message cannot be kept (names it)
    * @throws MemoryException with {@link ErrorCode#REVISION_CONFLICT} when another save of the same
    *     conversation ran at the same time
    */

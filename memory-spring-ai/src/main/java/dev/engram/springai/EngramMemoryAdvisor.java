@@ -38,8 +38,9 @@ import org.springframework.ai.model.tool.ToolCallingChatOptions;
  * <p>With {@link Builder#captureUserTurns(boolean)} the advisor also captures each user message as a
  * source (session: the conversation id, speaker {@code user}) for {@link dev.engram.Engram#flush} to
  * turn into memories. An application whose chat memory is an {@link EngramChatMemoryRepository} needs
- * no write-back: the repository captures every message already. The conversation id must then be a
- * source session id (letters, digits, {@code _ . : -}); a request with another fails with an
+ * no write-back: the repository captures every message already. The conversation id is then also the
+ * source session, in the same id alphabet as {@link GrantsResolver#template(String)}
+ * ({@value dev.engram.Grants.Template#ID_ALPHABET}); a request with another fails with an
  * {@link InvalidInputException} before the model is called.
  */
 public final class EngramMemoryAdvisor implements BaseAdvisor {

@@ -6,6 +6,7 @@ package dev.engram.springai;
 
 import dev.engram.Grants;
 import dev.engram.MemoryException;
+import dev.engram.UntrustedText;
 import dev.engram.agent.AgentMemory;
 import dev.engram.agent.MemoryResource;
 import dev.engram.agent.ToolResult;
@@ -139,11 +140,18 @@ public final class EngramToolCallbackProvider implements ToolCallbackProvider {
       try {
         memory = resource.bind(grants.apply(toolContext));
       } catch (MissingGrants | MemoryException e) {
-        LOG.warn("{}: no grants for this call: {}", spec.name(), e.getMessage());
+        // the message may quote the caller's key: one line, clipped, so it cannot forge log lines
+        LOG.warn("{}: no grants for this call: {}", spec.name(), logged(e.getMessage()));
         return ToolResult.error(errorJson("memory is not available for this conversation", "no_grants")).text();
       }
       return memory.call(spec.name(), toolInput == null ? "" : toolInput).text();
     }
+  }
+
+  /** Text that may quote caller input, as a log line shows it: on one line, at most 300 characters. */
+  static String logged(@Nullable String text) {
+    String one = UntrustedText.inline(String.valueOf(text));
+    return one.length() <= 300 ? one : one.substring(0, 300) + "…";
   }
 
   private static String errorJson(String message, String code) {

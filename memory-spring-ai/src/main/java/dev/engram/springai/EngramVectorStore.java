@@ -12,9 +12,18 @@ import dev.engram.MemoryEntry;
 import dev.engram.SearchHit;
 import dev.engram.SearchMode;
 import dev.engram.SearchResult;
+import dev.engram.BatchWriteResult;
+import dev.engram.ChangeOptions;
+import dev.engram.MemoryEvent;
+import dev.engram.MemoryException;
+import dev.engram.Namespaces;
 import dev.engram.WriteOptions;
+import dev.engram.WriteRequest;
+import dev.engram.WriteResult;
+import dev.engram.agent.AgentMemory;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -49,8 +58,11 @@ import org.springframework.ai.vectorstore.filter.Filter;
  *       cosine at or above it, so on an engine without vectors it keeps nothing.
  *   <li>A filtered search evaluates the filter over the best {@value #FILTER_CANDIDATES} hits; a
  *       search with an empty query lists the documents (oldest first) instead of ranking them.
+ *   <li>{@code add} is all or none (see {@link #add(List)}).
  *   <li>{@code delete} erases the entries (versions, history and index rows), as
- *       {@link Engram#deleteEntry} does.
+ *       {@link Engram#deleteEntry} does, in the store's own scope (the first grant) only.
+ *   <li>Ids are unique in every result: where the grants see one id in several scopes, the document
+ *       of the deepest scope is returned.
  * </ul>
  *
  * <p>Result documents carry, besides their own metadata, {@value #CITATION_KEY} (the entry's exact
@@ -97,22 +109,70 @@ public final class EngramVectorStore implements VectorStore {
   }
 
   /**
-   * Adds or updates documents, one write each, in order.
+   * Adds or updates documents, all or none: every document is checked first (text, id, metadata), then
+   * all are written in one {@link Engram#writeAll} (in order; a later document with the same id
+   * updates an earlier one). When the engine refuses any of them, the documents this call wrote are
+   * taken back before the refusal is thrown: a new document is erased, an existing one gets its
+   * previous content and metadata back (as a new version, its history kept).
    *
    * @param documents text documents; their ids become entry paths
    * @throws InvalidInputException for a document without text, an id that cannot be a path, or
-   *     metadata that cannot be kept (the documents before it are already stored)
+   *     metadata that cannot be kept; nothing is stored then
+   * @throws dev.engram.MemoryException the engine's refusal of a document (its content too long, a
+   *     reasoner or store failure, a scope the grants may not write), after the call's writes were
+   *     taken back
    */
   @Override
   public void add(List<Document> documents) {
     Objects.requireNonNull(documents, "documents");
-    List<Prepared> prepared = new ArrayList<>(documents.size());
+    List<WriteRequest> requests = new ArrayList<>(documents.size());
     for (Document d : documents) {
-      prepared.add(prepare(Objects.requireNonNull(d, "document")));
+      Prepared p = prepare(Objects.requireNonNull(d, "document"));
+      requests.add(WriteRequest.of(p.text, WriteOptions.builder()
+          .topicsHint(topic).path(p.path).glossary(p.terms).source(SOURCE).build()));
     }
-    for (Prepared p : prepared) {
-      engram.write(grants, p.text, WriteOptions.builder()
-          .topicsHint(topic).path(p.path).glossary(p.terms).source(SOURCE).build());
+    if (requests.isEmpty()) {
+      return;
+    }
+    Map<String, MemoryEntry> before = new HashMap<>();
+    for (MemoryEntry e : ownEntries()) {
+      before.put(e.entryId(), e);
+    }
+    List<WriteResult> written = new ArrayList<>();
+    for (int i = 0; i < requests.size(); i += Engram.MAX_BATCH_WRITES) {
+      BatchWriteResult batch = engram.writeAll(grants, requests.subList(i, Math.min(requests.size(), i + Engram.MAX_BATCH_WRITES)));
+      written.addAll(batch.results());
+      if (!batch.allWritten()) {
+        takeBack(written, before);
+        throw Objects.requireNonNull(batch.rejected().get(0).error());
+      }
+    }
+  }
+
+  /** Undoes what {@code written} changed: entries that did not exist are erased, others restored to {@code before}. */
+  private void takeBack(List<WriteResult> written, Map<String, MemoryEntry> before) {
+    Set<String> done = new HashSet<>();
+    for (WriteResult w : written) {
+      String entryId = w.entry().entryId();
+      if (w.outcome() == WriteResult.Outcome.DEDUPED || !done.add(entryId)) {
+        continue;
+      }
+      MemoryEntry old = before.get(entryId);
+      try {
+        if (old == null) {
+          engram.deleteEntry(grants, entryId);
+        } else if (!engram.get(grants, entryId).versionId().equals(old.versionId())) {
+          for (MemoryEvent ev : engram.history(grants, entryId)) {
+            if (ev.after() != null && ev.after().versionId().equals(old.versionId())) {
+              engram.rollback(grants, ev.eventId(), ChangeOptions.reason("a batch of documents was refused")
+                  .withSource(SOURCE));
+              break;
+            }
+          }
+        }
+      } catch (MemoryException e) {
+        LOG.warn("add: document entry {} could not be taken back after a refused batch: {}", entryId, e.code());
+      }
     }
   }
 
@@ -129,7 +189,9 @@ public final class EngramVectorStore implements VectorStore {
   }
 
   /**
-   * Erases the documents with these ids; ids without a document are ignored.
+   * Erases the documents with these ids in the store's own scope (the first grant); ids without a
+   * document there are ignored, and documents of ancestor scopes that the store reads are never
+   * touched.
    *
    * @param idList document ids
    */
@@ -141,7 +203,7 @@ public final class EngramVectorStore implements VectorStore {
       paths.add(DocumentPaths.pathOf(Objects.requireNonNull(id, "id")));
     }
     int erased = 0;
-    for (MemoryEntry e : documentEntries()) {
+    for (MemoryEntry e : ownEntries()) {
       if (paths.contains(e.path())) {
         engram.deleteEntry(grants, e.entryId());
         erased++;
@@ -151,7 +213,8 @@ public final class EngramVectorStore implements VectorStore {
   }
 
   /**
-   * Erases every document whose metadata matches the expression.
+   * Erases every document of the store's own scope (the first grant) whose metadata matches the
+   * expression.
    *
    * @param filterExpression a Spring AI filter expression
    * @throws InvalidInputException for a malformed expression
@@ -159,7 +222,7 @@ public final class EngramVectorStore implements VectorStore {
   @Override
   public void delete(Filter.Expression filterExpression) {
     Objects.requireNonNull(filterExpression, "filterExpression");
-    for (MemoryEntry e : documentEntries()) {
+    for (MemoryEntry e : ownEntries()) {
       if (MetadataFilter.matches(filterExpression, MetadataTerms.decode(e.glossary()))) {
         engram.deleteEntry(grants, e.entryId());
       }
@@ -167,7 +230,8 @@ public final class EngramVectorStore implements VectorStore {
   }
 
   /**
-   * Ranks documents for the request's query, best first.
+   * Ranks documents for the request's query, best first. A long query (a user message of any length)
+   * is clipped for recall, as {@link AgentMemory#recallQuery(String)} does, instead of failing.
    *
    * @param request the query, topK, similarity threshold and filter
    * @return at most {@code topK} documents
@@ -182,7 +246,8 @@ public final class EngramVectorStore implements VectorStore {
     if (topK == 0) {
       return out;
     }
-    if (request.getQuery() == null || request.getQuery().isBlank()) {
+    String query = request.getQuery() == null ? "" : AgentMemory.recallQuery(request.getQuery());
+    if (query.isEmpty()) {
       for (MemoryEntry e : documentEntries()) {
         Document d = toDocument(e, null, null);
         if (threshold <= 0 && (filter == null || MetadataFilter.matches(filter, d.getMetadata()))) {
@@ -198,10 +263,14 @@ public final class EngramVectorStore implements VectorStore {
     if (topK > FILTER_CANDIDATES) {
       LOG.warn("similaritySearch: topK {} is above the engine's limit; at most {} documents are returned", topK, FILTER_CANDIDATES);
     }
-    SearchResult result = engram.search(grants, dev.engram.SearchRequest.builder(request.getQuery())
+    SearchResult result = engram.search(grants, dev.engram.SearchRequest.builder(query)
         .mode(SearchMode.AUTO).topics(topic).limit(limit).build());
     if (result.fallbackReason() != null) {
       LOG.info("similaritySearch ran {} instead of {}: {}", result.used(), result.requested(), result.fallbackReason());
+    }
+    Map<String, String> nearest = new HashMap<>();
+    for (SearchHit hit : result.hits()) {
+      nearer(nearest, hit.entry());
     }
     int documents = 0;
     for (SearchHit hit : result.hits()) {
@@ -210,6 +279,9 @@ public final class EngramVectorStore implements VectorStore {
         continue;
       }
       documents++;
+      if (!e.scope().equals(nearest.get(e.path()))) {
+        continue;
+      }
       if (threshold > 0 && (hit.cosine() == null || hit.cosine() < threshold)) {
         continue;
       }
@@ -235,7 +307,27 @@ public final class EngramVectorStore implements VectorStore {
     return Optional.of((T) engram);
   }
 
+  /**
+   * The documents the store reads, one per id: where the grants see the same id in several scopes
+   * (a tenant's and an ancestor's), the document of the deepest scope.
+   */
   private List<MemoryEntry> documentEntries() {
+    List<MemoryEntry> all = visibleDocuments();
+    Map<String, String> nearest = new HashMap<>();
+    for (MemoryEntry e : all) {
+      nearer(nearest, e);
+    }
+    List<MemoryEntry> out = new ArrayList<>();
+    for (MemoryEntry e : all) {
+      if (e.scope().equals(nearest.get(e.path()))) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  /** Every document entry the grants see, in every visible scope. */
+  private List<MemoryEntry> visibleDocuments() {
     List<MemoryEntry> out = new ArrayList<>();
     for (MemoryEntry e : engram.list(grants, ListOptions.builder().topic(topic).build())) {
       if (DocumentPaths.idOf(e.path()) != null) {
@@ -243,6 +335,25 @@ public final class EngramVectorStore implements VectorStore {
       }
     }
     return out;
+  }
+
+  /** The documents of the store's own scope, the first grant: the only ones it writes and erases. */
+  private List<MemoryEntry> ownEntries() {
+    String own = grants.namespaces().get(0);
+    List<MemoryEntry> out = new ArrayList<>();
+    for (MemoryEntry e : visibleDocuments()) {
+      if (e.scope().equals(own)) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  /** Records {@code e}'s scope for its path in {@code nearest} when it is deeper than the one recorded. */
+  private static void nearer(Map<String, String> nearest, MemoryEntry e) {
+    if (e.path() != null) {
+      nearest.merge(e.path(), e.scope(), (a, b) -> Namespaces.depth(b) > Namespaces.depth(a) ? b : a);
+    }
   }
 
   private static Document toDocument(MemoryEntry e, @Nullable Double cosine, @Nullable Double score) {

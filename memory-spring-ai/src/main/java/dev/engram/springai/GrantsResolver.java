@@ -5,9 +5,10 @@
 package dev.engram.springai;
 
 import dev.engram.Grants;
+import dev.engram.InvalidGrantException;
 import dev.engram.InvalidInputException;
 import java.util.Objects;
-import java.util.regex.Pattern;
+import org.springframework.ai.chat.memory.ChatMemory;
 
 /**
  * Trusted application code that turns a conversation id (or any key the application puts into the
@@ -17,7 +18,7 @@ import java.util.regex.Pattern;
 @FunctionalInterface
 public interface GrantsResolver {
   /** The placeholder a {@linkplain #template(String) template} replaces. */
-  String PLACEHOLDER = "{id}";
+  String PLACEHOLDER = Grants.Template.PLACEHOLDER;
 
   /**
    * The grants for one key.
@@ -29,32 +30,23 @@ public interface GrantsResolver {
   Grants resolve(String key);
 
   /**
-   * Grants made by putting the key into a namespace template such as {@code app/user/{id}}. The key
-   * must be one namespace segment (letters, digits, {@code _}, {@code -}, {@code .}, {@code @}; no
-   * {@code /}), so no key can reach another user's namespace or an ancestor.
+   * Grants made by putting the key into a namespace template such as {@code app/user/{id}}, by
+   * {@link Grants#template(String)}: the key must be in the one id alphabet
+   * ({@value Grants.Template#ID_ALPHABET}), so no key can reach another user's namespace or an
+   * ancestor. Spring AI's {@link ChatMemory#DEFAULT_CONVERSATION_ID}, which chat memory advisors use
+   * for every request that names no conversation, is refused: all such requests would otherwise share
+   * one namespace.
    *
    * @param template a namespace with exactly one {@value #PLACEHOLDER}
-   * @return the resolver
-   * @throws InvalidInputException if the template has no or several placeholders, or is not a
+   * @return the resolver; it throws {@link InvalidGrantException} for a key outside the alphabet or
+   *     the default conversation id
+   * @throws InvalidGrantException if the template has no or several placeholders, or is not a
    *     namespace once filled
    */
   static GrantsResolver template(String template) {
-    Objects.requireNonNull(template, "template");
-    int at = template.indexOf(PLACEHOLDER);
-    if (at < 0 || template.indexOf(PLACEHOLDER, at + 1) >= 0) {
-      throw new InvalidInputException("grantsResolver",
-          "'" + template + "' must contain " + PLACEHOLDER + " exactly once, e.g. app/user/" + PLACEHOLDER);
-    }
-    Grants.of(template.replace(PLACEHOLDER, "x"));
-    Pattern segment = Pattern.compile("[A-Za-z0-9_@-][A-Za-z0-9_.@-]{0,127}");
-    return key -> {
-      Objects.requireNonNull(key, "key");
-      if (!segment.matcher(key).matches() || key.equals("..") || key.equals(".")) {
-        throw new InvalidInputException("conversationId",
-            "'" + (key.length() > 40 ? key.substring(0, 40) + "…" : key)
-                + "' is not one namespace segment (letters, digits, '_', '-', '.', '@'; at most 128)");
-      }
-      return Grants.of(template.replace(PLACEHOLDER, key));
-    };
+    Grants.Template grants = Grants.template(template).refusing(ChatMemory.DEFAULT_CONVERSATION_ID,
+        "it is Spring AI's ChatMemory.DEFAULT_CONVERSATION_ID, which every request without a conversation id "
+            + "shares; set ChatMemory.CONVERSATION_ID for each user or conversation");
+    return key -> grants.grants(Objects.requireNonNull(key, "key"));
   }
 }

@@ -129,4 +129,58 @@ class EngramVectorStoreTest {
         .isInstanceOf(RuntimeException.class);
     assertThat(engram.list(grants)).isEmpty();
   }
+
+  @Test
+  void aRefusedDocumentLeavesTheStoreAsItWas() {
+    store.add(List.of(new Document("policy", "Refunds within 30 days.", Map.of("v", 1))));
+    List<MemoryEntry> before = engram.list(grants);
+    String tooLong = "word ".repeat(2000);
+    assertThatThrownBy(() -> store.add(List.of(new Document("policy", "Refunds within 14 days.", Map.of("v", 2)),
+        new Document("fresh", "A new document.", Map.of()), new Document("big", tooLong, Map.of()))))
+        .isInstanceOf(dev.engram.InvalidInputException.class).hasMessageContaining("content");
+    assertThat(engram.list(grants)).extracting(MemoryEntry::path, MemoryEntry::content)
+        .containsExactlyElementsOf(before.stream().map(e -> org.assertj.core.groups.Tuple.tuple(e.path(), e.content())).toList());
+    Document policy = store.similaritySearch("refunds").get(0);
+    assertThat(policy.getText()).isEqualTo("Refunds within 30 days.");
+    assertThat(policy.getMetadata()).containsEntry("v", 1);
+    assertThat(store.similaritySearch("new document")).extracting(Document::getId).doesNotContain("fresh", "big");
+    // a batch that is written is written whole
+    store.add(List.of(new Document("x1", "First of two.", Map.of()), new Document("x2", "Second of two.", Map.of())));
+    assertThat(store.similaritySearch(SearchRequest.builder().query("").topK(10).build()))
+        .extracting(Document::getId).containsExactlyInAnyOrder("policy", "x1", "x2");
+  }
+
+  @Test
+  void aTenantDeletesOnlyItsOwnDocumentAndSeesEachIdOnce() {
+    EngramVectorStore shared = store;
+    EngramVectorStore alice = EngramVectorStore.builder(engram, Grants.of("app/docs/alice")).build();
+    shared.add(List.of(new Document("policy", "Company refund policy: 30 days.", Map.of("owner", "company"))));
+    alice.add(List.of(new Document("policy", "Alice's refund policy: 14 days.", Map.of("owner", "alice"))));
+
+    List<Document> found = alice.similaritySearch(SearchRequest.builder().query("refund policy").topK(10).build());
+    assertThat(found).extracting(Document::getId).containsExactly("policy");
+    assertThat(found.get(0).getText()).startsWith("Alice's");
+    assertThat(alice.similaritySearch(SearchRequest.builder().query("").topK(10).build()))
+        .extracting(Document::getText).containsExactly("Alice's refund policy: 14 days.");
+
+    alice.delete(List.of("policy"));
+    assertThat(engram.list(Grants.of("app/docs/alice")).stream().filter(e -> e.scope().equals("app/docs/alice")))
+        .isEmpty();
+    assertThat(engram.list(grants)).extracting(MemoryEntry::content).containsExactly("Company refund policy: 30 days.");
+    alice.add(List.of(new Document("policy", "Alice's refund policy: 14 days.", Map.of("owner", "alice"))));
+    alice.delete("owner == 'company' || owner == 'alice'");
+    assertThat(engram.list(grants)).extracting(MemoryEntry::content).containsExactly("Company refund policy: 30 days.");
+    assertThat(alice.similaritySearch("refund policy")).extracting(Document::getText)
+        .containsExactly("Company refund policy: 30 days.");
+  }
+
+  @Test
+  void aLongQueryIsClippedForRecallInsteadOfFailing() {
+    store.add(List.of(new Document("beds", "The tomato bed needs water every morning.", Map.of())));
+    String message = "When does the tomato bed need water? " + "Here is my whole garden diary. ".repeat(330);
+    assertThat(message.length()).isGreaterThan(10_000);
+    assertThat(store.similaritySearch(message)).extracting(Document::getId).containsExactly("beds");
+    assertThat(store.similaritySearch(SearchRequest.builder().query(message).filterExpression("lang == 'en'").build()))
+        .isEmpty();
+  }
 }

@@ -119,6 +119,20 @@ class SpringAiMemoryTest {
 
   @ParameterizedTest
   @EnumSource(value = TestStores.Kind.class, names = {"MEMORY"})
+  void aLongUserMessageIsClippedForRecallInsteadOfFailing(TestStores.Kind kind) {
+    ScriptedChatModel model = new ScriptedChatModel().then(p -> say("Every morning."));
+    try (AnnotationConfigApplicationContext ctx = context(kind, model)) {
+      ctx.getBean(Engram.class).write(Grants.of("app/user/alice"), "The tomato bed needs water every morning.",
+          WriteOptions.defaults());
+      String message = "When does the tomato bed need water? " + "Here is my whole garden diary. ".repeat(330);
+      assertThat(message.length()).isGreaterThan(10_000);
+      assertThat(ask(ctx.getBean(ChatClient.class), "alice", message)).isEqualTo("Every morning.");
+      assertThat(system(model.prompts.get(0))).contains("tomato bed needs water").contains("cite app/user/alice#");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = TestStores.Kind.class, names = {"MEMORY"})
   void grantsAreNeverGuessed(TestStores.Kind kind) {
     ScriptedChatModel model = new ScriptedChatModel();
     try (AnnotationConfigApplicationContext ctx = context(kind, model)) {

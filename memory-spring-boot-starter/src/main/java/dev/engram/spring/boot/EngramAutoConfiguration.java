@@ -164,7 +164,9 @@ public class EngramAutoConfiguration {
   }
 
   /**
-   * Grants from {@code engram.grants-resolver}, a namespace template such as {@code app/user/{id}}.
+   * Grants from {@code engram.grants-resolver}, a namespace template such as {@code app/user/{id}}
+   * ({@link GrantsResolver#template(String)}: one id alphabet, Spring AI's default conversation id
+   * refused).
    *
    * @param properties the settings
    * @return the resolver

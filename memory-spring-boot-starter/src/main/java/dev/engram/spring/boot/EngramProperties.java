@@ -18,8 +18,9 @@ public class EngramProperties {
 
   /**
    * The namespace template that turns a conversation id into grants, e.g. "app/user/{id}". The id
-   * must be one namespace segment. Without it, no GrantsResolver is defined unless the application
-   * defines one.
+   * must be 1-128 of ASCII letters, digits, '_', '.', ':', '-', starting with a letter or digit, and
+   * Spring AI's default conversation id "default" is refused. Without it, no GrantsResolver is defined
+   * unless the application defines one.
    */
   private @Nullable String grantsResolver;
 

@@ -5,9 +5,11 @@
 package dev.engram.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.Engram;
 import dev.engram.Grants;
+import dev.engram.InvalidGrantException;
 import dev.engram.InvalidInputException;
 import dev.engram.WriteOptions;
 import dev.engram.reasoner.DeterministicReasoner;
@@ -32,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.ai.chat.memory.ChatMemoryRepository;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.UserMessage;
@@ -166,6 +169,28 @@ class EngramAutoConfigurationTest {
         assertThat(context).getFailure().rootCause().hasMessageContaining("engram.mode"));
     runner.withPropertyValues("engram.preload.limit=0").run(context ->
         assertThat(context).getFailure().rootCause().hasMessageContaining("preload.limit"));
+  }
+
+  @Test
+  void theConfiguredTemplateRefusesTheDefaultConversationIdAndKeepsOneIdAlphabet() {
+    runner.withPropertyValues("engram.grants-resolver=app/user/{id}").run(context -> {
+      assertThat(context).hasNotFailed();
+      GrantsResolver resolver = context.getBean(GrantsResolver.class);
+      ChatMemoryRepository repository = context.getBean(ChatMemoryRepository.class);
+      assertThatThrownBy(() -> resolver.resolve(ChatMemory.DEFAULT_CONVERSATION_ID))
+          .isInstanceOf(InvalidGrantException.class);
+      assertThatThrownBy(() -> repository.saveAll(ChatMemory.DEFAULT_CONVERSATION_ID, List.of(new UserMessage("x"))))
+          .isInstanceOf(InvalidGrantException.class);
+      assertThat(resolver.resolve("u:1")).isEqualTo(Grants.of("app/user/u:1"));
+      repository.saveAll("u:1", List.of(new UserMessage("Kept.")));
+      assertThat(repository.findByConversationId("u:1")).extracting(m -> m.getText()).containsExactly("Kept.");
+      for (String id : List.of("alice@example.com", "_alice", "-alice")) {
+        assertThatThrownBy(() -> resolver.resolve(id)).as(id).isInstanceOf(InvalidGrantException.class);
+        assertThatThrownBy(() -> repository.findByConversationId(id)).as(id).isInstanceOf(InvalidInputException.class);
+      }
+      assertThat(context.getBean(Engram.class).sources(Grants.of("app/user/default"), dev.engram.SourceQuery.all()))
+          .isEmpty();
+    });
   }
 
   @Test
