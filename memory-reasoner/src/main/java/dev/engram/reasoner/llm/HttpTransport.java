@@ -6,6 +6,7 @@ package dev.engram.reasoner.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.engram.spi.Secrets;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -37,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * connection failures and timeouts are retried: the wait doubles from the configured backoff, gets
  * up to a quarter of random jitter, is at least the server's {@code Retry-After} and at most
  * {@link #MAX_WAIT}; a server asking for a longer wait ends the retries. 401/403 and other statuses
- * fail at once. The secret is masked in every message.
+ * fail at once. The secret is masked in every message ({@link Secrets#mask}: any long piece of it, also
+ * JSON-escaped or URL-encoded).
  */
 final class HttpTransport {
   static final Duration MAX_WAIT = Duration.ofSeconds(30);
@@ -217,16 +219,15 @@ final class HttpTransport {
   }
 
   static String snippet(String text, @Nullable String secret) {
-    String flat = mask(text, secret).replaceAll("\\s+", " ").strip();
+    // only the head is ever shown; masking it whole first keeps a key cut by the clip masked too
+    String head = text.length() <= SNIPPET * 8 ? text : text.substring(0, SNIPPET * 8);
+    String flat = mask(head, secret).replaceAll("\\s+", " ").strip();
     return flat.length() <= SNIPPET ? flat : flat.substring(0, SNIPPET) + "…";
   }
 
+  /** {@code text} with every long piece of the secret, plain, JSON-escaped or URL-encoded, masked. */
   static String mask(String text, @Nullable String secret) {
-    String out = text;
-    if (secret != null && !secret.isEmpty()) {
-      out = out.replace(secret, "***");
-    }
-    return out.replaceAll("(sk-[A-Za-z0-9_-]{4})[A-Za-z0-9_-]{8,}", "$1***");
+    return Secrets.mask(text, secret);
   }
 
   private static String describe(Throwable e) {

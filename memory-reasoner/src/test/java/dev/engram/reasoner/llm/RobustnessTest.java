@@ -107,6 +107,38 @@ class RobustnessTest {
     assertThat(server.requests()).hasSize(1);
   }
 
+  /** A key with characters that JSON escaping and URL encoding spell differently. */
+  private static final String SLASHED_KEY = "sk-proj-AbCd/EfGh+IjKl=MnOp/QrSt0123456789";
+
+  enum Echo {
+    PREFIX, JSON_ESCAPED, URL_ENCODED
+  }
+
+  @ParameterizedTest
+  @EnumSource(Echo.class)
+  void noLongPieceOfTheKeyReachesAMessageInAnySpelling(Echo echo) {
+    String k = SLASHED_KEY;
+    for (Provider p : Provider.values()) {
+      server.reset().otherwise(r -> switch (echo) {
+        case PREFIX -> ModelServer.Reply.error(401, "Invalid key: " + k.substring(0, 32) + "…");
+        case JSON_ESCAPED -> ModelServer.Reply.raw(401, "text/plain", "proxy refused {\"key\": \"" + k.replace("/", "\\/") + "\"");
+        case URL_ENCODED -> ModelServer.Reply.raw(502, "text/plain", "upstream /v1?api_key="
+            + java.net.URLEncoder.encode(k, java.nio.charset.StandardCharsets.UTF_8) + " failed");
+      });
+      ModelConfig c = p == Provider.ANTHROPIC
+          ? ModelConfig.anthropic("m").baseUrl(server.anthropicBaseUrl()).apiKey(k)
+          : ModelConfig.openAiCompatible("m").baseUrl(server.openAiBaseUrl()).apiKey(k);
+      LlmReasoner r = LlmReasoner.builder().tagger(c).maxAttempts(1).environment(Map.of()).build();
+      String message = assertThrowsLlm(() -> r.tag(request())).getMessage();
+      assertThat(message).as(p + " " + echo).contains("***");
+      for (int i = 0; i + 8 <= k.length(); i++) {
+        String piece = k.substring(i, i + 8);
+        assertThat(message).as(p + " " + echo).doesNotContain(piece).doesNotContain(piece.replace("/", "\\/"))
+            .doesNotContain(java.net.URLEncoder.encode(piece, java.nio.charset.StandardCharsets.UTF_8));
+      }
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(Provider.class)
   void forbiddenIsUnauthorized(Provider p) {
