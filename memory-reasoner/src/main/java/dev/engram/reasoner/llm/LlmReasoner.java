@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * Reasoner r = LlmReasoner.builder()
  *     .tagger(ModelConfig.openAiCompatible("gpt-4.1-mini").baseUrl("http://127.0.0.1:11434/v1"))
  *     .curator(ModelConfig.anthropic("claude-haiku-4-5"))
- *     .timeout(Duration.ofSeconds(30)).maxAttempts(3)
+ *     .timeout(Duration.ofSeconds(15)).maxAttempts(3).deadline(Duration.ofSeconds(20))
  *     .build();
  * }</pre>
  *
@@ -63,6 +63,8 @@ public final class LlmReasoner implements Reasoner {
   public static final String DEFAULT_OPENAI_MODEL = "gpt-4.1-mini";
   /** The model {@link #fromEnvironment()} uses for Anthropic when {@value #MODEL_VARIABLE} is unset. */
   public static final String DEFAULT_ANTHROPIC_MODEL = "claude-haiku-4-5";
+  /** The longest one operation takes unless {@link Builder#deadline} says otherwise: 20 seconds. */
+  public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(20);
 
   private final ModelClient tagger;
   private final ModelClient curator;
@@ -74,16 +76,21 @@ public final class LlmReasoner implements Reasoner {
   private final ExtractJob extractJob = new ExtractJob();
 
   private LlmReasoner(Builder b, Map<String, String> env) {
+    Duration connect = min(min(b.timeout, b.deadline), Duration.ofSeconds(10));
     HttpClient http = b.httpClient != null ? b.httpClient : HttpClient.newBuilder()
-        .connectTimeout(b.timeout.compareTo(Duration.ofSeconds(10)) < 0 ? b.timeout : Duration.ofSeconds(10))
+        .connectTimeout(connect)
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
-    HttpTransport transport = new HttpTransport(http, b.timeout, b.maxAttempts, b.retryBackoff);
+    HttpTransport transport = new HttpTransport(http, b.timeout, b.maxAttempts, b.retryBackoff, b.deadline);
     ModelConfig tag = Objects.requireNonNull(b.tagger);
     this.tagger = client(tag, env, transport, b.listener);
     this.curator = b.curator == null ? tagger : client(b.curator, env, transport, b.listener);
     this.viewer = b.viewer == null ? tagger : client(b.viewer, env, transport, b.listener);
     this.extractor = b.extractor == null ? tagger : client(b.extractor, env, transport, b.listener);
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   private static ModelClient client(ModelConfig c, Map<String, String> env, HttpTransport transport,
@@ -253,6 +260,7 @@ public final class LlmReasoner implements Reasoner {
     private Duration timeout = Duration.ofSeconds(30);
     private int maxAttempts = 3;
     private Duration retryBackoff = Duration.ofMillis(500);
+    private Duration deadline = DEFAULT_DEADLINE;
     private ModelUsageListener listener = usage -> { };
     private @Nullable HttpClient httpClient;
     private Map<String, String> env = System.getenv();
@@ -296,7 +304,8 @@ public final class LlmReasoner implements Reasoner {
     }
 
     /**
-     * @param timeout the limit for one HTTP exchange, body included (default 30 s); also bounds connecting
+     * @param timeout the limit for one HTTP exchange, body included (default 30 s); also bounds connecting.
+     *     The {@link #deadline} of the whole operation bounds every exchange too
      * @return this builder
      * @throws InvalidInputException unless between 1 ms and 10 minutes
      */
@@ -333,6 +342,26 @@ public final class LlmReasoner implements Reasoner {
         throw new InvalidInputException("retryBackoff", "must be between 0 and 30 s, was " + backoff);
       }
       this.retryBackoff = backoff;
+      return this;
+    }
+
+    /**
+     * The longest one operation may take: one {@link #tag}, one curated slice, one views call or one
+     * extracted window, every attempt and every wait between them included. An attempt waits at most
+     * for what is left of it, and a retry that would pass it is not made; the call then fails with an
+     * {@link LlmException} of kind {@code TIMEOUT} (or the kind of the last failure), saying so.
+     *
+     * @param deadline the bound of one operation (default {@link #DEFAULT_DEADLINE}, 20 s)
+     * @return this builder
+     * @throws InvalidInputException unless between 1 ms and 10 minutes
+     * @throws NullPointerException if {@code deadline} is null
+     */
+    public Builder deadline(Duration deadline) {
+      Objects.requireNonNull(deadline, "deadline");
+      if (deadline.isNegative() || deadline.isZero() || deadline.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new InvalidInputException("deadline", "must be between 1 ms and 10 minutes, was " + deadline);
+      }
+      this.deadline = deadline;
       return this;
     }
 

@@ -203,6 +203,50 @@ class RobustnessTest {
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
   }
 
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void oneDeadlineBoundsEveryAttemptOfAnOperation(Provider p) {
+    server.otherwise(r -> ModelServer.Reply.hanging());
+    ModelConfig c = p == Provider.ANTHROPIC
+        ? ModelConfig.anthropic("m").baseUrl(server.anthropicBaseUrl()).apiKey(KEY)
+        : ModelConfig.openAiCompatible("m").baseUrl(server.openAiBaseUrl()).apiKey(KEY);
+    // three attempts of 10 s each would take 30 s; the operation's deadline is 600 ms
+    LlmReasoner r = LlmReasoner.builder().tagger(c).timeout(Duration.ofSeconds(10)).maxAttempts(3)
+        .retryBackoff(Duration.ofMillis(1)).deadline(Duration.ofMillis(600)).environment(Map.of()).build();
+    long start = System.nanoTime();
+    LlmException e = failure(r);
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    assertThat(e.kind()).isEqualTo(LlmException.Kind.TIMEOUT);
+    assertThat(e.getMessage()).contains("deadline of 600 ms");
+    assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(500)).isLessThan(Duration.ofSeconds(4));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void aRetryWhoseWaitWouldPassTheDeadlineIsNotMade(Provider p) {
+    server.otherwise(r -> ModelServer.Reply.error(503, "overloaded"));
+    ModelConfig c = p == Provider.ANTHROPIC
+        ? ModelConfig.anthropic("m").baseUrl(server.anthropicBaseUrl()).apiKey(KEY)
+        : ModelConfig.openAiCompatible("m").baseUrl(server.openAiBaseUrl()).apiKey(KEY);
+    LlmReasoner r = LlmReasoner.builder().tagger(c).maxAttempts(3).retryBackoff(Duration.ofSeconds(5))
+        .deadline(Duration.ofSeconds(2)).environment(Map.of()).build();
+    long start = System.nanoTime();
+    LlmException e = failure(r);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    assertThat(e.kind()).isEqualTo(LlmException.Kind.HTTP_ERROR);
+    assertThat(e.getMessage()).contains("HTTP 503").contains("would pass the deadline of 2000 ms");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void theDefaultDeadlineIsWellUnderAMinuteAndInvalidOnesAreRefused() {
+    assertThat(LlmReasoner.DEFAULT_DEADLINE).isEqualTo(Duration.ofSeconds(20));
+    assertThatThrownBy(() -> LlmReasoner.builder().deadline(Duration.ZERO))
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("deadline");
+    assertThatThrownBy(() -> LlmReasoner.builder().deadline(Duration.ofMinutes(11)))
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("deadline");
+  }
+
   @Test
   void connectionResetsAreRetriedAndReported() throws IOException {
     AtomicInteger accepted = new AtomicInteger();
