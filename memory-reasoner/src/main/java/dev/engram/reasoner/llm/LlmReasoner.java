@@ -11,6 +11,7 @@ import dev.engram.spi.EntryViews;
 import dev.engram.spi.ExtractRequest;
 import dev.engram.spi.ExtractedMemory;
 import dev.engram.spi.Reasoner;
+import dev.engram.spi.TagFailure;
 import dev.engram.spi.TagProposal;
 import dev.engram.spi.TagRequest;
 import java.net.http.HttpClient;
@@ -41,9 +42,18 @@ import org.slf4j.LoggerFactory;
  * <p>Every answer is untrusted. It must match the job's JSON schema, name only a granted namespace
  * and only candidates or entries it was shown, stay within the size limits, and reword without
  * adding numbers or names the input does not contain; otherwise the call fails with an
- * {@link LlmException} and the engine stores nothing. Failures of the model call itself (timeouts,
- * HTTP errors after the retries, 401/403, truncation, refusals, non-JSON) are {@link LlmException}s
- * too, with the kind and a message that never contains the key.
+ * {@link LlmException}. Failures of the model call itself (timeouts, HTTP errors after the retries,
+ * the {@link Builder#deadline deadline}, 401/403, truncation, refusals, non-JSON) are
+ * {@link LlmException}s too, with the kind and a message that never contains the key (nor a long piece
+ * of it, in any spelling). A failed curation, extraction or views call changes nothing.
+ *
+ * <p>A failed tag does not lose the write: by default ({@link TagFailure#FILE_DETERMINISTICALLY}) the
+ * engine files it the way the deterministic reasoner does (first granted namespace, the caller's
+ * topics or {@code general}, the caller's type or {@code fact}, the content as written), with a warning
+ * on the {@code WriteResult} and a WARN log line. {@link Builder#tagFailure
+ * tagFailure(TagFailure.FAIL)} makes such a write fail instead, storing nothing, unless its caller gave
+ * its type and topics (a write that needs no model). The caller's type and topics always win over the
+ * model's: the model fills only what the caller left open.
  *
  * <p>Cost: one model call per write (the views come with the tag answer when the engine asks for
  * them), one per curated topic slice, one per extracted window (views included). Prompts are bounded: at most 100 visible topics, 10 duplicate
@@ -74,6 +84,7 @@ public final class LlmReasoner implements Reasoner {
   private final CurateJob curateJob = new CurateJob();
   private final ViewsJob viewsJob = new ViewsJob();
   private final ExtractJob extractJob = new ExtractJob();
+  private final TagFailure tagFailure;
 
   private LlmReasoner(Builder b, Map<String, String> env) {
     Duration connect = min(min(b.timeout, b.deadline), Duration.ofSeconds(10));
@@ -87,6 +98,7 @@ public final class LlmReasoner implements Reasoner {
     this.curator = b.curator == null ? tagger : client(b.curator, env, transport, b.listener);
     this.viewer = b.viewer == null ? tagger : client(b.viewer, env, transport, b.listener);
     this.extractor = b.extractor == null ? tagger : client(b.extractor, env, transport, b.listener);
+    this.tagFailure = b.tagFailure;
   }
 
   private static Duration min(Duration a, Duration b) {
@@ -174,7 +186,11 @@ public final class LlmReasoner implements Reasoner {
 
   /**
    * Files one write in one model call; when the engine will embed the version
-   * ({@link TagRequest#viewsWanted()}), the same answer carries the views.
+   * ({@link TagRequest#viewsWanted()}), the same answer carries the views. The caller's type, when
+   * given, is the only type the answer's schema allows.
+   *
+   * @throws LlmException when the call fails or its answer is refused (the engine then acts as
+   *     {@link #tagFailure()} says)
    */
   @Override
   public TagProposal tag(TagRequest request) {
@@ -193,6 +209,14 @@ public final class LlmReasoner implements Reasoner {
    */
   TagJob.Tagged tagWithViews(TagRequest request, boolean views) {
     return run(tagger, tagJob, new TagJob.Input(request, views));
+  }
+
+  /**
+   * As configured with {@link Builder#tagFailure}; by default {@link TagFailure#FILE_DETERMINISTICALLY}.
+   */
+  @Override
+  public TagFailure tagFailure() {
+    return tagFailure;
   }
 
   @Override
@@ -261,6 +285,7 @@ public final class LlmReasoner implements Reasoner {
     private int maxAttempts = 3;
     private Duration retryBackoff = Duration.ofMillis(500);
     private Duration deadline = DEFAULT_DEADLINE;
+    private TagFailure tagFailure = TagFailure.FILE_DETERMINISTICALLY;
     private ModelUsageListener listener = usage -> { };
     private @Nullable HttpClient httpClient;
     private Map<String, String> env = System.getenv();
@@ -362,6 +387,23 @@ public final class LlmReasoner implements Reasoner {
         throw new InvalidInputException("deadline", "must be between 1 ms and 10 minutes, was " + deadline);
       }
       this.deadline = deadline;
+      return this;
+    }
+
+    /**
+     * What the engine does with a write whose tag call failed (the model is down, late, refused, or
+     * its answer was invalid). {@link TagFailure#FILE_DETERMINISTICALLY}, the default, files it
+     * without the model (first granted namespace, the caller's topics or {@code general}, the caller's
+     * type or {@code fact}, the content as written) and says so in a warning on the result and a WARN
+     * log line; {@link TagFailure#FAIL} fails it with the {@link LlmException} and stores nothing. A
+     * write whose caller gave its type and topics is filed from them either way.
+     *
+     * @param failure how a failed tag ends
+     * @return this builder
+     * @throws NullPointerException if {@code failure} is null
+     */
+    public Builder tagFailure(TagFailure failure) {
+      this.tagFailure = Objects.requireNonNull(failure, "tagFailure");
       return this;
     }
 
