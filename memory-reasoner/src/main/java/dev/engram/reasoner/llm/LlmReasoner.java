@@ -194,7 +194,16 @@ public final class LlmReasoner implements Reasoner {
    */
   @Override
   public TagProposal tag(TagRequest request) {
-    TagJob.Tagged t = run(tagger, tagJob, new TagJob.Input(request, request.viewsWanted()));
+    TagJob.Tagged t;
+    try {
+      t = run(tagger, tagJob, new TagJob.Input(request, request.viewsWanted()));
+    } catch (LlmException e) {
+      if (e.kind() == LlmException.Kind.MISSING_KEY || e.kind() == LlmException.Kind.UNAUTHORIZED) {
+        // a configuration problem the engine's own warning cannot name; the message holds no key
+        LOG.warn("tag call failed: {}", e.getMessage());
+      }
+      throw e;
+    }
     TagProposal p = t.proposal();
     return t.views() == null ? p
         : new TagProposal(p.namespace(), p.topics(), p.type(), p.content(), p.duplicateOf(), t.views());
