@@ -13,8 +13,9 @@ import org.jspecify.annotations.Nullable;
  * Optional settings of one {@link Engram#write(Grants, String, WriteOptions)}. Values are validated by
  * the engine when the write runs, so a bad value fails that write with a precise message.
  *
- * @param topicsHint topics the reasoner should consider (the deterministic reasoner uses them as-is)
- * @param type the entry type hint
+ * @param topicsHint topics the entry keeps; the reasoner may add more after them. With a type as well,
+ *     the write needs no reasoner: when the reasoner fails it is filed from these fields (with a warning)
+ * @param type the entry's type; it wins over the reasoner's
  * @param priority 0 core, 1 key, 2+ general (default 2)
  * @param glossary the glossary, or null when the write sets none (a path write then keeps the
  *     entry's current glossary; an empty list clears it)

@@ -247,6 +247,11 @@ final class Embeddings {
     }
   }
 
+  /**
+   * {@code v} scaled to length 1. Refused (never stored, never a query vector): a wrong dimension, a
+   * non-finite value, the zero vector, and a vector shorter than the smallest normal float, whose
+   * normalization would overflow.
+   */
   static float[] normalize(float[] v, int dimension) {
     if (v == null || v.length != dimension) {
       throw new IllegalStateException("embedder returned a vector of dimension "
@@ -262,10 +267,20 @@ final class Embeddings {
     if (sum == 0) {
       throw new IllegalStateException("embedder returned a zero vector");
     }
-    float inv = (float) (1.0 / Math.sqrt(sum));
+    double norm = Math.sqrt(sum);
+    if (norm < Float.MIN_NORMAL) {
+      // subnormal values carry too few bits for a direction, and 1 / norm is beyond float range
+      throw new IllegalStateException("embedder returned a vector too small to normalize (length " + norm + ")");
+    }
+    double inv = 1.0 / norm;
     float[] out = new float[v.length];
+    double check = 0;
     for (int i = 0; i < v.length; i++) {
-      out[i] = v[i] * inv;
+      out[i] = (float) (v[i] * inv);
+      check += (double) out[i] * out[i];
+    }
+    if (!(Math.abs(check - 1.0) <= 1e-3)) {
+      throw new IllegalStateException("embedder returned a vector that does not normalize to length 1");
     }
     return out;
   }

@@ -17,7 +17,9 @@ import dev.engram.ReasonerException;
 import dev.engram.WritePolicy;
 import dev.engram.WriteResult;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.EntryViews;
 import dev.engram.spi.Reasoner;
+import dev.engram.spi.TagFailure;
 import dev.engram.spi.TagProposal;
 import dev.engram.spi.TagRequest;
 import dev.engram.spi.TopicState;
@@ -30,10 +32,21 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The write pipeline: visible topics and candidates → reasoner.tag → the proposal validated as
- * untrusted → canonical dedupe (a path write only against the entry at its path) → one commit.
+ * untrusted → the caller's fields over it → canonical dedupe (a path write only against the entry at
+ * its path) → one commit.
+ *
+ * <p>The caller's fields win: a type the caller gave replaces the proposed one, the caller's topics
+ * are kept and the proposed ones follow them (up to the topic limit). When the tag step fails (the
+ * reasoner throws, or its proposal is refused), a write whose caller gave its type and topics, or any
+ * write of a reasoner whose {@link Reasoner#tagFailure()} is {@link TagFailure#FILE_DETERMINISTICALLY},
+ * is filed without the reasoner: first writable grant, the caller's topics or {@code general}, the
+ * caller's type or {@code fact}, the content as written, rule-based views; a warning on the result and
+ * one WARN line say so. Otherwise the write fails and nothing is stored.
  *
  * <p>There is one path for one write and for a batch ({@link #writeAll}): a single write is the batch of
  * one. The items of a batch are filed one by one, then the items of each target scope are applied in
@@ -41,6 +54,7 @@ import org.jspecify.annotations.Nullable;
  * alone, a failure of the commit rejects its whole scope.
  */
 final class WritePipeline {
+  private static final Logger LOG = LoggerFactory.getLogger(WritePipeline.class);
   private static final int CANDIDATES_PER_TOPIC = 10;
   private static final int MAX_CANDIDATES = 10;
   private static final int DEFAULT_PRIORITY = 2;
@@ -85,6 +99,7 @@ final class WritePipeline {
     private @Nullable WriteResult attempt;
     private @Nullable WriteResult result;
     private @Nullable RuntimeException error;
+    private @Nullable String warning;
 
     private Slot(@Nullable Input input, @Nullable RuntimeException error) {
       this.input = input;
@@ -169,14 +184,38 @@ final class WritePipeline {
     }
     List<String> visibleTopics = context ? visibleTopics(grants.visibleScopes()) : List.of();
     List<MemoryEntry> candidates = context ? candidates(grants, in.content(), in.hints()) : List.of();
-    TagProposal proposal = tag(new TagRequest(grants.namespaces(), visibleTopics, in.content(), in.hints(),
-        in.typeHint(), candidates, search.embedsOnWrite()));
-    Filed filed = validateProposal(proposal, grants, in.writePolicy(), candidates);
+    Filed filed;
+    @Nullable EntryViews views;
+    try {
+      TagProposal proposal = tag(new TagRequest(grants.namespaces(), visibleTopics, in.content(), in.hints(),
+          in.typeHint(), candidates, search.embedsOnWrite()));
+      filed = callersFields(validateProposal(proposal, grants, in.writePolicy(), candidates), in);
+      views = proposal.views();
+    } catch (ReasonerException e) {
+      boolean explicit = in.typeHint() != null && !in.hints().isEmpty();
+      if (!explicit && reasoner.tagFailure() != TagFailure.FILE_DETERMINISTICALLY
+          || Thread.currentThread().isInterrupted()) {
+        throw e;
+      }
+      filed = withoutReasoner(grants, in, e);
+      // rule-based views: a reasoner that just failed is not asked again
+      views = Views.ruleBased(filed.content, in.disclosure(), in.glossary() == null ? List.of() : in.glossary(),
+          in.path());
+      slot.warning = "filed without the reasoner, whose tag step failed (" + e.code() + "): in the first granted"
+          + " namespace, " + (explicit ? "with the caller's type and topics"
+              : "under the caller's topics or '" + Text.DEFAULT_TOPIC + "', as the caller's type or '"
+                  + EntryType.FACT.wireName() + "'")
+          + ", with the content as written; only exact duplicates were looked for";
+      // the exception's class and code only: a reasoner's message may quote the content
+      LOG.warn("The reasoner's tag step failed ({}, {}); the write is filed without it{}", e.code(),
+          e.getCause() != null ? e.getCause().getClass().getName() : e.getClass().getName(),
+          explicit ? " from the caller's type and topics" : ", deterministically");
+    }
     List<Slot> sameScope = byScope.computeIfAbsent(filed.scope, k -> new ArrayList<>());
     // A likely duplicate is not embedded up front; the commit asks for vectors if it turns out to store one.
     if (search.embedsOnWrite() && !likelyDuplicate(filed, in, sameScope)) {
       slot.vectors = search.pendingFor(filed.content, in.disclosure(),
-          in.glossary() == null ? List.of() : in.glossary(), in.path(), proposal.views());
+          in.glossary() == null ? List.of() : in.glossary(), in.path(), views);
     }
     slot.filed = filed;
     sameScope.add(slot);
@@ -241,9 +280,50 @@ final class WritePipeline {
       return null;
     }
     for (Slot slot : items) {
-      slot.result = slot.attempt;
+      WriteResult attempt = slot.attempt;
+      if (attempt != null && slot.warning != null) {
+        List<String> warnings = new ArrayList<>(attempt.warnings());
+        warnings.add(0, slot.warning);
+        attempt = attempt.withWarnings(warnings);
+      }
+      slot.result = attempt;
     }
     return after;
+  }
+
+  /**
+   * The validated proposal with the caller's fields over it: the caller's type instead of the
+   * proposed one, the caller's topics first and the proposed ones after them, up to the topic limit.
+   */
+  private static Filed callersFields(Filed proposed, Input in) {
+    EntryType type = in.typeHint() != null ? in.typeHint() : proposed.type;
+    List<String> topics = proposed.topics;
+    if (!in.hints().isEmpty()) {
+      java.util.LinkedHashSet<String> merged = new java.util.LinkedHashSet<>(in.hints());
+      for (String t : proposed.topics) {
+        if (merged.size() < Text.MAX_TOPICS) {
+          merged.add(t);
+        }
+      }
+      topics = List.copyOf(merged);
+    }
+    return new Filed(proposed.scope, topics, type, proposed.content, proposed.hash, proposed.duplicateOf);
+  }
+
+  /**
+   * The write filed the way the deterministic reasoner files it: the first granted namespace the
+   * write may use, the caller's topics (or the default topic), the caller's type (or fact), the content
+   * as written, no duplicate named. Throws {@code failure} when no granted namespace is writable.
+   */
+  private Filed withoutReasoner(Grants grants, Input in, ReasonerException failure) {
+    for (String scope : grants.namespaces()) {
+      if (policy.writable(grants, in.writePolicy(), scope)) {
+        TagProposal own = new TagProposal(scope, in.hints(), in.typeHint() != null ? in.typeHint() : EntryType.FACT,
+            in.content(), null);
+        return validateProposal(own, grants, in.writePolicy(), List.of());
+      }
+    }
+    throw failure;
   }
 
   private WriteResult commit(Commit c, Filed filed, Input in) {

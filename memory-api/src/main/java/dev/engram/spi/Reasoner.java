@@ -15,7 +15,10 @@ import org.jspecify.annotations.Nullable;
 public interface Reasoner {
 
   /**
-   * Files one write: where it goes, which topics and type it gets, and the optional fields.
+   * Files one write: where it goes, which topics and type it gets, and the optional fields. The caller's
+   * fields win over the proposal: a type the caller gave replaces the proposed one, and the caller's
+   * topics are kept, the proposed ones added after them; the reasoner fills what the caller left open
+   * (namespace, further topics, the normalized wording, the duplicate among the candidates).
    *
    * @param request the content, the caller's hints and (when {@link #usesContext()}) the context
    * @return the proposal, validated by the engine before anything is stored
@@ -34,6 +37,18 @@ public interface Reasoner {
    */
   default boolean usesContext() {
     return true;
+  }
+
+  /**
+   * What the engine does when {@link #tag} fails (throws, or its proposal is refused) for a write whose
+   * caller left its type or its topics open: fail the write, or file it deterministically and say so on
+   * the result. A write whose caller gave both is filed from the caller's fields either way. The default
+   * is {@link TagFailure#FAIL}.
+   *
+   * @return how a failed tag step ends
+   */
+  default TagFailure tagFailure() {
+    return TagFailure.FAIL;
   }
 
   /**

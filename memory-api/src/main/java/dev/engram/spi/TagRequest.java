@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param grants the granted namespaces, in order; the proposal must name one the caller may write
  * @param visibleTopics topics already used in the visible scopes, most used first (reuse them)
  * @param content the normalized content
- * @param topicsHint the caller's topic hints
- * @param typeHint the caller's type hint
+ * @param topicsHint the caller's topics: the entry keeps them, the reasoner may add more
+ * @param typeHint the caller's type, or null; when given, the entry gets it whatever the reasoner proposes
  * @param candidates existing active entries that may be duplicates, nearest first (by the search
  *     channels the wiring has, then the hinted topics); {@code duplicateOf} may name only these
  * @param viewsWanted whether the version will be embedded: a reasoner that writes views may return

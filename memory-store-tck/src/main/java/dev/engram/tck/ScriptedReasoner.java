@@ -8,6 +8,7 @@ import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.CurateOp;
 import dev.engram.spi.CurateRequest;
 import dev.engram.spi.Reasoner;
+import dev.engram.spi.TagFailure;
 import dev.engram.spi.TagProposal;
 import dev.engram.spi.TagRequest;
 import java.util.Arrays;
@@ -18,7 +19,7 @@ import java.util.function.Function;
 
 /**
  * A reasoner whose answers a test scripts. It tags like {@link DeterministicReasoner} until
- * {@link #onTag} says otherwise, curates ({@link #curates()} is true) with whatever {@link #onCurate}
+ * {@link #onTag} says otherwise (a failed tag fails the write unless {@link #onTagFailure} says otherwise), curates ({@link #curates()} is true) with whatever {@link #onCurate}
  * returns, and records every request it receives. Answers may be deliberately hostile: null lists,
  * null ops, ids it was never shown. Thread-safe.
  */
@@ -26,6 +27,7 @@ public final class ScriptedReasoner implements Reasoner {
   private final DeterministicReasoner deterministic = new DeterministicReasoner();
   private volatile Function<TagRequest, TagProposal> tagScript = deterministic::tag;
   private volatile Function<CurateRequest, List<CurateOp>> curateScript = request -> List.of();
+  private volatile TagFailure tagFailure = TagFailure.FAIL;
   private final List<TagRequest> tagRequests = new CopyOnWriteArrayList<>();
   private final List<CurateRequest> curateRequests = new CopyOnWriteArrayList<>();
 
@@ -33,6 +35,17 @@ public final class ScriptedReasoner implements Reasoner {
   public ScriptedReasoner onTag(Function<TagRequest, TagProposal> script) {
     this.tagScript = Objects.requireNonNull(script, "script");
     return this;
+  }
+
+  /** From now on a failed tag step ends as {@code failure} says ({@link TagFailure#FAIL} until set). */
+  public ScriptedReasoner onTagFailure(TagFailure failure) {
+    this.tagFailure = Objects.requireNonNull(failure, "failure");
+    return this;
+  }
+
+  @Override
+  public TagFailure tagFailure() {
+    return tagFailure;
   }
 
   /** Tags like the deterministic reasoner again. */

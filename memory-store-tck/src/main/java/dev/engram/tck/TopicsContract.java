@@ -942,11 +942,105 @@ public abstract class TopicsContract extends ContractSupport {
 
     MemoryEntry m = write(e, U1, "kyoto trip", "misc").entry();
 
-    assertThat(m.topics()).containsExactly("travel", "plans");
+    assertThat(m.topics()).as("the caller's topic first, the reasoner's after it").containsExactly("misc", "travel", "plans");
     assertThat(m.type()).isEqualTo(EntryType.DECISION);
     assertThat(m.content()).isEqualTo("Will visit Kyoto in spring");
-    assertThat(e.read(U1, "misc")).isEmpty();
+    assertThat(e.read(U1, "misc")).containsExactly(m);
     assertThat(e.read(U1, "travel")).containsExactly(m);
+  }
+
+  // ---- the caller's fields win over the reasoner's
+
+  private static WriteOptions explicit(EntryType type, String... topics) {
+    return WriteOptions.builder().type(type).topicsHint(topics).build();
+  }
+
+  @Test
+  void theCallersTypeAndTopicsWinOverTheReasoners() {
+    Rig r = rig();
+    Engram e = r.engram();
+    r.reasoner().onTag(req -> new TagProposal(S1, List.of("location"), EntryType.FACT, "Ran the Berlin marathon", null));
+
+    MemoryEntry m = e.write(U1, "ran the berlin marathon", explicit(EntryType.EVENT, "races")).entry();
+
+    assertThat(r.reasoner().lastTagRequest().typeHint()).isEqualTo(EntryType.EVENT);
+    assertThat(m.type()).isEqualTo(EntryType.EVENT);
+    assertThat(m.topics()).containsExactly("races", "location");
+    assertThat(m.content()).as("what the caller left open is the reasoner's").isEqualTo("Ran the Berlin marathon");
+    assertThat(e.read(U1, "races")).containsExactly(m);
+  }
+
+  @Test
+  void theCallersTopicsAreKeptUpToTheTopicLimit() {
+    Rig r = rig();
+    List<String> mine = new ArrayList<>();
+    List<String> theirs = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      mine.add("mine" + i);
+      theirs.add("theirs" + i);
+    }
+    r.reasoner().onTag(req -> new TagProposal(S1, theirs, EntryType.FACT, req.content(), null));
+
+    MemoryEntry m = r.engram().write(U1, "Many topics", WriteOptions.builder().topicsHint(mine).build()).entry();
+
+    assertThat(m.topics()).hasSize(16).startsWith(mine.toArray(String[]::new)).contains("theirs0").doesNotContain("theirs6");
+  }
+
+  @Test
+  void anExplicitWriteIsFiledWhileTheReasonerFailsAndSaysSo() {
+    Rig r = rig();
+    Engram e = r.engram();
+    write(e, U1, "Seed fact", "seed");
+    r.reasoner().onTag(req -> {
+      throw new IllegalStateException("model unreachable");
+    });
+
+    WriteResult w = e.write(U1, "Ran the Berlin marathon", explicit(EntryType.EVENT, "races"));
+
+    assertThat(w.outcome()).isEqualTo(Outcome.APPENDED);
+    assertThat(w.entry().scope()).isEqualTo(S1);
+    assertThat(w.entry().type()).isEqualTo(EntryType.EVENT);
+    assertThat(w.entry().topics()).containsExactly("races");
+    assertThat(w.entry().content()).isEqualTo("Ran the Berlin marathon");
+    assertThat(w.warnings()).anySatisfy(x -> assertThat(x).contains("filed without the reasoner")
+        .contains("REASONER_FAILED").doesNotContain("model unreachable"));
+    // a hostile proposal is as good as none: the caller's fields file it, never the proposed namespace
+    r.reasoner().onTag(req -> proposal(req, S2));
+    WriteResult hostile = e.write(U1, "Ran the Paris marathon", explicit(EntryType.EVENT, "races"));
+    assertThat(hostile.entry().scope()).isEqualTo(S1);
+    assertThat(hostile.warnings()).anySatisfy(x -> assertThat(x).contains("INVALID_MODEL_OUTPUT"));
+    assertThat(e.list(U2)).isEmpty();
+
+    // a write that leaves its type open still needs the reasoner, which fails it
+    StoreSnapshot before = r.snapshot();
+    assertThatThrownBy(() -> write(e, U1, "Needs the reasoner", "races")).isInstanceOf(ReasonerException.class);
+    assertThatThrownBy(() -> e.write(U1, "Needs the reasoner", WriteOptions.builder().type(EntryType.EVENT).build()))
+        .isInstanceOf(ReasonerException.class);
+    assertThat(r.snapshot()).isEqualTo(before);
+  }
+
+  @Test
+  void aReasonerThatAsksForItHasFailedTagsFiledDeterministically() {
+    Rig r = rig();
+    Engram e = r.engram();
+    write(e, U1, "Seed fact", "seed");
+    r.reasoner().onTagFailure(dev.engram.spi.TagFailure.FILE_DETERMINISTICALLY).onTag(req -> {
+      throw new IllegalStateException("model unreachable");
+    });
+
+    WriteResult hinted = write(e, U1, "Likes green tea", "drinks");
+    WriteResult bare = e.write(U1, "Lives in Lisbon", WriteOptions.defaults());
+
+    assertThat(hinted.entry().scope()).isEqualTo(S1);
+    assertThat(hinted.entry().topics()).containsExactly("drinks");
+    assertThat(hinted.entry().type()).isEqualTo(EntryType.FACT);
+    assertThat(bare.entry().topics()).containsExactly("general");
+    assertThat(List.of(hinted, bare)).allSatisfy(w -> assertThat(w.warnings())
+        .anySatisfy(x -> assertThat(x).contains("filed without the reasoner").contains("'general'")));
+    // a refused proposal is filed the same way, never where it pointed
+    r.reasoner().onTag(req -> proposal(req, S2));
+    assertThat(write(e, U1, "Owns a bike", "things").entry().scope()).isEqualTo(S1);
+    assertThat(e.list(U2)).isEmpty();
   }
 
   @Test

@@ -75,6 +75,57 @@ public abstract class VectorsContract extends ContractSupport {
         .isEqualTo(gap.entry().entryId());
   }
 
+  /** Returns vectors of subnormal values (1e-39) for texts that mention "subnormal", hashed ones otherwise. */
+  private static final class SubnormalEmbedder implements Embedder {
+    private final HashingEmbedder inner = new HashingEmbedder("tck-subnormal", 8);
+
+    @Override
+    public EmbeddingProfile profile() {
+      return inner.profile();
+    }
+
+    @Override
+    public List<float[]> embed(List<String> texts) {
+      List<float[]> out = new ArrayList<>(inner.embed(texts));
+      for (int i = 0; i < texts.size(); i++) {
+        if (texts.get(i).toLowerCase(java.util.Locale.ROOT).contains("subnormal")) {
+          float[] tiny = new float[inner.profile().dimension()];
+          java.util.Arrays.fill(tiny, 1e-39f);
+          out.set(i, tiny);
+        }
+      }
+      return out;
+    }
+  }
+
+  @Test
+  void aVectorTooSmallToNormalizeIsRefusedLikeAZeroVector() {
+    Engram engram = newEngram(new DeterministicReasoner(), b -> b.embedder(new SubnormalEmbedder()));
+    WriteResult fine = write(engram, U1, "Green tea is brewed at eighty degrees.", "tea");
+    assertThat(fine.vectorsMissing()).isFalse();
+
+    WriteResult tiny = write(engram, U1, "Subnormal tea facts are stored as text.", "tea");
+
+    assertThat(tiny.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
+    assertThat(tiny.vectorsMissing()).isTrue();
+    assertThat(tiny.warnings()).anySatisfy(w -> assertThat(w).contains("stored without vectors")
+        .contains("too small to normalize"));
+    assertThat(engram.get(U1, tiny.entry().entryId()).content()).isEqualTo("Subnormal tea facts are stored as text.");
+    // the scope's vectors are incomplete: an explicit hybrid search says so instead of ranking an Infinity
+    assertThatThrownBy(() -> search(engram, U1, "tea", SearchMode.HYBRID))
+        .isInstanceOf(CapabilityNotSupportedException.class);
+    SearchResult auto = search(engram, U1, "tea", SearchMode.AUTO);
+    assertThat(auto.hits()).extracting(h -> h.entry().entryId())
+        .contains(fine.entry().entryId(), tiny.entry().entryId());
+    assertThat(auto.hits()).allSatisfy(h -> assertThat(h.cosine() == null || Double.isFinite(h.cosine())).isTrue());
+    // a query vector too small to normalize is refused too: the search falls back to full text, and says so
+    Grants u2 = Grants.of("app/user/u2");
+    write(engram, u2, "Oolong tea leaves are rolled.", "tea");
+    SearchResult query = search(engram, u2, "subnormal tea", SearchMode.AUTO);
+    assertThat(query.used()).isEqualTo(SearchMode.FTS);
+    assertThat(query.fallbackReason()).contains("too small to normalize");
+  }
+
   /** One gap in the shared scope {@code app} leaves the users below it on hybrid search, with a warning. */
   @Test
   void aGapInASharedScopeIsJudgedForThatScopeOnly() {

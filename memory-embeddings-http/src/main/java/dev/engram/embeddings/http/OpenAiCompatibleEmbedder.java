@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.InvalidInputException;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.EmbeddingProfile;
+import dev.engram.spi.Secrets;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -185,7 +186,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       } catch (IOException e) {
         failure =
             EmbeddingException.failed(
-                "POST " + endpoint + " failed" + attempts(attempt) + ": " + describe(e), e);
+                "POST " + endpoint + " failed" + attempts(attempt) + ": " + redact(describe(e)), e);
       }
       if (attempt > maxRetries) {
         throw failure;
@@ -267,7 +268,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       if (cause instanceof IOException) {
         throw (IOException) cause;
       }
-      throw EmbeddingException.failed("POST " + endpoint + " failed: " + describe(cause), cause);
+      throw EmbeddingException.failed("POST " + endpoint + " failed: " + redact(describe(cause)), cause);
     }
   }
 
@@ -438,8 +439,9 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     return line.isEmpty() ? "(blank)" : line;
   }
 
+  /** {@code text} with every long piece of the API key, plain, JSON-escaped or URL-encoded, masked. */
   private String redact(String text) {
-    return apiKey == null ? text : text.replace(apiKey, "[api key]");
+    return Secrets.mask(text, apiKey);
   }
 
   private static String describe(Throwable e) {

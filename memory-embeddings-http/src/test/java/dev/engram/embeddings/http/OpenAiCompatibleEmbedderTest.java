@@ -214,8 +214,36 @@ class OpenAiCompatibleEmbedderTest {
     EmbeddingException e = failure(() -> embedder.embed(List.of("a")));
 
     assertThat(e.httpStatus()).hasValue(401);
-    assertThat(e.getMessage()).contains("Incorrect API key provided: [api key].").doesNotContain(KEY);
+    assertThat(e.getMessage()).contains("Incorrect API key provided: ***.").doesNotContain(KEY);
     assertThat(embedder.toString()).doesNotContain(KEY);
+  }
+
+  /** A key with characters that JSON escaping and URL encoding spell differently. */
+  private static final String SLASHED_KEY = "sk-proj-AbCd/EfGh+IjKl=MnOp/QrSt0123456789";
+
+  static Stream<Arguments> keyEchoes() {
+    String k = SLASHED_KEY;
+    return Stream.of(
+        Arguments.of("a 32-character prefix",
+            openAiError(401, "Invalid key: " + k.substring(0, 32) + "…", "invalid_request_error")),
+        Arguments.of("the key JSON-escaped in a body that is not JSON",
+            status(401, "proxy refused {\"key\": \"" + k.replace("/", "\\/") + "\"")),
+        Arguments.of("the key URL-encoded",
+            status(403, "<html>denied: /v1/embeddings?api_key="
+                + java.net.URLEncoder.encode(k, java.nio.charset.StandardCharsets.UTF_8) + "</html>")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("keyEchoes")
+  void noLongPieceOfTheKeyReachesAMessageInAnySpelling(String echo, FakeEmbeddingServer.Answer answer) {
+    server.then(answer);
+    EmbeddingException e = failure(() -> builder().apiKey(SLASHED_KEY).maxRetries(0).build().embed(List.of("a")));
+    assertThat(e.getMessage()).contains("***");
+    for (int i = 0; i + 8 <= SLASHED_KEY.length(); i++) {
+      String piece = SLASHED_KEY.substring(i, i + 8);
+      assertThat(e.getMessage()).as(echo).doesNotContain(piece).doesNotContain(piece.replace("/", "\\/"))
+          .doesNotContain(java.net.URLEncoder.encode(piece, java.nio.charset.StandardCharsets.UTF_8));
+    }
   }
 
   @Test

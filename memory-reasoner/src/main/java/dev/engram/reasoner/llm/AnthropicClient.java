@@ -27,14 +27,14 @@ final class AnthropicClient extends HttpModelClient {
   }
 
   @Override
-  Exchange exchange(Call call) {
+  Exchange exchange(Call call, HttpTransport.Deadline until) {
     Map<String, String> headers = new LinkedHashMap<>();
     if (apiKey != null) {
       headers.put("x-api-key", apiKey);
     }
     headers.put("anthropic-version", VERSION);
     HttpTransport.Reply reply =
-        transport.post(endpoint, headers, bytes(body(call)), apiKey, config.apiKeyVariable(), null);
+        transport.post(endpoint, headers, bytes(body(call)), apiKey, config.apiKeyVariable(), null, until);
     JsonNode root = reply.body();
     String stop = root.path("stop_reason").asText("");
     if (stop.equals("max_tokens")) {

@@ -96,7 +96,7 @@ final class CurateJob implements Job<CurateRequest, List<CurateOp>> {
     op.set("core", Schemas.nullable(Schemas.bool("for set_core")));
     op.set("reason", Schemas.nullable(Schemas.string("why, in a few words")));
     ObjectNode props = Schemas.properties();
-    props.set("ops", Schemas.array(Schemas.object(op), "at most " + MAX_OPS + " operations"));
+    props.set("ops", Schemas.array(Schemas.object(op), 0, MAX_OPS, "at most " + MAX_OPS + " operations"));
     props.set("blurb", Schemas.nullable(Schemas.string("one line, at most " + MAX_BLURB_CHARS + " characters")));
     return Schemas.object(props);
   }

@@ -133,13 +133,14 @@ final class ExtractJob implements Job<ExtractRequest, List<ExtractedMemory>> {
       types.add(t.wireName());
     }
     m.set("type", Schemas.enumeration(types, "the memory type"));
-    m.set("topics", Schemas.array(Schemas.string("a lowercase topic"), "1 to " + MAX_TOPICS + " topics"));
-    m.set("evidence", Schemas.array(Schemas.enumeration(refs, "a record reference"), "the records it rests on"));
+    m.set("topics", Schemas.array(Schemas.string("a lowercase topic"), 1, MAX_TOPICS, "1 to " + MAX_TOPICS + " topics"));
+    m.set("evidence", Schemas.array(Schemas.enumeration(refs, "a record reference"), 1, MAX_EVIDENCE,
+        "the records it rests on"));
     if (r.viewsWanted()) {
       m.set("views", TagJob.viewsSchema());
     }
     ObjectNode props = Schemas.properties();
-    props.set("memories", Schemas.array(Schemas.object(m), "at most " + maxMemories(r) + " memories"));
+    props.set("memories", Schemas.array(Schemas.object(m), 0, maxMemories(r), "at most " + maxMemories(r) + " memories"));
     return Schemas.object(props);
   }
 

@@ -40,7 +40,8 @@ abstract class HttpModelClient implements ModelClient {
   /** What a wire format got back: the JSON object, tokens (-1 when unknown) and requests sent. */
   record Exchange(JsonNode value, long inputTokens, long outputTokens, int attempts) {}
 
-  abstract Exchange exchange(Call call);
+  /** Runs the call's requests, all of them done before {@code until}. */
+  abstract Exchange exchange(Call call, HttpTransport.Deadline until);
 
   @Override
   public final Answer complete(Call call) {
@@ -50,9 +51,10 @@ abstract class HttpModelClient implements ModelClient {
           + " (or point " + config.baseUrlVariable() + " at a local server, which needs no key)", null);
     }
     long start = System.nanoTime();
+    HttpTransport.Deadline until = transport.startDeadline();
     Exchange x;
     try {
-      x = exchange(call);
+      x = exchange(call, until);
     } catch (LlmException e) {
       LOG.debug("{} call to {} {} failed after {} ms: {}", call.job(), config.provider(), config.model(),
           (System.nanoTime() - start) / 1_000_000, e.kind());

@@ -6,6 +6,7 @@ package dev.engram.reasoner.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.engram.spi.Secrets;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -36,8 +37,11 @@ import org.jspecify.annotations.Nullable;
  * POSTs JSON with timeouts and bounded retries, and classifies failures. Statuses 408, 429 and 5xx,
  * connection failures and timeouts are retried: the wait doubles from the configured backoff, gets
  * up to a quarter of random jitter, is at least the server's {@code Retry-After} and at most
- * {@link #MAX_WAIT}; a server asking for a longer wait ends the retries. 401/403 and other statuses
- * fail at once. The secret is masked in every message.
+ * {@link #MAX_WAIT}; a server asking for a longer wait ends the retries. One {@link Deadline} bounds a
+ * whole reasoner operation: each attempt waits at most for what is left of it, and a retry whose wait
+ * would pass it is not made. 401/403 and other statuses
+ * fail at once. The secret is masked in every message ({@link Secrets#mask}: any long piece of it, also
+ * JSON-escaped or URL-encoded).
  */
 final class HttpTransport {
   static final Duration MAX_WAIT = Duration.ofSeconds(30);
@@ -49,12 +53,35 @@ final class HttpTransport {
   private final Duration timeout;
   private final int maxAttempts;
   private final Duration backoff;
+  private final Duration deadline;
 
-  HttpTransport(HttpClient client, Duration timeout, int maxAttempts, Duration backoff) {
+  HttpTransport(HttpClient client, Duration timeout, int maxAttempts, Duration backoff, Duration deadline) {
     this.client = client;
     this.timeout = timeout;
     this.maxAttempts = maxAttempts;
     this.backoff = backoff;
+    this.deadline = deadline;
+  }
+
+  /** A new deadline for one reasoner operation, starting now. */
+  Deadline startDeadline() {
+    return new Deadline(System.nanoTime() + deadline.toNanos(), deadline);
+  }
+
+  /**
+   * When one reasoner operation (all its requests, retries and waits) must be done.
+   *
+   * @param atNanos the {@link System#nanoTime()} it passes at
+   * @param budget the whole time the operation was given
+   */
+  record Deadline(long atNanos, Duration budget) {
+    Duration remaining() {
+      return Duration.ofNanos(Math.max(0, atNanos - System.nanoTime()));
+    }
+
+    String describe() {
+      return "the deadline of " + budget.toMillis() + " ms for the whole call";
+    }
   }
 
   /** A 2xx answer: the parsed body and how many requests it took. */
@@ -69,14 +96,20 @@ final class HttpTransport {
    *     repeat with another request (does not count as an attempt)
    */
   Reply post(URI endpoint, Map<String, String> headers, byte[] body, @Nullable String secret, String keyHint,
-      @Nullable Predicate<String> fallback) {
+      @Nullable Predicate<String> fallback, Deadline until) {
     int attempt = 0;
     while (true) {
       attempt++;
       LlmException failure;
       Duration retryAfter = Duration.ZERO;
+      Duration left = until.remaining();
+      if (left.isZero()) {
+        throw new LlmException(LlmException.Kind.TIMEOUT,
+            "POST " + endpoint + " was not sent: " + until.describe() + " has passed", null);
+      }
+      Duration attemptTimeout = left.compareTo(timeout) < 0 ? left : timeout;
       try {
-        HttpResponse<byte[]> response = send(endpoint, headers, body);
+        HttpResponse<byte[]> response = send(endpoint, headers, body, attemptTimeout);
         int status = response.statusCode();
         String text = new String(response.body(), StandardCharsets.UTF_8);
         if (status >= 200 && status < 300) {
@@ -102,6 +135,10 @@ final class HttpTransport {
               + retryAfter.toSeconds() + " s, more than the " + MAX_WAIT.toSeconds() + " s this client waits", null);
         }
       } catch (TimeoutException e) {
+        if (attemptTimeout.compareTo(timeout) < 0) {
+          throw new LlmException(LlmException.Kind.TIMEOUT,
+              "POST " + endpoint + " did not answer within " + until.describe() + attempts(attempt), e);
+        }
         failure = new LlmException(LlmException.Kind.TIMEOUT,
             "POST " + endpoint + " did not answer within " + timeout.toMillis() + " ms" + attempts(attempt), e);
       } catch (IOException e) {
@@ -111,7 +148,12 @@ final class HttpTransport {
       if (attempt >= maxAttempts) {
         throw failure;
       }
-      pause(wait(attempt, retryAfter), failure);
+      Duration wait = wait(attempt, retryAfter);
+      if (wait.compareTo(until.remaining()) >= 0) {
+        throw new LlmException(failure.kind(), failure.getMessage() + "; a retry after " + wait.toMillis()
+            + " ms would pass " + until.describe(), failure.getCause());
+      }
+      pause(wait, failure);
     }
   }
 
@@ -128,7 +170,7 @@ final class HttpTransport {
     return maxAttempts > 1 ? " (attempt " + attempt + " of " + maxAttempts + ")" : "";
   }
 
-  private HttpResponse<byte[]> send(URI endpoint, Map<String, String> headers, byte[] body)
+  private HttpResponse<byte[]> send(URI endpoint, Map<String, String> headers, byte[] body, Duration timeout)
       throws IOException, TimeoutException {
     HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
         .timeout(timeout)
@@ -217,16 +259,15 @@ final class HttpTransport {
   }
 
   static String snippet(String text, @Nullable String secret) {
-    String flat = mask(text, secret).replaceAll("\\s+", " ").strip();
+    // only the head is ever shown; masking it whole first keeps a key cut by the clip masked too
+    String head = text.length() <= SNIPPET * 8 ? text : text.substring(0, SNIPPET * 8);
+    String flat = mask(head, secret).replaceAll("\\s+", " ").strip();
     return flat.length() <= SNIPPET ? flat : flat.substring(0, SNIPPET) + "…";
   }
 
+  /** {@code text} with every long piece of the secret, plain, JSON-escaped or URL-encoded, masked. */
   static String mask(String text, @Nullable String secret) {
-    String out = text;
-    if (secret != null && !secret.isEmpty()) {
-      out = out.replace(secret, "***");
-    }
-    return out.replaceAll("(sk-[A-Za-z0-9_-]{4})[A-Za-z0-9_-]{8,}", "$1***");
+    return Secrets.mask(text, secret);
   }
 
   private static String describe(Throwable e) {

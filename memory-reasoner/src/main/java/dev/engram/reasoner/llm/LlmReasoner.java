@@ -11,6 +11,7 @@ import dev.engram.spi.EntryViews;
 import dev.engram.spi.ExtractRequest;
 import dev.engram.spi.ExtractedMemory;
 import dev.engram.spi.Reasoner;
+import dev.engram.spi.TagFailure;
 import dev.engram.spi.TagProposal;
 import dev.engram.spi.TagRequest;
 import java.net.http.HttpClient;
@@ -34,16 +35,25 @@ import org.slf4j.LoggerFactory;
  * Reasoner r = LlmReasoner.builder()
  *     .tagger(ModelConfig.openAiCompatible("gpt-4.1-mini").baseUrl("http://127.0.0.1:11434/v1"))
  *     .curator(ModelConfig.anthropic("claude-haiku-4-5"))
- *     .timeout(Duration.ofSeconds(30)).maxAttempts(3)
+ *     .timeout(Duration.ofSeconds(15)).maxAttempts(3).deadline(Duration.ofSeconds(20))
  *     .build();
  * }</pre>
  *
  * <p>Every answer is untrusted. It must match the job's JSON schema, name only a granted namespace
  * and only candidates or entries it was shown, stay within the size limits, and reword without
  * adding numbers or names the input does not contain; otherwise the call fails with an
- * {@link LlmException} and the engine stores nothing. Failures of the model call itself (timeouts,
- * HTTP errors after the retries, 401/403, truncation, refusals, non-JSON) are {@link LlmException}s
- * too, with the kind and a message that never contains the key.
+ * {@link LlmException}. Failures of the model call itself (timeouts, HTTP errors after the retries,
+ * the {@link Builder#deadline deadline}, 401/403, truncation, refusals, non-JSON) are
+ * {@link LlmException}s too, with the kind and a message that never contains the key (nor a long piece
+ * of it, in any spelling). A failed curation, extraction or views call changes nothing.
+ *
+ * <p>A failed tag does not lose the write: by default ({@link TagFailure#FILE_DETERMINISTICALLY}) the
+ * engine files it the way the deterministic reasoner does (first granted namespace, the caller's
+ * topics or {@code general}, the caller's type or {@code fact}, the content as written), with a warning
+ * on the {@code WriteResult} and a WARN log line. {@link Builder#tagFailure
+ * tagFailure(TagFailure.FAIL)} makes such a write fail instead, storing nothing, unless its caller gave
+ * its type and topics (a write that needs no model). The caller's type and topics always win over the
+ * model's: the model fills only what the caller left open.
  *
  * <p>Cost: one model call per write (the views come with the tag answer when the engine asks for
  * them), one per curated topic slice, one per extracted window (views included). Prompts are bounded: at most 100 visible topics, 10 duplicate
@@ -63,6 +73,8 @@ public final class LlmReasoner implements Reasoner {
   public static final String DEFAULT_OPENAI_MODEL = "gpt-4.1-mini";
   /** The model {@link #fromEnvironment()} uses for Anthropic when {@value #MODEL_VARIABLE} is unset. */
   public static final String DEFAULT_ANTHROPIC_MODEL = "claude-haiku-4-5";
+  /** The longest one operation takes unless {@link Builder#deadline} says otherwise: 20 seconds. */
+  public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(20);
 
   private final ModelClient tagger;
   private final ModelClient curator;
@@ -72,18 +84,25 @@ public final class LlmReasoner implements Reasoner {
   private final CurateJob curateJob = new CurateJob();
   private final ViewsJob viewsJob = new ViewsJob();
   private final ExtractJob extractJob = new ExtractJob();
+  private final TagFailure tagFailure;
 
   private LlmReasoner(Builder b, Map<String, String> env) {
+    Duration connect = min(min(b.timeout, b.deadline), Duration.ofSeconds(10));
     HttpClient http = b.httpClient != null ? b.httpClient : HttpClient.newBuilder()
-        .connectTimeout(b.timeout.compareTo(Duration.ofSeconds(10)) < 0 ? b.timeout : Duration.ofSeconds(10))
+        .connectTimeout(connect)
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
-    HttpTransport transport = new HttpTransport(http, b.timeout, b.maxAttempts, b.retryBackoff);
+    HttpTransport transport = new HttpTransport(http, b.timeout, b.maxAttempts, b.retryBackoff, b.deadline);
     ModelConfig tag = Objects.requireNonNull(b.tagger);
     this.tagger = client(tag, env, transport, b.listener);
     this.curator = b.curator == null ? tagger : client(b.curator, env, transport, b.listener);
     this.viewer = b.viewer == null ? tagger : client(b.viewer, env, transport, b.listener);
     this.extractor = b.extractor == null ? tagger : client(b.extractor, env, transport, b.listener);
+    this.tagFailure = b.tagFailure;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   private static ModelClient client(ModelConfig c, Map<String, String> env, HttpTransport transport,
@@ -167,11 +186,24 @@ public final class LlmReasoner implements Reasoner {
 
   /**
    * Files one write in one model call; when the engine will embed the version
-   * ({@link TagRequest#viewsWanted()}), the same answer carries the views.
+   * ({@link TagRequest#viewsWanted()}), the same answer carries the views. The caller's type, when
+   * given, is the only type the answer's schema allows.
+   *
+   * @throws LlmException when the call fails or its answer is refused (the engine then acts as
+   *     {@link #tagFailure()} says)
    */
   @Override
   public TagProposal tag(TagRequest request) {
-    TagJob.Tagged t = run(tagger, tagJob, new TagJob.Input(request, request.viewsWanted()));
+    TagJob.Tagged t;
+    try {
+      t = run(tagger, tagJob, new TagJob.Input(request, request.viewsWanted()));
+    } catch (LlmException e) {
+      if (e.kind() == LlmException.Kind.MISSING_KEY || e.kind() == LlmException.Kind.UNAUTHORIZED) {
+        // a configuration problem the engine's own warning cannot name; the message holds no key
+        LOG.warn("tag call failed: {}", e.getMessage());
+      }
+      throw e;
+    }
     TagProposal p = t.proposal();
     return t.views() == null ? p
         : new TagProposal(p.namespace(), p.topics(), p.type(), p.content(), p.duplicateOf(), t.views());
@@ -186,6 +218,14 @@ public final class LlmReasoner implements Reasoner {
    */
   TagJob.Tagged tagWithViews(TagRequest request, boolean views) {
     return run(tagger, tagJob, new TagJob.Input(request, views));
+  }
+
+  /**
+   * As configured with {@link Builder#tagFailure}; by default {@link TagFailure#FILE_DETERMINISTICALLY}.
+   */
+  @Override
+  public TagFailure tagFailure() {
+    return tagFailure;
   }
 
   @Override
@@ -253,6 +293,8 @@ public final class LlmReasoner implements Reasoner {
     private Duration timeout = Duration.ofSeconds(30);
     private int maxAttempts = 3;
     private Duration retryBackoff = Duration.ofMillis(500);
+    private Duration deadline = DEFAULT_DEADLINE;
+    private TagFailure tagFailure = TagFailure.FILE_DETERMINISTICALLY;
     private ModelUsageListener listener = usage -> { };
     private @Nullable HttpClient httpClient;
     private Map<String, String> env = System.getenv();
@@ -296,7 +338,8 @@ public final class LlmReasoner implements Reasoner {
     }
 
     /**
-     * @param timeout the limit for one HTTP exchange, body included (default 30 s); also bounds connecting
+     * @param timeout the limit for one HTTP exchange, body included (default 30 s); also bounds connecting.
+     *     The {@link #deadline} of the whole operation bounds every exchange too
      * @return this builder
      * @throws InvalidInputException unless between 1 ms and 10 minutes
      */
@@ -333,6 +376,43 @@ public final class LlmReasoner implements Reasoner {
         throw new InvalidInputException("retryBackoff", "must be between 0 and 30 s, was " + backoff);
       }
       this.retryBackoff = backoff;
+      return this;
+    }
+
+    /**
+     * The longest one operation may take: one {@link #tag}, one curated slice, one views call or one
+     * extracted window, every attempt and every wait between them included. An attempt waits at most
+     * for what is left of it, and a retry that would pass it is not made; the call then fails with an
+     * {@link LlmException} of kind {@code TIMEOUT} (or the kind of the last failure), saying so.
+     *
+     * @param deadline the bound of one operation (default {@link #DEFAULT_DEADLINE}, 20 s)
+     * @return this builder
+     * @throws InvalidInputException unless between 1 ms and 10 minutes
+     * @throws NullPointerException if {@code deadline} is null
+     */
+    public Builder deadline(Duration deadline) {
+      Objects.requireNonNull(deadline, "deadline");
+      if (deadline.isNegative() || deadline.isZero() || deadline.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new InvalidInputException("deadline", "must be between 1 ms and 10 minutes, was " + deadline);
+      }
+      this.deadline = deadline;
+      return this;
+    }
+
+    /**
+     * What the engine does with a write whose tag call failed (the model is down, late, refused, or
+     * its answer was invalid). {@link TagFailure#FILE_DETERMINISTICALLY}, the default, files it
+     * without the model (first granted namespace, the caller's topics or {@code general}, the caller's
+     * type or {@code fact}, the content as written) and says so in a warning on the result and a WARN
+     * log line; {@link TagFailure#FAIL} fails it with the {@link LlmException} and stores nothing. A
+     * write whose caller gave its type and topics is filed from them either way.
+     *
+     * @param failure how a failed tag ends
+     * @return this builder
+     * @throws NullPointerException if {@code failure} is null
+     */
+    public Builder tagFailure(TagFailure failure) {
+      this.tagFailure = Objects.requireNonNull(failure, "tagFailure");
       return this;
     }
 

@@ -35,7 +35,7 @@ final class OpenAiClient extends HttpModelClient {
   }
 
   @Override
-  Exchange exchange(Call call) {
+  Exchange exchange(Call call, HttpTransport.Deadline until) {
     Map<String, String> headers = new LinkedHashMap<>();
     if (apiKey != null) {
       headers.put("Authorization", "Bearer " + apiKey);
@@ -46,17 +46,17 @@ final class OpenAiClient extends HttpModelClient {
     if (!jsonObject.get()) {
       try {
         reply = transport.post(endpoint, headers, bytes(body(call, false)), apiKey, config.apiKeyVariable(),
-            mayFallBack ? OpenAiClient::rejectsResponseFormat : null);
+            mayFallBack ? OpenAiClient::rejectsResponseFormat : null, until);
       } catch (HttpTransport.FallbackSignal signal) {
         if (jsonObject.compareAndSet(false, true)) {
           LOG.info("{} at {} does not accept response_format json_schema; using json_object from now on",
               config.model(), config.baseUrl());
         }
         extra = 1;
-        reply = transport.post(endpoint, headers, bytes(body(call, true)), apiKey, config.apiKeyVariable(), null);
+        reply = transport.post(endpoint, headers, bytes(body(call, true)), apiKey, config.apiKeyVariable(), null, until);
       }
     } else {
-      reply = transport.post(endpoint, headers, bytes(body(call, true)), apiKey, config.apiKeyVariable(), null);
+      reply = transport.post(endpoint, headers, bytes(body(call, true)), apiKey, config.apiKeyVariable(), null, until);
     }
     JsonNode root = reply.body();
     JsonNode choice = root.path("choices").path(0);

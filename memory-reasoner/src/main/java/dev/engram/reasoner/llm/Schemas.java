@@ -11,8 +11,9 @@ import java.util.Collection;
 /**
  * Builders for the JSON schemas of the jobs. They stay within what OpenAI's strict mode accepts:
  * every property required, {@code additionalProperties: false}, nullable values as {@code anyOf} with
- * {@code null}; size limits are stated in descriptions and checked by the jobs, not by keywords
- * strict mode rejects.
+ * {@code null}. Array bounds the jobs require are stated as {@code minItems} / {@code maxItems}, so an
+ * answer that matches the schema is never refused for its length; other limits (characters, the
+ * numbers and names a rewording may use) are stated in descriptions and checked by the jobs.
  */
 final class Schemas {
   private Schemas() {}
@@ -51,6 +52,11 @@ final class Schemas {
     ObjectNode o = HttpTransport.JSON.createObjectNode().put("type", "array").put("description", description);
     o.set("items", items);
     return o;
+  }
+
+  /** An array of {@code min} to {@code max} items. */
+  static ObjectNode array(ObjectNode items, int min, int max, String description) {
+    return array(items, description).put("minItems", min).put("maxItems", max);
   }
 
   /** {@code schema} or null. */

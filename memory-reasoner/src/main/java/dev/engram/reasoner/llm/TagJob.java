@@ -67,10 +67,11 @@ final class TagJob implements Job<TagJob.Input, TagJob.Tagged> {
         - namespace: exactly one of the listed namespaces; the first is the default, choose another only \
         when the content clearly belongs there.
         - topics: 1 to 8 short lowercase topics naming the subject (e.g. "preferences", "equipment", \
-        "schedule"). Reuse an existing topic whenever one fits; follow the caller's hints unless they are wrong.
+        "schedule"). Reuse an existing topic whenever one fits. The caller's topics are kept whatever you \
+        answer: repeat them, and add others only where they help.
         - Add the topic "core" as well when the content is a durable profile fact: identity, equipment, \
         schedule, goals, hard constraints, lasting preferences. Never for one-off events.
-        - type: fact, preference, event, summary, decision or constraint.
+        - type: fact, preference, event, summary, decision or constraint; when the caller gave a type, that one.
         - content: the same statement, normalized: fix spelling, spacing and grammar, keep it short and in \
         the language of the content. Do not add, guess or expand anything; keep every name and number as written.
         - duplicate_of: the reference (c1, c2, …) of a listed candidate that states the same thing in other \
@@ -91,7 +92,7 @@ final class TagJob implements Job<TagJob.Input, TagJob.Tagged> {
       p.append(" (and ").append(r.visibleTopics().size() - MAX_TOPICS_SHOWN).append(" more)");
     }
     p.append("\nCaller's topic hints: ").append(r.topicsHint().isEmpty() ? "(none)" : String.join(", ", r.topicsHint()));
-    p.append("\nCaller's type hint: ").append(r.typeHint() == null ? "(none)" : r.typeHint().wireName());
+    p.append("\nCaller's type hint: ").append(r.typeHint() == null ? "(none)" : r.typeHint().wireName() + " (kept)");
     Map<String, MemoryEntry> shown = input.shown();
     if (shown.isEmpty()) {
       p.append("\n\nCandidate duplicates: none; duplicate_of must be null.\n");
@@ -117,12 +118,16 @@ final class TagJob implements Job<TagJob.Input, TagJob.Tagged> {
   public ObjectNode schema(Input input) {
     ObjectNode props = Schemas.properties();
     props.set("namespace", Schemas.enumeration(input.request().grants(), "one of the listed namespaces"));
-    props.set("topics", Schemas.array(Schemas.string("a lowercase topic"), "1 to 8 topics"));
+    props.set("topics", Schemas.array(Schemas.string("a lowercase topic"), 1, MAX_TOPICS,
+        "1 to " + MAX_TOPICS + " topics"));
     List<String> types = new ArrayList<>();
+    EntryType fixed = input.request().typeHint();
     for (EntryType t : EntryType.values()) {
-      types.add(t.wireName());
+      if (fixed == null || t == fixed) {
+        types.add(t.wireName());
+      }
     }
-    props.set("type", Schemas.enumeration(types, "the entry type"));
+    props.set("type", Schemas.enumeration(types, fixed == null ? "the entry type" : "the caller's type"));
     props.set("content", Schemas.string("the normalized content; adds nothing"));
     Set<String> refs = input.shown().keySet();
     props.set("duplicate_of", refs.isEmpty()
@@ -137,7 +142,7 @@ final class TagJob implements Job<TagJob.Input, TagJob.Tagged> {
   static ObjectNode viewsSchema() {
     ObjectNode v = Schemas.properties();
     v.set("gist", Schemas.string("one short sentence, at most " + MAX_GIST_CHARS + " characters"));
-    v.set("questions", Schemas.array(Schemas.string("a question the entry answers"),
+    v.set("questions", Schemas.array(Schemas.string("a question the entry answers"), 0, MAX_QUESTIONS,
         "up to " + MAX_QUESTIONS + " questions"));
     return Schemas.object(v);
   }

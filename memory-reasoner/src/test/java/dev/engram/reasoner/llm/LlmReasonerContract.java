@@ -32,6 +32,7 @@ import dev.engram.spi.EmbeddingProfile;
 import dev.engram.spi.FullTextQuery;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreReader;
+import dev.engram.spi.TagFailure;
 import dev.engram.spi.TopicState;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -155,8 +156,12 @@ public abstract class LlmReasonerContract {
     }
 
     LlmReasoner reasoner(Duration timeout) {
+      return reasoner(timeout, TagFailure.FILE_DETERMINISTICALLY);
+    }
+
+    LlmReasoner reasoner(Duration timeout, TagFailure tagFailure) {
       return LlmReasoner.builder().tagger(model()).timeout(timeout).maxAttempts(2)
-          .retryBackoff(Duration.ofMillis(1)).environment(Map.of()).build();
+          .retryBackoff(Duration.ofMillis(1)).tagFailure(tagFailure).environment(Map.of()).build();
     }
 
     Engram engram(LlmReasoner reasoner, @Nullable Embedder embedder) {
@@ -209,7 +214,7 @@ public abstract class LlmReasonerContract {
 
       assertThat(w.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
       assertThat(w.entry().scope()).isEqualTo(TEAM);
-      assertThat(w.entry().topics()).containsExactly("equipment", "core");
+      assertThat(w.entry().topics()).as("the caller's topic is kept").containsExactly("gear", "equipment", "core");
       assertThat(w.entry().type()).isEqualTo(EntryType.FACT);
       assertThat(e.read(GRANTS, "core")).extracting(MemoryEntry::entryId).containsExactly(w.entry().entryId());
       assertThat(server.requests()).hasSize(1);
@@ -282,6 +287,44 @@ public abstract class LlmReasonerContract {
       e.write(GRANTS, "Plays the piano.", WriteOptions.defaults());
       e.write(GRANTS, "Sings in a choir.", WriteOptions.defaults());
       assertThat(server.last().user()).contains("Existing topics, most used first: music, pets");
+    }
+
+    // ---- the caller's fields win
+
+    @Test
+    void theCallersTypeAndTopicsWinOverTheModel() {
+      Engram e = engram();
+      tag = r -> ModelServer.Reply.answer(tagAnswer(r, USER, "fact", "Ran the Berlin marathon.", null, "location"));
+
+      WriteResult w = e.write(GRANTS, "ran the berlin marathon",
+          WriteOptions.builder().type(EntryType.EVENT).topicsHint("races").build());
+
+      assertThat(w.entry().type()).isEqualTo(EntryType.EVENT);
+      assertThat(w.entry().topics()).containsExactly("races", "location");
+      assertThat(w.entry().content()).as("the wording was left open").isEqualTo("Ran the Berlin marathon.");
+      assertThat(w.warnings()).noneMatch(x -> x.contains("without the reasoner"));
+      assertThat(e.read(GRANTS, "races")).extracting(MemoryEntry::entryId).containsExactly(w.entry().entryId());
+      assertThat(server.last().user()).contains("Caller's type hint: event (kept)");
+    }
+
+    @Test
+    void anExplicitWriteSucceedsWhileTheModelIsDownEvenWhenFailedTagsFail() {
+      Engram e = engram(reasoner(Duration.ofSeconds(10), TagFailure.FAIL), null);
+      tag = r -> ModelServer.Reply.error(503, "model overloaded");
+
+      WriteResult w = e.write(GRANTS, "Ran the Berlin marathon.",
+          WriteOptions.builder().type(EntryType.EVENT).topicsHint("races").build());
+
+      assertThat(w.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
+      assertThat(w.entry().scope()).isEqualTo(USER);
+      assertThat(w.entry().type()).isEqualTo(EntryType.EVENT);
+      assertThat(w.entry().topics()).containsExactly("races");
+      assertThat(w.warnings()).anySatisfy(x -> assertThat(x).contains("filed without the reasoner")
+          .contains("REASONER_FAILED").doesNotContain("overloaded"));
+      Snapshot before = Snapshot.of(store, List.of(USER, TEAM));
+      assertThatThrownBy(() -> e.write(GRANTS, "Likes jazz.", WriteOptions.builder().topicsHint("music").build()))
+          .isInstanceOf(LlmException.class);
+      assertThat(Snapshot.of(store, List.of(USER, TEAM))).isEqualTo(before);
     }
 
     // ---- curation
@@ -522,8 +565,9 @@ public abstract class LlmReasonerContract {
 
     @ParameterizedTest
     @EnumSource(Hostile.class)
-    void aHostileAnswerFailsTypedAndChangesNothing(Hostile hostile) {
-      Engram e = engram(reasoner(hostile == Hostile.HANGING ? Duration.ofMillis(300) : Duration.ofSeconds(10)), null);
+    void aHostileAnswerFailsTypedAndChangesNothingWhenFailedTagsFail(Hostile hostile) {
+      Engram e = engram(reasoner(hostile == Hostile.HANGING ? Duration.ofMillis(300) : Duration.ofSeconds(10),
+          TagFailure.FAIL), null);
       fileAs(USER, "preference", "music");
       e.write(GRANTS, "Likes jazz.", WriteOptions.builder().topicsHint("music").build());
       e.write(GRANTS, "Plays the piano.", WriteOptions.builder().topicsHint("music").build());
@@ -539,6 +583,27 @@ public abstract class LlmReasonerContract {
             .satisfies(x -> assertThat(x.getMessage()).doesNotContain("SECRET"));
       }
       assertThat(Snapshot.of(store, List.of(USER, TEAM))).isEqualTo(before);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Hostile.class, names = "FOREIGN_CURATE_ID", mode = EnumSource.Mode.EXCLUDE)
+    void byDefaultAHostileTagAnswerIsIgnoredAndTheWriteFiledDeterministically(Hostile hostile) {
+      Engram e = engram(reasoner(hostile == Hostile.HANGING ? Duration.ofMillis(300) : Duration.ofSeconds(10)), null);
+      fileAs(USER, "preference", "music");
+      e.write(GRANTS, "Likes jazz.", WriteOptions.builder().topicsHint("music").build());
+      script(hostile);
+
+      WriteResult w = e.write(GRANTS, "Enjoys jazz music.", WriteOptions.builder().topicsHint("music").build());
+
+      assertThat(w.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
+      assertThat(w.entry().scope()).as("the first grant, whatever the answer named").isEqualTo(USER);
+      assertThat(w.entry().topics()).containsExactly("music");
+      assertThat(w.entry().type()).as("the deterministic type, not the model's").isEqualTo(EntryType.FACT);
+      assertThat(w.entry().content()).as("as written, not the model's wording").isEqualTo("Enjoys jazz music.");
+      assertThat(w.warnings()).anySatisfy(x -> assertThat(x).contains("filed without the reasoner")
+          .doesNotContain("SECRET"));
+      assertThat(e.list(Grants.of(TEAM))).isEmpty();
+      assertThat(e.list(GRANTS)).hasSize(2);
     }
 
     void script(Hostile hostile) {
@@ -593,9 +658,20 @@ public abstract class LlmReasonerContract {
     }
 
     @Test
-    void withoutAKeyTheFirstWriteFailsNamingTheVariableAndStoresNothing() {
+    void withoutAKeyAWriteIsFiledWithoutTheModelAndSaysSo() {
       LlmReasoner r = LlmReasoner.fromEnvironment(Map.of("ENGRAM_LLM_PROVIDER",
           provider() == Provider.ANTHROPIC ? "anthropic" : "openai"));
+      WriteResult w = engram(r, null).write(GRANTS, "Likes jazz.", WriteOptions.defaults());
+      assertThat(w.entry().topics()).containsExactly("general");
+      assertThat(w.warnings()).anySatisfy(x -> assertThat(x).contains("filed without the reasoner"));
+      assertThat(server.requests()).isEmpty();
+    }
+
+    @Test
+    void withoutAKeyAndFailingTagsTheFirstWriteFailsNamingTheVariableAndStoresNothing() {
+      LlmReasoner r = LlmReasoner.builder().tagger(provider() == Provider.ANTHROPIC
+              ? ModelConfig.anthropic(LlmReasoner.DEFAULT_ANTHROPIC_MODEL) : ModelConfig.openAiCompatible(LlmReasoner.DEFAULT_OPENAI_MODEL))
+          .tagFailure(TagFailure.FAIL).environment(Map.of()).build();
       Engram e = engram(r, null);
       Snapshot before = Snapshot.of(store, List.of(USER, TEAM));
       assertThatThrownBy(() -> e.write(GRANTS, "Likes jazz.", WriteOptions.defaults()))

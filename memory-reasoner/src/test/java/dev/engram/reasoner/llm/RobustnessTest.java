@@ -107,6 +107,38 @@ class RobustnessTest {
     assertThat(server.requests()).hasSize(1);
   }
 
+  /** A key with characters that JSON escaping and URL encoding spell differently. */
+  private static final String SLASHED_KEY = "sk-proj-AbCd/EfGh+IjKl=MnOp/QrSt0123456789";
+
+  enum Echo {
+    PREFIX, JSON_ESCAPED, URL_ENCODED
+  }
+
+  @ParameterizedTest
+  @EnumSource(Echo.class)
+  void noLongPieceOfTheKeyReachesAMessageInAnySpelling(Echo echo) {
+    String k = SLASHED_KEY;
+    for (Provider p : Provider.values()) {
+      server.reset().otherwise(r -> switch (echo) {
+        case PREFIX -> ModelServer.Reply.error(401, "Invalid key: " + k.substring(0, 32) + "…");
+        case JSON_ESCAPED -> ModelServer.Reply.raw(401, "text/plain", "proxy refused {\"key\": \"" + k.replace("/", "\\/") + "\"");
+        case URL_ENCODED -> ModelServer.Reply.raw(502, "text/plain", "upstream /v1?api_key="
+            + java.net.URLEncoder.encode(k, java.nio.charset.StandardCharsets.UTF_8) + " failed");
+      });
+      ModelConfig c = p == Provider.ANTHROPIC
+          ? ModelConfig.anthropic("m").baseUrl(server.anthropicBaseUrl()).apiKey(k)
+          : ModelConfig.openAiCompatible("m").baseUrl(server.openAiBaseUrl()).apiKey(k);
+      LlmReasoner r = LlmReasoner.builder().tagger(c).maxAttempts(1).environment(Map.of()).build();
+      String message = assertThrowsLlm(() -> r.tag(request())).getMessage();
+      assertThat(message).as(p + " " + echo).contains("***");
+      for (int i = 0; i + 8 <= k.length(); i++) {
+        String piece = k.substring(i, i + 8);
+        assertThat(message).as(p + " " + echo).doesNotContain(piece).doesNotContain(piece.replace("/", "\\/"))
+            .doesNotContain(java.net.URLEncoder.encode(piece, java.nio.charset.StandardCharsets.UTF_8));
+      }
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(Provider.class)
   void forbiddenIsUnauthorized(Provider p) {
@@ -169,6 +201,50 @@ class RobustnessTest {
     assertThat(e.getMessage()).contains("within 300 ms").contains("attempt 2 of 2");
     assertThat(server.requests()).hasSize(2);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void oneDeadlineBoundsEveryAttemptOfAnOperation(Provider p) {
+    server.otherwise(r -> ModelServer.Reply.hanging());
+    ModelConfig c = p == Provider.ANTHROPIC
+        ? ModelConfig.anthropic("m").baseUrl(server.anthropicBaseUrl()).apiKey(KEY)
+        : ModelConfig.openAiCompatible("m").baseUrl(server.openAiBaseUrl()).apiKey(KEY);
+    // three attempts of 10 s each would take 30 s; the operation's deadline is 600 ms
+    LlmReasoner r = LlmReasoner.builder().tagger(c).timeout(Duration.ofSeconds(10)).maxAttempts(3)
+        .retryBackoff(Duration.ofMillis(1)).deadline(Duration.ofMillis(600)).environment(Map.of()).build();
+    long start = System.nanoTime();
+    LlmException e = failure(r);
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    assertThat(e.kind()).isEqualTo(LlmException.Kind.TIMEOUT);
+    assertThat(e.getMessage()).contains("deadline of 600 ms");
+    assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(500)).isLessThan(Duration.ofSeconds(4));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void aRetryWhoseWaitWouldPassTheDeadlineIsNotMade(Provider p) {
+    server.otherwise(r -> ModelServer.Reply.error(503, "overloaded"));
+    ModelConfig c = p == Provider.ANTHROPIC
+        ? ModelConfig.anthropic("m").baseUrl(server.anthropicBaseUrl()).apiKey(KEY)
+        : ModelConfig.openAiCompatible("m").baseUrl(server.openAiBaseUrl()).apiKey(KEY);
+    LlmReasoner r = LlmReasoner.builder().tagger(c).maxAttempts(3).retryBackoff(Duration.ofSeconds(5))
+        .deadline(Duration.ofSeconds(2)).environment(Map.of()).build();
+    long start = System.nanoTime();
+    LlmException e = failure(r);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    assertThat(e.kind()).isEqualTo(LlmException.Kind.HTTP_ERROR);
+    assertThat(e.getMessage()).contains("HTTP 503").contains("would pass the deadline of 2000 ms");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void theDefaultDeadlineIsWellUnderAMinuteAndInvalidOnesAreRefused() {
+    assertThat(LlmReasoner.DEFAULT_DEADLINE).isEqualTo(Duration.ofSeconds(20));
+    assertThatThrownBy(() -> LlmReasoner.builder().deadline(Duration.ZERO))
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("deadline");
+    assertThatThrownBy(() -> LlmReasoner.builder().deadline(Duration.ofMinutes(11)))
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("deadline");
   }
 
   @Test

@@ -138,6 +138,35 @@ class WireFormatTest {
     List<String> types = new ArrayList<>();
     schema.path("properties").path("type").path("enum").forEach(n -> types.add(n.asText()));
     assertThat(types).containsExactly("fact", "preference", "event", "summary", "decision", "constraint");
+    // the validator refuses an answer without topics or with more than 8: the schema says so
+    assertThat(schema.path("properties").path("topics").path("minItems").asInt(-1)).isEqualTo(1);
+    assertThat(schema.path("properties").path("topics").path("maxItems").asInt(-1)).isEqualTo(TagJob.MAX_TOPICS);
+  }
+
+  @Test
+  void everyArrayBoundTheValidatorsHoldIsInTheSchemaSent() {
+    server.otherwise(r -> ModelServer.Reply.error(400, "not scripted"));
+    LlmReasoner r = openAi(StructuredOutput.AUTO);
+    try {
+      r.tag(new TagRequest(GRANTS, List.of(), "Likes jazz.", List.of(), null, List.of(), true));
+    } catch (LlmException expected) {
+      // only the request matters here
+    }
+    JsonNode tag = server.last().schema().path("properties");
+    assertThat(tag.path("topics").path("minItems").asInt(-1)).isEqualTo(1);
+    assertThat(tag.path("views").path("properties").path("questions").path("maxItems").asInt(-1))
+        .isEqualTo(TagJob.MAX_QUESTIONS);
+  }
+
+  @Test
+  void theCallersTypeIsTheOnlyTypeTheSchemaAllows() {
+    server.enqueue(ModelServer.Reply.answer(tagAnswer("app/user/u1", "Ran a marathon.", "null").replace("preference", "event")));
+    openAi(StructuredOutput.AUTO).tag(new TagRequest(GRANTS, List.of(), "Ran a marathon.", List.of("races"),
+        dev.engram.EntryType.EVENT, List.of()));
+    List<String> types = new ArrayList<>();
+    server.last().schema().path("properties").path("type").path("enum").forEach(n -> types.add(n.asText()));
+    assertThat(types).containsExactly("event");
+    assertThat(server.last().user()).contains("Caller's type hint: event (kept)");
   }
 
   private static void assertDelimitedAndGrantsOnlyListed(ModelServer.Recorded r) {
