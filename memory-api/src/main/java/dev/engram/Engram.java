@@ -685,16 +685,23 @@ public interface Engram extends AutoCloseable {
   // ---- edits that keep the content ------------------------------------------------------------
 
   /**
-   * Moves an active entry to another path: a new version with a MOVE event, and the old path is free
-   * afterwards. MOVE events stay in history and cannot be rolled back to (nor can an erasure be
-   * undone); a later rollback to an earlier event restores content and metadata but keeps the path.
+   * Moves an active entry to another path, with its subtree: every active entry of the scope whose
+   * path lies below the entry's ({@code project://billing/invoices} below {@code project://billing})
+   * moves to the same place below {@code newPath}. All of it is one commit (one revision): each moved
+   * entry gets a new version with a MOVE event, and the old paths are free afterwards. The move is
+   * checked whole before anything is written, and any conflict refuses all of it. MOVE events stay in
+   * history and cannot be rolled back to (nor can an erasure be undone); a later rollback to an
+   * earlier event restores content and metadata but keeps the path.
    *
    * @param grants the caller's grants
    * @param entryId the entry to move
    * @param newPath the new path; the entry's current path is a no-op
    * @return the entry's current version
-   * @throws PathConflictException when another active entry of the scope holds {@code newPath}
-   * @throws BootNodeException when the entry is a boot node or {@code newPath} is a boot node's address
+   * @throws PathConflictException when an active entry of the scope outside the moved subtree holds
+   *     {@code newPath} or the new path of one of the entries below it; the exception names that path
+   * @throws BootNodeException when the entry is a boot node or {@code newPath} (or a new path below it)
+   *     is a boot node's address
+   * @throws InvalidInputException when a new path below {@code newPath} would exceed the path limit
    */
   default MemoryEntry move(Grants grants, String entryId, String newPath) {
     return move(grants, entryId, newPath, ChangeOptions.none());
