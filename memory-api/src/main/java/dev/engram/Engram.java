@@ -272,7 +272,8 @@ public interface Engram extends AutoCloseable {
    *
    * @param grants the caller's grants; the record goes to its scope or, without one, the first grant
    * @param record what happened
-   * @return the stored record (the earlier one when its id was already captured in the scope)
+   * @return the stored record (the earlier one when the same record was already captured in the scope)
+   * @throws SourceConflictException when the scope holds the record's id with other content
    * @throws InvalidInputException naming the field when the record is malformed
    * @throws ScopeViolationException when the target scope is not writable
    * @throws CapabilityNotSupportedException when the store does not declare {@code SOURCES}
@@ -284,13 +285,17 @@ public interface Engram extends AutoCloseable {
   /**
    * Captures records, append-only, in one transaction per target scope, in the order given. Capture
    * writes no entry and makes no revision (sources have their own order, {@link CapturedSource#position()}).
-   * A record whose id is already captured in its scope is a no-op: the stored record is returned for it.
-   * Every record is validated before anything is stored.
+   * A record whose id is already captured in its scope with the same session, speaker, text and
+   * metadata (and the same event time, when the record gives one) is a no-op: the stored record is
+   * returned for it. A record that reuses a taken id (or one the batch names twice) with other content
+   * is a {@link SourceConflictException} naming the id and scope, and the call stores nothing. Every
+   * record is validated and checked for conflicts before anything is stored.
    *
    * @param grants the caller's grants
    * @param records at most 10,000 records
    * @return the stored records, one per record given, in the same order
    * @throws InvalidInputException naming the record and field when one is malformed
+   * @throws SourceConflictException when a record reuses a taken id with other content
    * @throws ScopeViolationException when a target scope is not writable
    * @throws CapabilityNotSupportedException when the store does not declare {@code SOURCES}
    */
@@ -330,6 +335,8 @@ public interface Engram extends AutoCloseable {
    * candidate is invalid, nothing of that window is written, its scope stops there for this call (the
    * cursor stays before the window, so the next flush tries it again), the window is listed in
    * {@link FlushReport#failures()} with its error code and logged, and the other scopes are flushed.
+   * Extraction is model output: a candidate that would create or change a boot node is refused by the
+   * commit, listed in {@link FlushReport#rejected()} and logged, and the rest of its window commits.
    *
    * @param grants the caller's grants
    * @param options window size and bound
@@ -777,7 +784,9 @@ public interface Engram extends AutoCloseable {
    *
    * <p>Boot nodes are written like any path (a write to {@code core://agent} creates or edits it) and
    * can be corrected, patched and rolled back, but never retired, deleted or moved (a
-   * {@link BootNodeException} names the node); curation never sees them, and search and
+   * {@link BootNodeException} names the node); no model-made change reaches them (curation never sees
+   * them, and the commit refuses a curation op or an extraction candidate that would create or change
+   * one), and search and
    * {@code prepareContext} never return them. Erasing a whole scope ({@code deleteScope}) still
    * erases them.
    *
