@@ -272,7 +272,8 @@ public interface Engram extends AutoCloseable {
    *
    * @param grants the caller's grants; the record goes to its scope or, without one, the first grant
    * @param record what happened
-   * @return the stored record (the earlier one when its id was already captured in the scope)
+   * @return the stored record (the earlier one when the same record was already captured in the scope)
+   * @throws SourceConflictException when the scope holds the record's id with other content
    * @throws InvalidInputException naming the field when the record is malformed
    * @throws ScopeViolationException when the target scope is not writable
    * @throws CapabilityNotSupportedException when the store does not declare {@code SOURCES}
@@ -284,13 +285,17 @@ public interface Engram extends AutoCloseable {
   /**
    * Captures records, append-only, in one transaction per target scope, in the order given. Capture
    * writes no entry and makes no revision (sources have their own order, {@link CapturedSource#position()}).
-   * A record whose id is already captured in its scope is a no-op: the stored record is returned for it.
-   * Every record is validated before anything is stored.
+   * A record whose id is already captured in its scope with the same session, speaker, text and
+   * metadata (and the same event time, when the record gives one) is a no-op: the stored record is
+   * returned for it. A record that reuses a taken id (or one the batch names twice) with other content
+   * is a {@link SourceConflictException} naming the id and scope, and the call stores nothing. Every
+   * record is validated and checked for conflicts before anything is stored.
    *
    * @param grants the caller's grants
    * @param records at most 10,000 records
    * @return the stored records, one per record given, in the same order
    * @throws InvalidInputException naming the record and field when one is malformed
+   * @throws SourceConflictException when a record reuses a taken id with other content
    * @throws ScopeViolationException when a target scope is not writable
    * @throws CapabilityNotSupportedException when the store does not declare {@code SOURCES}
    */
@@ -330,6 +335,8 @@ public interface Engram extends AutoCloseable {
    * candidate is invalid, nothing of that window is written, its scope stops there for this call (the
    * cursor stays before the window, so the next flush tries it again), the window is listed in
    * {@link FlushReport#failures()} with its error code and logged, and the other scopes are flushed.
+   * Extraction is model output: a candidate that would create or change a boot node is refused by the
+   * commit, listed in {@link FlushReport#rejected()} and logged, and the rest of its window commits.
    *
    * @param grants the caller's grants
    * @param options window size and bound
@@ -686,16 +693,23 @@ public interface Engram extends AutoCloseable {
   // ---- edits that keep the content ------------------------------------------------------------
 
   /**
-   * Moves an active entry to another path: a new version with a MOVE event, and the old path is free
-   * afterwards. MOVE events stay in history and cannot be rolled back to (nor can an erasure be
-   * undone); a later rollback to an earlier event restores content and metadata but keeps the path.
+   * Moves an active entry to another path, with its subtree: every active entry of the scope whose
+   * path lies below the entry's ({@code project://billing/invoices} below {@code project://billing})
+   * moves to the same place below {@code newPath}. All of it is one commit (one revision): each moved
+   * entry gets a new version with a MOVE event, and the old paths are free afterwards. The move is
+   * checked whole before anything is written, and any conflict refuses all of it. MOVE events stay in
+   * history and cannot be rolled back to (nor can an erasure be undone); a later rollback to an
+   * earlier event restores content and metadata but keeps the path.
    *
    * @param grants the caller's grants
    * @param entryId the entry to move
    * @param newPath the new path; the entry's current path is a no-op
    * @return the entry's current version
-   * @throws PathConflictException when another active entry of the scope holds {@code newPath}
-   * @throws BootNodeException when the entry is a boot node or {@code newPath} is a boot node's address
+   * @throws PathConflictException when an active entry of the scope outside the moved subtree holds
+   *     {@code newPath} or the new path of one of the entries below it; the exception names that path
+   * @throws BootNodeException when the entry is a boot node or {@code newPath} (or a new path below it)
+   *     is a boot node's address
+   * @throws InvalidInputException when a new path below {@code newPath} would exceed the path limit
    */
   default MemoryEntry move(Grants grants, String entryId, String newPath) {
     return move(grants, entryId, newPath, ChangeOptions.none());
@@ -771,7 +785,9 @@ public interface Engram extends AutoCloseable {
    *
    * <p>Boot nodes are written like any path (a write to {@code core://agent} creates or edits it) and
    * can be corrected, patched and rolled back, but never retired, deleted or moved (a
-   * {@link BootNodeException} names the node); curation never sees them, and search and
+   * {@link BootNodeException} names the node); no model-made change reaches them (curation never sees
+   * them, and the commit refuses a curation op or an extraction candidate that would create or change
+   * one), and search and
    * {@code prepareContext} never return them. Erasing a whole scope ({@code deleteScope}) still
    * erases them.
    *

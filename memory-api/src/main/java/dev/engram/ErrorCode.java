@@ -11,6 +11,8 @@ public enum ErrorCode {
   SCOPE_VIOLATION,
   NOT_FOUND,
   REVISION_CONFLICT,
+  /** A capture named a source id its scope already holds with other content; nothing was stored. */
+  SOURCE_CONFLICT,
   ENTRY_STATE,
   PRIORITY_CAP_EXCEEDED,
   REASONER_FAILED,

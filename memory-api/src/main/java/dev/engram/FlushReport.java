@@ -5,6 +5,7 @@
 package dev.engram;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one {@link Engram#flush} did.
@@ -21,12 +22,32 @@ import java.util.List;
  * @param failures windows whose extraction failed or whose candidates were invalid: nothing of such a
  *     window was written, its scope's cursor stays before it (the next flush tries it again), and that
  *     scope is not processed further in this call; the other scopes are
+ * @param rejected candidates of committed windows that the commit refused (a candidate that would create
+ *     or change a boot node): nothing of such a candidate was written, the rest of its window was
  */
 public record FlushReport(List<String> scopes, int windows, int appended, int updated, int deduped, int skipped, int lost,
-    List<Failure> failures) {
+    List<Failure> failures, List<Rejected> rejected) {
   public FlushReport {
     scopes = List.copyOf(scopes);
     failures = List.copyOf(failures);
+    rejected = List.copyOf(rejected);
+  }
+
+  /**
+   * A report without refused candidates.
+   *
+   * @param scopes the scopes whose cursor moved
+   * @param windows windows committed
+   * @param appended new entries
+   * @param updated new versions at a path
+   * @param deduped deduplicated candidates
+   * @param skipped records no candidate cites
+   * @param lost windows another flusher committed first
+   * @param failures windows that were not committed
+   */
+  public FlushReport(List<String> scopes, int windows, int appended, int updated, int deduped, int skipped, int lost,
+      List<Failure> failures) {
+    this(scopes, windows, appended, updated, deduped, skipped, lost, failures, List.of());
   }
 
   /**
@@ -41,7 +62,7 @@ public record FlushReport(List<String> scopes, int windows, int appended, int up
    * @param lost windows another flusher committed first
    */
   public FlushReport(List<String> scopes, int windows, int appended, int updated, int deduped, int skipped, int lost) {
-    this(scopes, windows, appended, updated, deduped, skipped, lost, List.of());
+    this(scopes, windows, appended, updated, deduped, skipped, lost, List.of(), List.of());
   }
 
   /**
@@ -68,6 +89,24 @@ public record FlushReport(List<String> scopes, int windows, int appended, int up
       java.util.Objects.requireNonNull(scope, "scope");
       java.util.Objects.requireNonNull(code, "code");
       java.util.Objects.requireNonNull(message, "message");
+    }
+  }
+
+  /**
+   * One candidate of a committed window that the commit refused; the records it cited count as skipped.
+   *
+   * @param scope the window's scope
+   * @param candidate the candidate's index in the reasoner's answer for its window
+   * @param path the path the candidate named, or null
+   * @param reason why it was refused, without content
+   */
+  public record Rejected(String scope, int candidate, @Nullable String path, String reason) {
+    public Rejected {
+      java.util.Objects.requireNonNull(scope, "scope");
+      java.util.Objects.requireNonNull(reason, "reason");
+      if (candidate < 0) {
+        throw new InvalidInputException("candidate", "must be >= 0, was " + candidate);
+      }
     }
   }
 }

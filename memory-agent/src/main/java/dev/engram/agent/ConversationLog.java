@@ -15,6 +15,7 @@ import dev.engram.Grants;
 import dev.engram.InvalidInputException;
 import dev.engram.MemoryException;
 import dev.engram.SourceQuery;
+import dev.engram.SourceConflictException;
 import dev.engram.SourceRecord;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -258,15 +259,12 @@ public final class ConversationLog {
       records.add(new SourceRecord(recordId(conversationId, index), null, conversationId, t.role(), text, null, meta));
       index++;
     }
-    List<CapturedSource> stored = engram.captureAll(grants, records);
-    for (int i = 0; i < stored.size(); i++) {
-      SourceRecord wanted = records.get(i);
-      CapturedSource got = stored.get(i);
-      if (!got.text().equals(wanted.text()) || !got.metadata().equals(new java.util.TreeMap<>(wanted.metadata()))
-          || !got.speaker().equals(wanted.speaker())) {
-        throw new MemoryException(ErrorCode.REVISION_CONFLICT, "conversation " + conversationId
-            + " was changed by another writer meanwhile; read it again and retry");
-      }
+    try {
+      engram.captureAll(grants, records);
+    } catch (SourceConflictException e) {
+      // another writer captured other turns under the same record ids first; nothing of this call was stored
+      throw new MemoryException(ErrorCode.REVISION_CONFLICT, "conversation " + conversationId
+          + " was changed by another writer meanwhile; read it again and retry", e);
     }
   }
 

@@ -37,7 +37,11 @@ import org.jspecify.annotations.Nullable;
  *       active entry of the scope holds (refused with an {@link EntryStateException} naming the holder);
  *       an entry with a path is addressed by its path and may share content;
  *   <li>one active entry per path;
- *   <li>priority caps, counted among the active entries of this scope only.
+ *   <li>priority caps, counted among the active entries of this scope only;
+ *   <li>boot nodes: a commit {@link #proposedByModel made from model output} (extraction, curation)
+ *       creates, changes, retires or merges no boot node ({@link BootNodes}); such a change is refused
+ *       with a {@link dev.engram.BootNodeException} naming the node. A trusted caller's own edit of a
+ *       boot node is an ordinary change.
  * </ul>
  * Every check runs before the mutation it guards, so a check that fails throws with the transaction
  * exactly as it was: a single change then rolls back (nothing was written), and a batch
@@ -54,6 +58,7 @@ final class Commit {
   private final List<MemoryEvent> events = new ArrayList<>();
   private final Set<String> topics = new LinkedHashSet<>();
   private @Nullable Origin origin;
+  private @Nullable String proposer;
   private boolean restored;
   private boolean finished;
   private long cursorTo = -1;
@@ -144,6 +149,15 @@ final class Commit {
     this.origin = o;
   }
 
+  /**
+   * Marks every change of this commit as made from model output; {@code step} names the step that
+   * proposed it ("extraction", "curation"). Such a commit refuses any change that would create or
+   * touch a boot node, before it writes anything.
+   */
+  void proposedByModel(String step) {
+    this.proposer = java.util.Objects.requireNonNull(step, "step");
+  }
+
   private Origin originOf(@Nullable String actor) {
     return origin != null ? origin : Origin.inferred(actor);
   }
@@ -152,6 +166,7 @@ final class Commit {
 
   /** Stores {@code entry} (version 1 of a new entry, created in {@link #revision()}). */
   MemoryEntry append(MemoryEntry entry, @Nullable String actor, @Nullable String reason) {
+    requireTrusted(entry);
     requireActivatable(entry, entry.priority(), null);
     tx.insertVersion(entry);
     holders.put(entry.contentHash(), java.util.Optional.of(entry));
@@ -171,6 +186,8 @@ final class Commit {
   MemoryEntry replace(
       MemoryEntry cur, MemoryEntry next, EventKind eventKind, ChangeKind changeKind, @Nullable String actor,
       @Nullable String reason) {
+    requireTrusted(cur);
+    requireTrusted(next);
     requireActivatable(next, next.priority(), cur.isActive() ? cur : null);
     if (cur.isActive()) {
       holders.remove(cur.contentHash());
@@ -208,6 +225,7 @@ final class Commit {
 
   /** Retires an active, or reactivates a retired, current version. */
   MemoryEntry status(MemoryEntry cur, EntryStatus target, @Nullable String actor, @Nullable String reason) {
+    requireTrusted(cur);
     MemoryEntry after = cur.withStatus(target, null, now);
     if (target == EntryStatus.ACTIVE) {
       requireActivatable(after, after.priority(), null);
@@ -228,6 +246,7 @@ final class Commit {
 
   /** Supersedes the active {@code old} into {@code intoVersionId} (another entry's version): a merge. */
   void supersedeInto(MemoryEntry old, String intoVersionId, @Nullable String actor, String reason) {
+    requireTrusted(old);
     holders.remove(old.contentHash());
     tx.updateStatus(old.versionId(), EntryStatus.SUPERSEDED, intoVersionId, now);
     changes.add(new Change(ChangeKind.SUPERSEDE, old.entryId(), old.versionId()));
@@ -417,6 +436,13 @@ final class Commit {
   }
 
   // ---- invariants
+
+  /** Fails when this commit is made from model output and {@code e} is (or would become) a boot node. */
+  private void requireTrusted(MemoryEntry e) {
+    if (proposer != null && BootNodes.isBootNode(e)) {
+      throw dev.engram.BootNodeException.modelMade(java.util.Objects.requireNonNull(e.path()), proposer);
+    }
+  }
 
   /**
    * Checks that {@code next} may become active; {@code leaving} is the active version it replaces (it

@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * Applies one curation op proposed by the reasoner to one scope. Each op is validated as untrusted
  * (it may name only entries shown to the reasoner, still active, in this scope) and applied as one
  * {@link Commit}, or not at all; the commit's invariants (canonical dedupe, paths, caps) hold for
- * curation as for every other change.
+ * curation as for every other change. The commit is {@linkplain Commit#proposedByModel made from model
+ * output}, so an op that would change a boot node is refused there, whatever the reasoner was shown.
  */
 final class Curation {
   private static final int MAX_OP_ENTRIES = 50;
@@ -45,6 +46,7 @@ final class Curation {
       throw new InvalidInputException("op", "blurbs are recorded with the curation pass, not applied alone");
     }
     commits.run(scope, c -> {
+      c.proposedByModel("curation");
       if (op instanceof CurateOp.Merge m) {
         merge(c, m);
       } else if (op instanceof CurateOp.Rewrite r) {

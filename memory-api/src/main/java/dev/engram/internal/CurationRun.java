@@ -79,7 +79,8 @@ final class CurationRun {
     }
     List<Proposal> proposals = new ArrayList<>();
     for (TopicState t : dirty) {
-      // Curation never changes boot nodes: they are not shown, so no op can name them.
+      // Boot nodes are not shown (an op naming one is refused as not shown), and the commit of every op
+      // refuses a model-made change of a boot node in any case.
       List<MemoryEntry> slice = new ArrayList<>(store.activeByTopic(List.of(t.scope()), t.topic(), CURATE_SLICE));
       slice.removeIf(BootNodes::isBootNode);
       List<CurateOp> ops = ask(new CurateRequest(t.scope(), t.topic(), t.blurb(), slice));

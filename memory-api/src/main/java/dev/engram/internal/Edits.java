@@ -14,10 +14,16 @@ import dev.engram.EntryStatus;
 import dev.engram.EventKind;
 import dev.engram.MemoryEntry;
 import dev.engram.PathConflictException;
+import dev.engram.InvalidInputException;
 import dev.engram.WriteResult;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -49,13 +55,32 @@ final class Edits {
   }
 
   /**
-   * Moves the active entry to {@code path} as a new version with a MOVE event; its old path is free
-   * afterwards. The same path is a no-op; a path held by another active entry of the scope is a
-   * {@link PathConflictException}.
+   * Moves the active entry to {@code path} together with its subtree, in one commit: every active entry
+   * of the scope whose path lies below the entry's ({@code <old path>/…}) moves to the same place below
+   * {@code path}. Each moved entry gets a new version with its own MOVE event; the old paths are free
+   * afterwards. The same path is a no-op. The whole move is checked before anything is written and is
+   * refused as a whole when any target is held by an active entry outside the moved set
+   * ({@link PathConflictException} naming that path), is a boot node's address, or would be longer than
+   * a path may be.
    */
   MemoryEntry move(MemoryEntry cur, String path, ChangeOptions opts) {
-    Embeddings.PendingVectors pending = search.pendingFor(cur.content(), cur.disclosure(), cur.glossary(), path);
-    return commits.run(cur.scope(), pending == null ? List.of() : List.of(pending), c -> {
+    List<Embeddings.PendingVectors> prepared = new ArrayList<>();
+    Embeddings.PendingVectors own = search.pendingFor(cur.content(), cur.disclosure(), cur.glossary(), path);
+    if (own != null) {
+      prepared.add(own);
+    }
+    if (cur.path() != null && !cur.path().equals(path)) {
+      // the subtree as it is now: its vectors are made outside the transaction (the commit re-reads it)
+      for (MemoryEntry d : subtree(commits.store().versionsIn(List.of(cur.scope()), EnumSet.of(EntryStatus.ACTIVE)),
+          cur)) {
+        Embeddings.PendingVectors v = search.pendingFor(d.content(), d.disclosure(), d.glossary(),
+            moved(d, cur.path(), path));
+        if (v != null) {
+          prepared.add(v);
+        }
+      }
+    }
+    return commits.run(cur.scope(), prepared, c -> {
       c.expect(opts.expectedRevision());
       c.origin(opts.origin());
       MemoryEntry now = Entries.requireCurrent(c.reader(), cur.entryId());
@@ -65,16 +90,81 @@ final class Edits {
         return now;
       }
       BootNodes.requireNotBootPath(path);
-      MemoryEntry holder = c.reader().findActiveByPath(now.scope(), path).orElse(null);
-      if (holder != null) {
-        throw new PathConflictException(now.scope(), path, holder.entryId());
+      List<MemoryEntry> moving = new ArrayList<>();
+      moving.add(now);
+      if (now.path() != null) {
+        moving.addAll(subtree(c.reader().versionsIn(List.of(now.scope()), EnumSet.of(EntryStatus.ACTIVE)), now));
       }
-      MemoryEntry next = successor(c, now, now.topics(), now.priority(), now.disclosure(), now.glossary(), path,
-          opts.source());
-      String reason = opts.reason() != null ? opts.reason()
-          : "move from " + (now.path() == null ? "no path" : now.path()) + " to " + path;
-      return c.replace(now, next, EventKind.MOVE, ChangeKind.MOVE, opts.source(), reason);
+      String from = now.path();
+      Map<String, String> targets = new LinkedHashMap<>();
+      Set<String> ids = new HashSet<>();
+      for (MemoryEntry m : moving) {
+        ids.add(m.entryId());
+      }
+      for (MemoryEntry m : moving) {
+        String target = m == now ? path : moved(m, Objects.requireNonNull(from), path);
+        if (m != now) {
+          BootNodes.requireMovable(m);
+          BootNodes.requireNotBootPath(target);
+          if (target.length() > Text.MAX_PATH_CHARS) {
+            throw new InvalidInputException("newPath", "moving " + m.path() + " with its parent would give it the path "
+                + target + ", " + target.length() + " characters; the limit is " + Text.MAX_PATH_CHARS);
+          }
+        }
+        MemoryEntry holder = c.reader().findActiveByPath(now.scope(), target).orElse(null);
+        if (holder != null && !ids.contains(holder.entryId())) {
+          throw new PathConflictException(now.scope(), target, holder.entryId());
+        }
+        targets.put(m.entryId(), target);
+      }
+      // Each move's target must be free when it is applied: a target held by another moved entry is one
+      // level of the subtree deeper (moving down) or higher (moving up) than its source, so that entry
+      // moves first when the deeper (or higher) sources go first.
+      boolean down = from != null && path.length() > from.length();
+      List<MemoryEntry> order = new ArrayList<>(moving);
+      order.sort(Comparator.comparingInt((MemoryEntry m) -> down ? -pathLength(m) : pathLength(m))
+          .thenComparing(MemoryEntry::entryId));
+      MemoryEntry result = now;
+      for (MemoryEntry m : order) {
+        String target = targets.get(m.entryId());
+        MemoryEntry next = successor(c, m, m.topics(), m.priority(), m.disclosure(), m.glossary(), target,
+            opts.source());
+        String reason = m == now
+            ? (opts.reason() != null ? opts.reason()
+                : "move from " + (from == null ? "no path" : from) + " to " + path)
+            : "moved with " + from + " from " + m.path() + " to " + target;
+        MemoryEntry done = c.replace(m, next, EventKind.MOVE, ChangeKind.MOVE, opts.source(), reason);
+        if (m == now) {
+          result = done;
+        }
+      }
+      return result;
     });
+  }
+
+  /** The active entries of {@code versions} whose path lies below {@code node}'s (none when it has no path). */
+  private static List<MemoryEntry> subtree(List<MemoryEntry> versions, MemoryEntry node) {
+    List<MemoryEntry> out = new ArrayList<>();
+    if (node.path() == null) {
+      return out;
+    }
+    String prefix = node.path() + "/";
+    for (MemoryEntry v : versions) {
+      if (v.isActive() && v.scope().equals(node.scope()) && v.path() != null && v.path().startsWith(prefix)
+          && !v.entryId().equals(node.entryId())) {
+        out.add(v);
+      }
+    }
+    return out;
+  }
+
+  /** The path {@code descendant} takes when the node at {@code from} moves to {@code to}. */
+  private static String moved(MemoryEntry descendant, String from, String to) {
+    return to + Objects.requireNonNull(descendant.path()).substring(from.length());
+  }
+
+  private static int pathLength(MemoryEntry e) {
+    return e.path() == null ? 0 : e.path().length();
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 package dev.engram.internal;
 
+import dev.engram.BootNodeException;
 import dev.engram.CapabilityNotSupportedException;
 import dev.engram.CapturedSource;
 import dev.engram.ChangeKind;
@@ -17,6 +18,7 @@ import dev.engram.Grants;
 import dev.engram.InvalidInputException;
 import dev.engram.MemoryEntry;
 import dev.engram.ReasonerException;
+import dev.engram.WriteResult;
 import dev.engram.spi.EntryViews;
 import dev.engram.spi.ExtractRequest;
 import dev.engram.spi.ExtractedMemory;
@@ -47,6 +49,10 @@ import org.jspecify.annotations.Nullable;
  * where it was, so the next flush extracts it again. A reasoner that fails or answers with an invalid
  * candidate stops its scope for this call: the window is reported on {@link FlushReport#failures()}
  * and logged, and the other scopes are still flushed. Store failures are thrown.
+ *
+ * <p>The window's commit is {@linkplain Commit#proposedByModel made from model output}: a candidate that
+ * would create or change a boot node is refused by the commit before anything of it is written,
+ * reported on {@link FlushReport#rejected()} and logged, and the rest of the window still commits.
  */
 final class Flush {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Flush.class);
@@ -81,7 +87,16 @@ final class Flush {
       @Nullable String source, Embeddings.@Nullable PendingVectors vectors) {}
 
   /** What the commit of one window did. */
-  private record Outcome(boolean lost, int appended, int updated, int deduped, int skipped) {}
+  private record Outcome(boolean lost, int appended, int updated, int deduped, int skipped,
+      List<FlushReport.Rejected> rejected) {
+    static Outcome lostWindow() {
+      return new Outcome(true, 0, 0, 0, 0, List.of());
+    }
+
+    static Outcome emptyWindow() {
+      return new Outcome(false, 0, 0, 0, 0, List.of());
+    }
+  }
 
   FlushReport flush(Grants grants, FlushOptions options) {
     sources.requireCapability();
@@ -97,6 +112,7 @@ final class Flush {
     int skipped = 0;
     int lost = 0;
     List<FlushReport.Failure> failures = new ArrayList<>();
+    List<FlushReport.Rejected> rejected = new ArrayList<>();
     for (String scope : scopes(grants)) {
       boolean moved = false;
       for (int w = 0; w < options.maxWindows(); w++) {
@@ -129,12 +145,17 @@ final class Flush {
         updated += o.updated;
         deduped += o.deduped;
         skipped += o.skipped;
+        for (FlushReport.Rejected r : o.rejected) {
+          LOG.warn("flush of {} refused candidate {} of the window after position {} ({}): {}", scope, r.candidate(),
+              state.cursor(), r.path() == null ? "no path" : r.path(), r.reason());
+          rejected.add(r);
+        }
       }
       if (moved) {
         processed.add(scope);
       }
     }
-    return new FlushReport(processed, windows, appended, updated, deduped, skipped, lost, failures);
+    return new FlushReport(processed, windows, appended, updated, deduped, skipped, lost, failures, rejected);
   }
 
   /** Writable scopes at or below the grants that hold sources. */
@@ -155,10 +176,10 @@ final class Flush {
     return commits.run(scope, c -> {
       SourceState now = c.reader().sourceState(scope);
       if (now.cursor() != state.cursor()) {
-        return new Outcome(true, 0, 0, 0, 0);
+        return Outcome.lostWindow();
       }
       c.advanceCursor(now.lastPosition());
-      return new Outcome(false, 0, 0, 0, 0);
+      return Outcome.emptyWindow();
     });
   }
 
@@ -170,42 +191,26 @@ final class Flush {
     return commits.run(scope, pending(candidates), c -> {
       SourceState now = c.reader().sourceState(scope);
       if (now.cursor() != cursor) {
-        return new Outcome(true, 0, 0, 0, 0);
+        return Outcome.lostWindow();
       }
+      c.proposedByModel("extraction");
       int appended = 0;
       int updated = 0;
       int deduped = 0;
+      List<FlushReport.Rejected> rejected = new ArrayList<>();
       Set<String> cited = new HashSet<>();
-      for (Candidate k : candidates) {
-        cited.addAll(k.evidence);
-        if (k.path == null) {
-          if (c.reader().findActiveByHash(scope, k.hash).isPresent()) {
-            deduped++;
-            continue;
+      for (int i = 0; i < candidates.size(); i++) {
+        Candidate k = candidates.get(i);
+        try {
+          switch (commitCandidate(c, scope, k)) {
+            case APPENDED -> appended++;
+            case UPDATED -> updated++;
+            case DEDUPED -> deduped++;
           }
-          MemoryEntry entry = new MemoryEntry(Ids.next(), Ids.next(), 1, null, scope, k.content, k.topics, k.type, 2,
-              k.disclosure, k.glossary, null, k.source, k.evidence, k.hash, EntryStatus.ACTIVE, null, k.occurredAt,
-              c.now(), c.now(), c.revision());
-          c.append(entry, k.source, REASON);
-          appended++;
-          continue;
-        }
-        MemoryEntry existing = c.reader().findActiveByPath(scope, k.path).orElse(null);
-        if (existing == null) {
-          MemoryEntry entry = new MemoryEntry(Ids.next(), Ids.next(), 1, null, scope, k.content, k.topics, k.type, 2,
-              k.disclosure, k.glossary, k.path, k.source, k.evidence, k.hash, EntryStatus.ACTIVE, null, k.occurredAt,
-              c.now(), c.now(), c.revision());
-          c.append(entry, k.source, REASON);
-          appended++;
-        } else if (existing.contentHash().equals(k.hash) && existing.topics().equals(k.topics)
-            && existing.type() == k.type && Objects.equals(existing.disclosure(), k.disclosure)
-            && existing.glossary().equals(k.glossary)) {
-          deduped++;
-        } else {
-          MemoryEntry next = c.successor(existing, k.content, k.topics, k.type, existing.priority(), k.disclosure,
-              k.glossary, k.source, k.evidence, k.occurredAt);
-          c.replace(existing, next, EventKind.UPDATE, ChangeKind.UPDATE, k.source, REASON);
-          updated++;
+          cited.addAll(k.evidence);
+        } catch (BootNodeException e) {
+          // The commit refused this one candidate before writing anything of it; the others still commit.
+          rejected.add(new FlushReport.Rejected(scope, i, k.path, e.getMessage()));
         }
       }
       int skipped = 0;
@@ -215,8 +220,37 @@ final class Flush {
         }
       }
       c.advanceCursor(end);
-      return new Outcome(false, appended, updated, deduped, skipped);
+      return new Outcome(false, appended, updated, deduped, skipped, rejected);
     });
+  }
+
+  /** Commits one validated candidate: a new entry, a new version of the entry at its path, or nothing (a duplicate). */
+  private static WriteResult.Outcome commitCandidate(Commit c, String scope, Candidate k) {
+    if (k.path == null) {
+      if (c.reader().findActiveByHash(scope, k.hash).isPresent()) {
+        return WriteResult.Outcome.DEDUPED;
+      }
+      c.append(new MemoryEntry(Ids.next(), Ids.next(), 1, null, scope, k.content, k.topics, k.type, 2,
+          k.disclosure, k.glossary, null, k.source, k.evidence, k.hash, EntryStatus.ACTIVE, null, k.occurredAt,
+          c.now(), c.now(), c.revision()), k.source, REASON);
+      return WriteResult.Outcome.APPENDED;
+    }
+    MemoryEntry existing = c.reader().findActiveByPath(scope, k.path).orElse(null);
+    if (existing == null) {
+      c.append(new MemoryEntry(Ids.next(), Ids.next(), 1, null, scope, k.content, k.topics, k.type, 2,
+          k.disclosure, k.glossary, k.path, k.source, k.evidence, k.hash, EntryStatus.ACTIVE, null, k.occurredAt,
+          c.now(), c.now(), c.revision()), k.source, REASON);
+      return WriteResult.Outcome.APPENDED;
+    }
+    if (existing.contentHash().equals(k.hash) && existing.topics().equals(k.topics)
+        && existing.type() == k.type && Objects.equals(existing.disclosure(), k.disclosure)
+        && existing.glossary().equals(k.glossary)) {
+      return WriteResult.Outcome.DEDUPED;
+    }
+    MemoryEntry next = c.successor(existing, k.content, k.topics, k.type, existing.priority(), k.disclosure,
+        k.glossary, k.source, k.evidence, k.occurredAt);
+    c.replace(existing, next, EventKind.UPDATE, ChangeKind.UPDATE, k.source, REASON);
+    return WriteResult.Outcome.UPDATED;
   }
 
   private List<ExtractedMemory> extract(ExtractRequest request) {

@@ -12,6 +12,7 @@ import dev.engram.MemoryEntry;
 import dev.engram.Namespaces;
 import dev.engram.NotFoundException;
 import dev.engram.SourceQuery;
+import dev.engram.SourceConflictException;
 import dev.engram.SourceRecord;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SourceFilter;
@@ -22,14 +23,17 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Capture, reading and erasure of source records. Capture is append-only and idempotent by the
- * caller's id within a scope (the first capture of an id wins; a later one returns the stored record).
- * It changes no entry, so it makes no revision: sources have their own order, the per-scope position.
+ * caller's id within a scope: capturing the same record again returns the stored one and stores
+ * nothing, and a different record under a taken id (or named twice in one batch) is a
+ * {@link SourceConflictException} that stores nothing of the call. It changes no entry, so it makes no
+ * revision: sources have their own order, the per-scope position.
  */
 final class Sources {
   /** The most records one {@code captureAll} takes. */
@@ -80,6 +84,24 @@ final class Sources {
       checked.add(c);
       byScope.computeIfAbsent(c.scope, k -> new ArrayList<>()).add(i);
     }
+    if (byScope.size() > 1) {
+      // A batch over several scopes commits scope by scope: its conflicts are all found before any commit.
+      for (Map.Entry<String, List<Integer>> e : byScope.entrySet()) {
+        Map<String, Checked> batch = new HashMap<>();
+        for (int i : e.getValue()) {
+          Checked r = checked.get(i);
+          if (r.id != null) {
+            Checked earlier = batch.putIfAbsent(r.id, r);
+            if (earlier != null) {
+              requireSame(e.getKey(), r.id, earlier.sessionId, earlier.speaker, earlier.text, earlier.occurredAt,
+                  earlier.metadata, r);
+            } else {
+              store.source(e.getKey(), r.id).ifPresent(stored -> requireSame(stored, r));
+            }
+          }
+        }
+      }
+    }
     CapturedSource[] out = new CapturedSource[records.size()];
     for (Map.Entry<String, List<Integer>> e : byScope.entrySet()) {
       String scope = e.getKey();
@@ -93,6 +115,8 @@ final class Sources {
             existing = c.reader().source(scope, r.id).orElse(null);
           }
           if (existing != null) {
+            // a conflict throws, and the scope's transaction rolls back whatever it captured before
+            requireSame(existing, r);
             out[i] = existing;
             continue;
           }
@@ -107,6 +131,40 @@ final class Sources {
       });
     }
     return List.of(out);
+  }
+
+  /** Fails with a {@link SourceConflictException} unless {@code r} is the record {@code stored} holds. */
+  private static void requireSame(CapturedSource stored, Checked r) {
+    requireSame(stored.scope(), stored.id(), stored.sessionId(), stored.speaker(), stored.text(), stored.occurredAt(),
+        stored.metadata(), r);
+  }
+
+  /**
+   * Fails unless {@code r} says what the record with these fields says: the same session, speaker, text
+   * and metadata, and the same event time when {@code r} gives one (a record without one takes the
+   * capture time, so leaving it out never conflicts).
+   */
+  private static void requireSame(String scope, String id, String sessionId, String speaker, String text,
+      @Nullable Instant occurredAt, Map<String, String> metadata, Checked r) {
+    List<String> differ = new ArrayList<>();
+    if (!sessionId.equals(r.sessionId)) {
+      differ.add("sessionId");
+    }
+    if (!speaker.equals(r.speaker)) {
+      differ.add("speaker");
+    }
+    if (!text.equals(r.text)) {
+      differ.add("text");
+    }
+    if (r.occurredAt != null && !r.occurredAt.equals(occurredAt)) {
+      differ.add("occurredAt");
+    }
+    if (!new TreeMap<>(metadata).equals(new TreeMap<>(r.metadata))) {
+      differ.add("metadata");
+    }
+    if (!differ.isEmpty()) {
+      throw new SourceConflictException(scope, id, differ);
+    }
   }
 
   private Checked check(Grants grants, SourceRecord r, String prefix) {

@@ -40,9 +40,14 @@ import org.junit.jupiter.api.Test;
  * Erasure ({@code deleteEntry}, {@code deleteScope}): the one exception to "history is complete".
  * After it, no version, event, topic row or index entry of the erased entries is reachable through
  * any call (reads, citations, history, full-text search, PreparedContext), the
- * revision log keeps only ids and keeps counting up, and nothing else is touched.
+ * revision log keeps only ids and keeps counting up, and nothing else is touched. Beneath the SPI, no
+ * row of any table of the store (indexes, counters, bookkeeping) still mentions the erased content,
+ * topics, path, glossary, disclosure or captured text ({@link StoredRows}).
  */
 public abstract class ErasureContract extends ContractSupport {
+
+  /** What {@code store} holds beneath the SPI, every table of it (see {@link StoredRows}). */
+  protected abstract StoredRows storedRows(MemoryStore store);
 
   private static final ListOptions ALL = ListOptions.builder().includeSuperseded(true).build();
 
@@ -264,6 +269,56 @@ public abstract class ErasureContract extends ContractSupport {
     assertThat(engram.deleteScope(Grants.of("rec/a%"), "rec/a%", true)).isEqualTo(1);
     assertThat(engram.list(Grants.of("rec/ab"), ALL)).extracting(MemoryEntry::scope).containsExactly("rec", "rec/ab");
     assertThat(engram.list(Grants.of("rec/aXb"), ALL)).extracting(MemoryEntry::scope).containsExactly("rec", "rec/aXb");
+  }
+
+  @Test
+  void erasureLeavesNoRowOfAnyTableMentioningWhatWasErased() {
+    MemoryStore store = createStore();
+    boolean vectors = store.capabilities().contains(StoreCapability.VECTOR_STORAGE);
+    boolean sources = store.capabilities().contains(StoreCapability.SOURCES);
+    Engram engram = newEngram(store, new DeterministicReasoner(), b -> vectors ? b.embedder(new HashingEmbedder()) : b);
+    StoredRows rows = storedRows(store);
+    Grants u1 = Grants.of("res/u1");
+    Grants u2 = Grants.of("res/u2");
+    // every field of the erased entry carries a word of its own (each its own Porter stem, so a full-text
+    // index holds it as it is written)
+    WriteResult victim = engram.write(u1, "The quetzalcoatl file is sealed.", WriteOptions.builder()
+        .topicsHint("hiv-status", "shared").path("health/axolotlpath").disclosure("When the okapiwhen question comes up")
+        .glossary(List.of("pangolinterm")).build());
+    MemoryEntry v2 = engram.correct(u1, victim.entry().entryId(), "The quetzalcoatl file is sealed twice.");
+    engram.reactivate(u1, engram.retire(u1, v2.citation(), "for a moment").citation(), "back");
+    write(engram, u1, "A bystander fact that stays.", "shared");
+    List<String> u1Words = List.of("quetzalcoatl", "hiv-status", "axolotlpath", "okapiwhen", "pangolinterm");
+    for (String word : u1Words) {
+      assertThat(rows.mentioning(word)).as("the store holds '%s' before the erasure", word).isNotEmpty();
+    }
+
+    engram.deleteEntry(u1, victim.entry().entryId());
+
+    for (String word : u1Words) {
+      assertThat(rows.mentioning(word)).as("rows mentioning '%s' after deleteEntry", word).isEmpty();
+    }
+    assertThat(rows.mentioning("A bystander fact that stays.")).isNotEmpty();
+
+    WriteResult inU2 = engram.write(u2, "The wombatnook is kept here.",
+        WriteOptions.builder().topicsHint("tsetse-topic").path("notes/wombatpath").build());
+    engram.correct(u2, inU2.entry().entryId(), "The wombatnook is kept here, revised.");
+    List<String> u2Words = new ArrayList<>(List.of("wombatnook", "tsetse-topic", "wombatpath"));
+    if (sources) {
+      engram.capture(u2, dev.engram.SourceRecord.of("s", "user", "The narwhalsaid turn was captured.").id("turn-1"));
+      engram.flush(u2);
+      u2Words.add("narwhalsaid");
+    }
+    for (String word : u2Words) {
+      assertThat(rows.mentioning(word)).as("the store holds '%s' before the erasure", word).isNotEmpty();
+    }
+
+    engram.deleteScope(u2, "res/u2", false);
+
+    for (String word : u2Words) {
+      assertThat(rows.mentioning(word)).as("rows mentioning '%s' after deleteScope", word).isEmpty();
+    }
+    assertThat(rows.mentioning("A bystander fact that stays.")).isNotEmpty();
   }
 
   @Test

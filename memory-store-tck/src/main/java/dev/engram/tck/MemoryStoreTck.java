@@ -8,7 +8,8 @@ import dev.engram.spi.MemoryStore;
 import org.junit.jupiter.api.Nested;
 
 /**
- * The whole contract. A store's test class extends this and implements {@link #createStore()}; each
+ * The whole contract. A store's test class extends this and implements {@link #createStore()} and
+ * {@link #storedRows} (what a store holds beneath the SPI, for the erasure layer); each
  * layer below runs as a nested class, in the order store SPI (driven directly, without the engine; its
  * optional parts run by declared capability) → CRUD → grants and isolation → versions, history,
  * rollback, revisions → topics and dirty tracking → erasure → bad input → concurrency → the commit
@@ -18,6 +19,12 @@ public abstract class MemoryStoreTck {
 
   /** A new, empty store. */
   protected abstract MemoryStore createStore();
+
+  /**
+   * What {@code store} (made by {@link #createStore()}) holds at rest, read beneath the SPI: the erasure
+   * layer checks that no row of any table still mentions erased content.
+   */
+  protected abstract StoredRows storedRows(MemoryStore store);
 
   @Nested
   class StoreSpi extends StoreSpiContract {
@@ -72,6 +79,11 @@ public abstract class MemoryStoreTck {
     @Override
     protected MemoryStore createStore() {
       return MemoryStoreTck.this.createStore();
+    }
+
+    @Override
+    protected StoredRows storedRows(MemoryStore store) {
+      return MemoryStoreTck.this.storedRows(store);
     }
   }
 

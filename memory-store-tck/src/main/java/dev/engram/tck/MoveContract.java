@@ -27,8 +27,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Move: a new version at another path with a MOVE event, the old path free, an occupied path a typed
- * conflict, and MOVE events (like erasures) never rolled back.
+ * Move: a new version at another path with a MOVE event, the old path free, the entries below the
+ * path moved with it in the same commit, an occupied path (of the entry or of any entry below it) a
+ * typed conflict that refuses the whole move, and MOVE events (like erasures) never rolled back.
  */
 public abstract class MoveContract extends ContractSupport {
   private static final String S1 = Fixtures.S1;
@@ -137,5 +138,95 @@ public abstract class MoveContract extends ContractSupport {
     assertThatThrownBy(() -> engram.move(U1, a.entryId(), null)).isInstanceOf(NullPointerException.class);
     assertThatThrownBy(() -> engram.move(U1, "no such id", "x")).isInstanceOf(InvalidInputException.class);
     assertThat(engram.get(U1, a.entryId())).isEqualTo(a);
+  }
+  @Test
+  void moveCarriesTheSubtreeInOneCommit() {
+    Engram engram = newEngram();
+    MemoryEntry billing = at(engram, "project://billing", "Billing runs monthly.");
+    MemoryEntry invoices = at(engram, "project://billing/invoices", "Invoices are numbered per year.");
+    MemoryEntry late = at(engram, "project://billing/invoices/late", "Late invoices get a reminder.");
+    MemoryEntry beside = at(engram, "project://billingx", "A sibling whose path only starts alike.");
+    MemoryEntry elsewhere = engram.write(Grants.of(Fixtures.S2), "Another user's invoices.",
+        WriteOptions.builder().path("project://billing/invoices").build()).entry();
+    long head = engram.revision(U1, S1);
+
+    MemoryEntry moved = engram.move(U1, billing.entryId(), "project://finance");
+
+    assertThat(moved.path()).isEqualTo("project://finance");
+    assertThat(engram.get(U1, invoices.entryId()).path()).isEqualTo("project://finance/invoices");
+    assertThat(engram.get(U1, late.entryId()).path()).isEqualTo("project://finance/invoices/late");
+    assertThat(engram.get(U1, invoices.entryId())).usingRecursiveComparison()
+        .comparingOnlyFields("content", "contentHash", "topics", "type", "priority", "disclosure", "glossary")
+        .isEqualTo(invoices);
+    assertThat(engram.get(U1, beside.entryId())).isEqualTo(beside);
+    assertThat(engram.get(Grants.of(Fixtures.S2), elsewhere.entryId())).isEqualTo(elsewhere);
+    assertThat(engram.browse(U1, "project://billing/")).isEmpty();
+    assertThat(engram.browse(U1, "project://finance/invoices/")).extracting(PathNode::path)
+        .containsExactly("project://finance/invoices/late");
+
+    assertThat(engram.revision(U1, S1)).as("one commit").isEqualTo(head + 1);
+    assertThat(engram.changes(U1, S1, head).get(0).changes()).filteredOn(c -> c.kind() == ChangeKind.MOVE)
+        .extracting(Change::entryId).containsExactlyInAnyOrder(billing.entryId(), invoices.entryId(), late.entryId());
+    for (MemoryEntry e : List.of(billing, invoices, late)) {
+      List<MemoryEvent> history = engram.history(U1, e.entryId());
+      assertThat(history).last().satisfies(ev -> {
+        assertThat(ev.kind()).isEqualTo(EventKind.MOVE);
+        assertThat(ev.before().path()).isEqualTo(e.path());
+        assertThat(ev.revision()).isEqualTo(head + 1);
+      });
+    }
+  }
+
+  @Test
+  void aConflictAnywhereInTheSubtreeRefusesTheWholeMove() {
+    Engram engram = newEngram();
+    MemoryEntry billing = at(engram, "project://billing", "Billing runs monthly.");
+    MemoryEntry invoices = at(engram, "project://billing/invoices", "Invoices are numbered per year.");
+    MemoryEntry late = at(engram, "project://billing/invoices/late", "Late invoices get a reminder.");
+    MemoryEntry holder = at(engram, "project://finance/invoices/late", "Already here.");
+    long head = engram.revision(U1, S1);
+    List<MemoryEntry> before = everything(engram, U1);
+
+    PathConflictException e = catchThrowableOfType(PathConflictException.class,
+        () -> engram.move(U1, billing.entryId(), "project://finance"));
+
+    assertThat(e.path()).isEqualTo("project://finance/invoices/late");
+    assertThat(e.holderEntryId()).isEqualTo(holder.entryId());
+    assertThat(e.scope()).isEqualTo(S1);
+    assertThat(e).hasMessageContaining("project://finance/invoices/late");
+    assertThat(engram.revision(U1, S1)).isEqualTo(head);
+    assertThat(everything(engram, U1)).isEqualTo(before);
+    for (MemoryEntry m : List.of(billing, invoices, late)) {
+      assertThat(engram.get(U1, m.entryId())).isEqualTo(m);
+    }
+
+    String deep = "project://s/" + "n".repeat(100);
+    MemoryEntry node = at(engram, "project://s/n", "A node with a long child.");
+    at(engram, "project://s/n/" + "c".repeat(200), "The long child.");
+    long head2 = engram.revision(U1, S1);
+    assertThatThrownBy(() -> engram.move(U1, node.entryId(), deep)).isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("newPath").hasMessageContaining("256");
+    assertThat(engram.revision(U1, S1)).isEqualTo(head2);
+    assertThat(engram.get(U1, node.entryId())).isEqualTo(node);
+  }
+
+  @Test
+  void aSubtreeMovesBelowItselfAndUpIntoItsOwnPlaces() {
+    Engram engram = newEngram();
+    MemoryEntry a = at(engram, "project://t/a", "Node a.");
+    MemoryEntry inner = at(engram, "project://t/a/inner", "Node a/inner.");
+    engram.move(U1, a.entryId(), "project://t/a/inner");
+    assertThat(engram.get(U1, a.entryId()).path()).isEqualTo("project://t/a/inner");
+    assertThat(engram.get(U1, inner.entryId()).path()).isEqualTo("project://t/a/inner/inner");
+
+    MemoryEntry y = at(engram, "project://u/x/y", "Node y.");
+    MemoryEntry yz = at(engram, "project://u/x/y/z", "Node y/z.");
+    MemoryEntry yy = at(engram, "project://u/x/y/y", "Node y/y.");
+    MemoryEntry yyz = at(engram, "project://u/x/y/y/z", "Node y/y/z.");
+    engram.move(U1, y.entryId(), "project://u/x");
+    assertThat(engram.get(U1, y.entryId()).path()).isEqualTo("project://u/x");
+    assertThat(engram.get(U1, yz.entryId()).path()).isEqualTo("project://u/x/z");
+    assertThat(engram.get(U1, yy.entryId()).path()).isEqualTo("project://u/x/y");
+    assertThat(engram.get(U1, yyz.entryId()).path()).isEqualTo("project://u/x/y/z");
   }
 }

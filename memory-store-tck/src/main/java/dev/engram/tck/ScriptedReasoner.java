@@ -7,6 +7,8 @@ package dev.engram.tck;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.CurateOp;
 import dev.engram.spi.CurateRequest;
+import dev.engram.spi.ExtractRequest;
+import dev.engram.spi.ExtractedMemory;
 import dev.engram.spi.Reasoner;
 import dev.engram.spi.TagFailure;
 import dev.engram.spi.TagProposal;
@@ -19,8 +21,10 @@ import java.util.function.Function;
 
 /**
  * A reasoner whose answers a test scripts. It tags like {@link DeterministicReasoner} until
- * {@link #onTag} says otherwise (a failed tag fails the write unless {@link #onTagFailure} says otherwise), curates ({@link #curates()} is true) with whatever {@link #onCurate}
- * returns, and records every request it receives. Answers may be deliberately hostile: null lists,
+ * {@link #onTag} says otherwise (a failed tag fails the write unless {@link #onTagFailure} says otherwise),
+ * curates ({@link #curates()} is true) with whatever {@link #onCurate} returns, extracts like the
+ * deterministic reasoner until {@link #onExtract} says otherwise, and records every request it receives.
+ * Answers may be deliberately hostile: null lists,
  * null ops, ids it was never shown. Thread-safe.
  */
 public final class ScriptedReasoner implements Reasoner {
@@ -30,6 +34,7 @@ public final class ScriptedReasoner implements Reasoner {
   private volatile TagFailure tagFailure = TagFailure.FAIL;
   private final List<TagRequest> tagRequests = new CopyOnWriteArrayList<>();
   private final List<CurateRequest> curateRequests = new CopyOnWriteArrayList<>();
+  private volatile Function<ExtractRequest, List<ExtractedMemory>> extractScript = deterministic::extract;
 
   /** Answers every later tag request with {@code script}; it may return null or throw. */
   public ScriptedReasoner onTag(Function<TagRequest, TagProposal> script) {
@@ -83,6 +88,22 @@ public final class ScriptedReasoner implements Reasoner {
   public List<CurateOp> curate(CurateRequest request) {
     curateRequests.add(request);
     return curateScript.apply(request);
+  }
+
+  /** Answers every later extract request with {@code script}; it may return null, null candidates or throw. */
+  public ScriptedReasoner onExtract(Function<ExtractRequest, List<ExtractedMemory>> script) {
+    this.extractScript = Objects.requireNonNull(script, "script");
+    return this;
+  }
+
+  @Override
+  public boolean extracts() {
+    return true;
+  }
+
+  @Override
+  public List<ExtractedMemory> extract(ExtractRequest request) {
+    return extractScript.apply(request);
   }
 
   /** Every tag request received, oldest first. */

@@ -7,6 +7,7 @@ package dev.engram.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.engram.CapturedSource;
@@ -22,6 +23,7 @@ import dev.engram.NotFoundException;
 import dev.engram.ScopeViolationException;
 import dev.engram.SearchMode;
 import dev.engram.SearchRequest;
+import dev.engram.SourceConflictException;
 import dev.engram.SourceQuery;
 import dev.engram.SourceRecord;
 import dev.engram.WriteOptions;
@@ -105,9 +107,12 @@ public abstract class SourcesContract extends ContractSupport {
   @Test
   void captureIsIdempotentByIdAndMakesNoRevision() {
     Engram engram = engram();
-    CapturedSource first = engram.capture(U1, SourceRecord.of("s1", "user", "I moved to Lisbon.").at(T0).id("m1"));
-    CapturedSource again = engram.capture(U1, SourceRecord.of("s1", "user", "Something else").id("m1"));
+    SourceRecord m1 = SourceRecord.of("s1", "user", "I moved to Lisbon.").at(T0).id("m1");
+    CapturedSource first = engram.capture(U1, m1);
+    CapturedSource again = engram.capture(U1, m1);
     assertThat(again).isEqualTo(first);
+    assertThat(engram.capture(U1, SourceRecord.of("s1", "user", "I moved to  Lisbon. ").id("m1")))
+        .as("the same record in another spelling of the same normalized text, without an event time").isEqualTo(first);
     assertThat(first.position()).isEqualTo(1);
     assertThat(first.occurredAt()).isEqualTo(T0);
     assertThat(first.scope()).isEqualTo(S1);
@@ -117,13 +122,64 @@ public abstract class SourcesContract extends ContractSupport {
 
     List<CapturedSource> batch = engram.captureAll(U1, List.of(
         SourceRecord.of("s1", "assistant", "Noted.").id("m2"),
-        SourceRecord.of("s1", "user", "Repeated in one batch").id("m2"),
-        SourceRecord.of("s1", "user", "And again the first").id("m1")));
+        SourceRecord.of("s1", "assistant", "Noted.").id("m2"),
+        m1));
     assertThat(batch.get(1)).isEqualTo(batch.get(0));
     assertThat(batch.get(2)).isEqualTo(first);
     assertThat(batch.get(0).position()).isEqualTo(2);
     assertThat(engram.sources(U1, SourceQuery.all())).extracting(CapturedSource::id).containsExactly("m1", "m2");
     assertThat(engram.revision(U1, S1)).isZero();
+  }
+
+  @Test
+  void aTakenSourceIdWithOtherContentIsAConflictAndStoresNothing() {
+    MemoryStore store = sourceStore();
+    Engram engram = newEngram(store, new DeterministicReasoner(), b -> b);
+    CapturedSource first = engram.capture(U1, SourceRecord.of("s1", "user", "I moved to Lisbon.").at(T0)
+        .metadata(java.util.Map.of("channel", "chat")).id("m1"));
+    List<SourceRecord> others = List.of(
+        SourceRecord.of("s1", "user", "Something else").id("m1"),
+        SourceRecord.of("s2", "user", "I moved to Lisbon.").at(T0).metadata(java.util.Map.of("channel", "chat")).id("m1"),
+        SourceRecord.of("s1", "assistant", "I moved to Lisbon.").metadata(java.util.Map.of("channel", "chat")).id("m1"),
+        SourceRecord.of("s1", "user", "I moved to Lisbon.").at(T0.plusSeconds(1))
+            .metadata(java.util.Map.of("channel", "chat")).id("m1"),
+        SourceRecord.of("s1", "user", "I moved to Lisbon.").at(T0).id("m1"));
+    List<String> fields = List.of("text", "sessionId", "speaker", "occurredAt", "metadata");
+    for (int i = 0; i < others.size(); i++) {
+      SourceRecord other = others.get(i);
+      SourceConflictException e = catchThrowableOfType(SourceConflictException.class, () -> engram.capture(U1, other));
+      assertThat(e).as("record %d", i).isNotNull();
+      assertThat(e.code()).isEqualTo(ErrorCode.SOURCE_CONFLICT);
+      assertThat(e.scope()).isEqualTo(S1);
+      assertThat(e.sourceId()).isEqualTo("m1");
+      assertThat(e.fields()).as("record %d", i).contains(fields.get(i));
+      assertThat(e).hasMessageContaining("m1").hasMessageContaining(S1).hasMessageNotContaining("Something else");
+    }
+
+    // a batch is refused whole: the records before the conflict, in this scope and in another, stay uncaptured
+    SourceConflictException inBatch = catchThrowableOfType(SourceConflictException.class, () -> engram.captureAll(
+        Grants.of(S1, S2), List.of(
+            SourceRecord.of("s1", "user", "A new turn.").id("m2"),
+            SourceRecord.of("s9", "user", "Another user's turn.").in(S2).id("o1"),
+            SourceRecord.of("s1", "user", "Not what m1 says.").id("m1"))));
+    assertThat(inBatch.sourceId()).isEqualTo("m1");
+    SourceConflictException twice = catchThrowableOfType(SourceConflictException.class, () -> engram.captureAll(U1,
+        List.of(SourceRecord.of("s1", "user", "One text.").id("m3"), SourceRecord.of("s1", "user", "Another.").id("m3"))));
+    assertThat(twice.sourceId()).isEqualTo("m3");
+    assertThat(twice.fields()).containsExactly("text");
+    SourceConflictException twiceAcross = catchThrowableOfType(SourceConflictException.class, () -> engram.captureAll(
+        Grants.of(S1, S2), List.of(
+            SourceRecord.of("s9", "user", "Another user's turn.").in(S2).id("o1"),
+            SourceRecord.of("s1", "user", "One text.").id("m3"),
+            SourceRecord.of("s1", "user", "Another.").id("m3"))));
+    assertThat(twiceAcross.sourceId()).isEqualTo("m3");
+
+    assertThat(engram.sources(U1, SourceQuery.all())).containsExactly(first);
+    assertThat(engram.sources(U2, SourceQuery.all())).isEmpty();
+    assertThat(store.sourceState(S1).lastPosition()).isEqualTo(1);
+    assertThat(store.sourceState(S2).lastPosition()).isZero();
+    assertThat(engram.capture(U1, SourceRecord.of("s1", "user", "I moved to Lisbon.")
+        .metadata(java.util.Map.of("channel", "chat")).id("m1"))).as("the same record is still a no-op").isEqualTo(first);
   }
 
   @Test

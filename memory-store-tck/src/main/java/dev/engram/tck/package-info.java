@@ -4,7 +4,8 @@
  */
 /**
  * The behavioural contract every {@link dev.engram.spi.MemoryStore} passes. Extend
- * {@link dev.engram.tck.MemoryStoreTck} and implement {@code createStore()}: every layer runs as a
- * nested test class against a fresh store.
+ * {@link dev.engram.tck.MemoryStoreTck} and implement {@code createStore()} and {@code storedRows(store)}
+ * (the store's rows beneath the SPI, which the erasure layer scans for erased content): every layer
+ * runs as a nested test class against a fresh store.
  */
 package dev.engram.tck;

@@ -98,6 +98,16 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
     closed = true;
   }
 
+  /**
+   * What this store holds that mentions {@code needle}: each entry of its maps (versions, events,
+   * revisions, topic rows, lookup keys, vectors, sources, the full-text terms) whose rendering contains
+   * it, as {@code "<map>: <entry>"}. The TCK's erasure layer uses it to check that erasure leaves no trace.
+   */
+  List<String> rowsMentioning(String needle) {
+    java.util.Objects.requireNonNull(needle, "needle");
+    return read(d -> d.rowsMentioning(needle));
+  }
+
   private void checkOpen() {
     if (closed) {
       throw StoreException.closed("InMemoryMemoryStore is closed");

@@ -66,6 +66,12 @@ abstract class InMemoryReads implements StoreReader {
       r.lastUpdatedAt = lastUpdatedAt;
       return r;
     }
+
+    @Override
+    public String toString() {
+      return "TopicRow[blurb=" + blurb + ", lastWrite=" + lastWrite + ", lastCurated=" + lastCurated
+          + ", lastUpdatedAt=" + lastUpdatedAt + "]";
+    }
   }
 
   /** All state; only touched under the lock. */
@@ -100,6 +106,45 @@ abstract class InMemoryReads implements StoreReader {
     final Map<String, Map<String, Long>> sourceIds = new HashMap<>();
     /** scope -> last position and cursor. */
     final Map<String, SourceState> sourceStates = new HashMap<>();
+
+    /**
+     * Every entry of every map above whose rendering contains {@code needle}, as {@code "<map>: <entry>"}
+     * (the full-text index by its terms): what the store holds, for the erasure layer of the TCK.
+     */
+    List<String> rowsMentioning(String needle) {
+      List<String> out = new ArrayList<>();
+      scan(out, "versions", versions, needle);
+      scan(out, "entryVersions", entryVersions, needle);
+      scan(out, "byScope", byScope, needle);
+      scan(out, "heads", heads, needle);
+      scan(out, "revisions", revisions, needle);
+      scan(out, "events", events, needle);
+      scan(out, "entryEvents", entryEvents, needle);
+      scan(out, "topics", topics, needle);
+      scan(out, "activeKeys", activeKeys, needle);
+      scan(out, "activeTopics", activeTopics, needle);
+      scan(out, "vectors", vectors, needle);
+      scan(out, "sources", sources, needle);
+      scan(out, "sourceIds", sourceIds, needle);
+      scan(out, "sourceStates", sourceStates, needle);
+      for (Map.Entry<String, TextIndex> index : text.entrySet()) {
+        for (String term : index.getValue().terms()) {
+          if ((index.getKey() + " " + term).contains(needle)) {
+            out.add("text: " + index.getKey() + " " + term);
+          }
+        }
+      }
+      return out;
+    }
+
+    private static void scan(List<String> out, String name, Map<?, ?> map, String needle) {
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        String row = e.getKey() + "=" + e.getValue();
+        if (row.contains(needle)) {
+          out.add(name + ": " + row);
+        }
+      }
+    }
   }
 
 

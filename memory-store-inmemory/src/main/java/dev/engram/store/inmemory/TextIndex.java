@@ -163,6 +163,11 @@ final class TextIndex {
     free[freeCount++] = slot;
   }
 
+  /** The terms that have postings. */
+  java.util.Set<String> terms() {
+    return java.util.Set.copyOf(postings.keySet());
+  }
+
   boolean isEmpty() {
     return slotOf.isEmpty();
   }

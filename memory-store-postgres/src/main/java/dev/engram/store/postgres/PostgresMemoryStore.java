@@ -219,6 +219,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     return tablePrefix;
   }
 
+  /** The schema the tables live in; empty when they are in the connection's search path. */
+  public String schema() {
+    return schema;
+  }
+
   @Override
   public Set<StoreCapability> capabilities() {
     return EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,

@@ -195,6 +195,61 @@ class PostgresMemoryStoreTest {
         + ".engram_versions'::regclass AND NOT tgisinternal AND (tgtype & 4) <> 0")).containsExactly(0);
   }
 
+  /**
+   * Schema 13 keeps a topic counter row only while its count is above zero: a schema 12 database's
+   * rows at zero (left by retirements and erasures) go with the upgrade, and afterwards neither a
+   * retirement nor an erasure leaves a counter naming the topic.
+   */
+  @Test
+  void theUpgradeToSchema13DropsTopicCountersAtZeroAndErasureLeavesNone() {
+    String schema = pg.newSchema("counters");
+    pg.execute("CREATE SCHEMA " + schema);
+    pg.execute("CREATE TABLE " + schema + ".engram_schema_history (version integer PRIMARY KEY,"
+        + " script text NOT NULL, installed_at timestamptz NOT NULL DEFAULT now())");
+    List<String> scripts = PostgresMemoryStore.migrationScripts(schema, "engram_");
+    int before = 12;
+    assertThat(scripts).hasSize(13);
+    for (int v = 1; v <= before; v++) {
+      pg.execute(scripts.get(v - 1));
+      pg.execute("INSERT INTO " + schema + ".engram_schema_history (version, script) VALUES (" + v + ", 'earlier')");
+    }
+    pg.execute("INSERT INTO " + schema + ".engram_topic_counts (scope, topic, active_count)"
+        + " VALUES ('app/u1', 'hiv-status', 0), ('app/u1', 'kept', 1)");
+    String counters = "SELECT scope || '/' || topic || '=' || active_count FROM " + schema + ".engram_topic_counts"
+        + " ORDER BY 1";
+
+    try (PostgresMemoryStore store = store(schema);
+        Engram engram = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner()).build()) {
+      assertThat(texts(counters)).containsExactly("app/u1/kept=1");
+      Grants u1 = Grants.of("app/u1");
+      dev.engram.WriteResult retired = engram.write(u1, "A fact filed under a topic that goes away.",
+          dev.engram.WriteOptions.builder().topicsHint("short-lived").build());
+      engram.retire(u1, retired.entry().citation(), "no longer true");
+      dev.engram.WriteResult erased = engram.write(u1, "A sensitive fact.",
+          dev.engram.WriteOptions.builder().topicsHint("hiv-status").build());
+      assertThat(texts(counters)).contains("app/u1/hiv-status=1").noneMatch(r -> r.contains("short-lived"));
+      engram.deleteEntry(u1, erased.entry().entryId());
+      assertThat(PostgresMemoryStoreTckTest.rowsMentioning(schema, "hiv-status")).isEmpty();
+      engram.deleteScope(u1, "app/u1", false);
+      assertThat(PostgresMemoryStoreTckTest.rowsMentioning(schema, "short-lived")).isEmpty();
+    }
+    assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
+        .hasSize(PostgresMemoryStore.schemaVersion()).contains(13);
+  }
+
+  private List<String> texts(String sql) {
+    List<String> out = new java.util.ArrayList<>();
+    try (java.sql.Connection c = pg.pool().getConnection(); java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+    }
+    return out;
+  }
+
   private List<String> rows(String sql) {
     List<String> out = new java.util.ArrayList<>();
     try (java.sql.Connection c = pg.pool().getConnection(); java.sql.Statement st = c.createStatement();
