@@ -39,16 +39,16 @@ public final class SearchSettings {
   }
 
   /** The default {@link #timeBoost()}. */
-  public static final double TIME_BOOST_DEFAULT = 0.0;
+  public static final double TIME_BOOST_DEFAULT = 0.1;
 
   /** The default {@link #keyWeight()}. */
   public static final double KEY_WEIGHT_DEFAULT = 0.25;
 
   /** The default {@link #speakerBoost()}. */
-  public static final double SPEAKER_BOOST_DEFAULT = 0.0;
+  public static final double SPEAKER_BOOST_DEFAULT = 0.3;
 
   /** The default {@link #sessionBoost()}. */
-  public static final double SESSION_BOOST_DEFAULT = 0.0;
+  public static final double SESSION_BOOST_DEFAULT = 0.1;
 
   /** The library's defaults (see the class documentation). */
   public static final SearchSettings DEFAULTS =

@@ -185,7 +185,12 @@ final class Flush {
 
   private Outcome extractWindow(String scope, long cursor, List<CapturedSource> window) {
     List<MemoryEntry> nearby = reasoner.usesContext() ? nearby(scope) : List.of();
-    List<ExtractedMemory> proposed = extract(new ExtractRequest(scope, window, nearby, search.embedsOnWrite()));
+    List<CapturedSource> before = List.of();
+    if (cursor > 0) {
+      before = store.sources(scope, SourceFilter.after(cursor - 1, 1)).stream()
+          .filter(s -> s.position() == cursor).toList();
+    }
+    List<ExtractedMemory> proposed = extract(new ExtractRequest(scope, window, nearby, search.embedsOnWrite(), before));
     List<Candidate> candidates = validate(proposed, window);
     long end = window.get(window.size() - 1).position();
     return commits.run(scope, pending(candidates), c -> {

@@ -725,8 +725,8 @@ final class SearchService {
     StringBuilder body = new StringBuilder();
     List<Citation> citations = new ArrayList<>();
     int coreBudget = (int) (budget * request.coreShare());
-    int left = render(core, "profile | ", coreBudget, request, body, citations);
-    render(candidates, "", budget - (coreBudget - left), request, body, citations);
+    int left = render(core, "profile | ", coreBudget, request, body, citations, Map.of());
+    render(candidates, "", budget - (coreBudget - left), request, body, citations, linesBefore(found.hits()));
     if (citations.isEmpty()) {
       return PreparedContext.empty();
     }
@@ -749,9 +749,45 @@ final class SearchService {
     return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
   }
 
-  /** Renders entries into {@code body} within {@code budget} bytes; returns the bytes left. */
+  /**
+   * For the hits found through a retrieval key, the line the key holds before the entry's own text (the
+   * previous turn of a captured conversation), by version id: what makes a reply like "Sushi." mean
+   * something to the model. A key that does not end with the entry's text gives none.
+   */
+  private Map<String, String> linesBefore(List<SearchHit> hits) {
+    List<String> ids = new ArrayList<>();
+    for (SearchHit h : hits) {
+      if (h.matchedBy().contains(SearchChannel.KEY_FTS) || h.matchedBy().contains(SearchChannel.KEY_VECTOR)) {
+        ids.add(h.entry().versionId());
+      }
+    }
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> content = new HashMap<>();
+    for (SearchHit h : hits) {
+      content.put(h.entry().versionId(), h.entry().content().replaceAll("\\s+", " ").strip());
+    }
+    Map<String, String> out = new HashMap<>();
+    for (Map.Entry<String, List<String>> k : store.keysOf(ids).entrySet()) {
+      String own = content.get(k.getKey());
+      for (String key : k.getValue()) {
+        if (own != null && key.length() > own.length() + 1 && key.endsWith(" " + own)) {
+          out.put(k.getKey(), key.substring(0, key.length() - own.length() - 1).strip());
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Renders entries into {@code body} within {@code budget} bytes; returns the bytes left. An entry with a
+   * line before it ({@link #linesBefore}) is rendered with that line first, marked {@code (before)}, when
+   * the item still fits whole with it; otherwise without it.
+   */
   private static int render(List<MemoryEntry> entries, String label, int budget, ContextRequest request,
-      StringBuilder body, List<Citation> citations) {
+      StringBuilder body, List<Citation> citations, Map<String, String> before) {
     for (MemoryEntry e : entries) {
       if (citations.size() >= request.maxItems()) {
         break;
@@ -766,6 +802,13 @@ final class SearchService {
         continue;
       }
       String content = truncate(quoted, cap);
+      String prior = before.get(e.versionId());
+      if (prior != null && full <= cap) {
+        String withPrior = UntrustedText.quote("(before) " + prior) + "\n" + quoted;
+        if (Text.utf8Length(withPrior) <= cap) {
+          content = withPrior;
+        }
+      }
       String item = itemHead + content + "\n";
       body.append(item);
       budget -= Text.utf8Length(item);

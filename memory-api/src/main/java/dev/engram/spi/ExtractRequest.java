@@ -18,12 +18,28 @@ import java.util.Objects;
  * @param viewsWanted whether the engine will embed the extracted entries: a reasoner that writes views
  *     may then return them with each candidate ({@link ExtractedMemory#views()}) instead of being asked
  *     for them one entry at a time
+ * @param before the record just before the window (already extracted), when there is one: context for
+ *     the window's first record (the turn it answers), never citable as evidence
  */
-public record ExtractRequest(String scope, List<CapturedSource> window, List<MemoryEntry> nearby, boolean viewsWanted) {
+public record ExtractRequest(String scope, List<CapturedSource> window, List<MemoryEntry> nearby, boolean viewsWanted,
+    List<CapturedSource> before) {
   public ExtractRequest {
     Objects.requireNonNull(scope, "scope");
     window = List.copyOf(window);
     nearby = List.copyOf(nearby);
+    before = List.copyOf(before);
+  }
+
+  /**
+   * A request without records before the window.
+   *
+   * @param scope where the entries will live
+   * @param window the records
+   * @param nearby active entries to compare with
+   * @param viewsWanted whether the entries will be embedded
+   */
+  public ExtractRequest(String scope, List<CapturedSource> window, List<MemoryEntry> nearby, boolean viewsWanted) {
+    this(scope, window, nearby, viewsWanted, List.of());
   }
 
   /**

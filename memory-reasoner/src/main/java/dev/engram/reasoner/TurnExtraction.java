@@ -59,7 +59,7 @@ final class TurnExtraction {
       CapturedSource s = window.get(i);
       String content = said(s);
       out.add(new ExtractedMemory(content, List.of(TOPIC), EntryType.EVENT, List.of(s.id()), s.occurredAt(), null,
-          day(s), List.of(), views(window, i, content)));
+          day(s), List.of(), views(window, i, content, request.before())));
     }
     return out;
   }
@@ -75,11 +75,21 @@ final class TurnExtraction {
         + " " + d;
   }
 
-  private static EntryViews views(List<CapturedSource> window, int i, String content) {
+  /**
+   * The record before {@code window.get(i)} in the same session: the previous one of the window, or for the
+   * window's first the record before the window; null when there is none.
+   */
+  private static @Nullable CapturedSource previous(List<CapturedSource> window, int i, List<CapturedSource> before) {
+    CapturedSource p = i > 0 ? window.get(i - 1) : before.isEmpty() ? null : before.get(before.size() - 1);
+    return p != null && p.sessionId().equals(window.get(i).sessionId()) ? p : null;
+  }
+
+  private static EntryViews views(List<CapturedSource> window, int i, String content, List<CapturedSource> before) {
     List<String> sentences = TextAnalysis.sentences(content);
     String gist = clip(sentences.get(0), MAX_GIST_CHARS);
     List<String> views = new ArrayList<>();
-    String exchange = exchange(window, i);
+    CapturedSource prior = previous(window, i, before);
+    String exchange = exchange(window, i, prior);
     if (exchange != null) {
       views.add(clip(exchange, MAX_VIEW_CHARS));
     }
@@ -95,19 +105,17 @@ final class TurnExtraction {
     if (chunk.length() > 0) {
       views.add(clip(speaker + chunk, MAX_VIEW_CHARS));
     }
-    CapturedSource turn = window.get(i);
     List<String> keys = List.of();
-    if (i > 0 && window.get(i - 1).sessionId().equals(turn.sessionId())) {
-      String key = clip(flat(said(window.get(i - 1))), KEY_PREVIOUS_CHARS) + " " + flat(content);
+    if (prior != null) {
+      String key = clip(flat(said(prior)), KEY_PREVIOUS_CHARS) + " " + flat(content);
       keys = List.of(clip(key, EntryViews.MAX_KEY_CHARS));
     }
     return new EntryViews(gist, views.subList(0, Math.min(MAX_VIEWS, views.size())), keys);
   }
 
-  /** The turn between its neighbours of the same session in the window, or null when it has none. */
-  private static @Nullable String exchange(List<CapturedSource> window, int i) {
+  /** The turn between its neighbours of the same session ({@code before}, and the next record of the window), or null when it has none. */
+  private static @Nullable String exchange(List<CapturedSource> window, int i, @Nullable CapturedSource before) {
     CapturedSource turn = window.get(i);
-    CapturedSource before = i > 0 && window.get(i - 1).sessionId().equals(turn.sessionId()) ? window.get(i - 1) : null;
     CapturedSource after = i + 1 < window.size() && window.get(i + 1).sessionId().equals(turn.sessionId())
         ? window.get(i + 1) : null;
     if (before == null && after == null) {

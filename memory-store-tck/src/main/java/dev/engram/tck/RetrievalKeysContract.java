@@ -8,8 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.engram.ContextRequest;
 import dev.engram.Engram;
 import dev.engram.EntryStatus;
+import dev.engram.FlushOptions;
 import dev.engram.Grants;
 import dev.engram.ImportOptions;
 import dev.engram.MemoryEntry;
@@ -109,6 +111,20 @@ public abstract class RetrievalKeysContract extends ContractSupport {
   }
 
   @Test
+  void theFirstTurnOfAWindowGetsTheTurnBeforeTheWindowInItsKey() {
+    Engram engram = newEngram(probe, new DeterministicReasoner(), b -> b);
+    engram.captureAll(U1, exchange());
+    // one record per window: every turn is the first of its window
+    engram.flush(U1, new FlushOptions(1, FlushOptions.DEFAULT_MAX_WINDOWS));
+    MemoryEntry reply = byEvidence(engram, "t2");
+    assertThat(probe.keysOf(List.of(reply.versionId())).get(reply.versionId())).singleElement().asString()
+        .startsWith("Ana: What is your favourite food these days?");
+    // a turn of another session gets no key from the record before it
+    MemoryEntry garden = byEvidence(engram, "t3");
+    assertThat(probe.keysOf(List.of(garden.versionId()))).isEmpty();
+  }
+
+  @Test
   void aVersionKeepsItsKeysOnceAndATransactionThatFailsLeavesNone() {
     Engram engram = flushed(probe, null);
     MemoryEntry reply = byEvidence(engram, "t2");
@@ -184,6 +200,16 @@ public abstract class RetrievalKeysContract extends ContractSupport {
     assertThat(content.get(0).entry().entryId()).isEqualTo(withKeyMatch.entryId());
     assertThat(content.get(0).matchedBy()).containsExactly(SearchChannel.FTS, SearchChannel.KEY_FTS);
     assertThat(content.get(1).matchedBy()).containsExactly(SearchChannel.FTS);
+  }
+
+  @Test
+  void contextRendersAReplyFoundByItsKeyWithTheLineBeforeItWhenItFits() {
+    Engram engram = flushed(probe, null);
+    String roomy = engram.prepareContext(U1, ContextRequest.of("favourite food")).content();
+    assertThat(roomy).contains("| (before) Ana: What is your favourite food these days?\n| Ben: Sushi, always.");
+    // an item cap that holds the reply but not the line before it: the reply alone
+    String tight = engram.prepareContext(U1, new ContextRequest("favourite food", 8000, 20, 8, 64)).content();
+    assertThat(tight).contains("| Ben: Sushi, always.").doesNotContain("(before)");
   }
 
   @Test

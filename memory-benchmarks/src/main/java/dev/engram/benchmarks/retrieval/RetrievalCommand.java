@@ -63,7 +63,7 @@ public final class RetrievalCommand {
   /** Parsed options; {@link #parse} validates them. */
   record Options(
       Path data, SearchMode mode, Path out, int k, String store, @Nullable Path db, int threads,
-      @Nullable Path embeddingCache, boolean captions, boolean cleanQueries, SearchSettings settings,
+      @Nullable Path embeddingCache, boolean captions, SearchSettings settings,
       String embedder, @Nullable Path dumpScores) {}
 
   static final class UsageException extends Exception {
@@ -110,7 +110,6 @@ public final class RetrievalCommand {
     to.println();
     to.println("what is captured per turn:");
     to.println("  --captions on|off      append the shared image's caption to the turn (default on)");
-    to.println("  --clean-queries on|off query clean-up before search (default on)");
     to.println();
     to.println("search settings (SearchSettings):");
     to.println("  (defaults: SearchSettings.DEFAULTS, what an application gets)");
@@ -145,7 +144,7 @@ public final class RetrievalCommand {
       }
     }
     Set<String> known = Set.of("data", "mode", "out", "k", "store", "db", "threads", "embedding-cache", "embedder",
-        "captions", "clean-queries", "fts-weight", "vector-weight", "rrf-k", "depth", "floor", "embed-timeout", "dump-scores", "fusion", "time-boost",
+        "captions", "fts-weight", "vector-weight", "rrf-k", "depth", "floor", "embed-timeout", "dump-scores", "fusion", "time-boost",
         "key-weight", "speaker-boost", "session-boost");
     for (String key : a.keySet()) {
       if (!known.contains(key)) {
@@ -222,7 +221,7 @@ public final class RetrievalCommand {
       throw new UsageException("--embedder must be minilm or e5, was '" + embedderName + "'");
     }
     return new Options(data, mode, out, k, store, db, threads, cache, onOff(a, "captions", true),
-        onOff(a, "clean-queries", true), settings.build(), embedderName,
+        settings.build(), embedderName,
         a.containsKey("dump-scores") ? Path.of(a.get("dump-scores")) : null);
   }
 
@@ -421,10 +420,10 @@ public final class RetrievalCommand {
       FlushReport report = engram.flush(grants);
       written.addAndGet(report.appended() + report.deduped());
       deduped.addAndGet(report.deduped());
-      QueryCleaner cleaner = o.cleanQueries() ? new QueryCleaner(c) : null;
       Map<String, List<String>> out = new LinkedHashMap<>();
       for (Question q : c.questions()) {
-        String query = cleaner == null ? q.question() : cleaner.clean(q.question());
+        // the question as asked, whitespace collapsed: what an application passes on
+        String query = q.question().replaceAll("\\s+", " ").strip();
         out.put(q.key(), search(engram, grants, q.key(), query, TurnSources.referenceTime(c)));
       }
       return out;
