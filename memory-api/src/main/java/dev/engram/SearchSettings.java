@@ -14,14 +14,19 @@ import org.jspecify.annotations.Nullable;
  * {@link #DEFAULTS}) or derived with the {@code with…} methods; every setter fails fast with an
  * {@link InvalidInputException} naming the setting.
  *
- * <p>{@link #DEFAULTS}: score fusion ({@link Fusion#SCORE}) with the full-text channel weighted 1.25
- * against the vector channel's 1, each channel contributing its best 100 candidates, the vector admission
- * floor of the embedder's profile ({@link dev.engram.spi.EmbeddingProfile#vectorFloor()}), priority bonus
- * 0.002 (priority 0) / 0.001 (priority 1), query embedding timeout 2 s, time boost off; for
- * {@link Fusion#RECIPROCAL_RANK}, k 60. Why these values is measured in {@code docs/BENCHMARKS.md}
- * ("Retrieval quality"): score fusion keeps how far ahead of the rest a hit is, which rank fusion throws
- * away, and the full-text channel, whose matches are exact, counts a little more than the vector
- * channel's near misses; the result is flat around these values (weights 1 to 1.5 within 0.001 R@10).
+ * <p>{@link #DEFAULTS}: score fusion ({@link Fusion#SCORE}) with the full-text arm weighted 1.25 against the
+ * vector arm's 1 and the arms over retrieval keys at a quarter of those ({@link #keyWeight()} 0.25), each arm
+ * contributing its best 100 candidates, the vector admission floor of the embedder's profile
+ * ({@link dev.engram.spi.EmbeddingProfile#vectorFloor()}), priority bonus 0.002 (priority 0) / 0.001
+ * (priority 1), query embedding timeout 2 s, and three soft rules on the fused candidates: speaker 0.3,
+ * session 0.1 and time 0.1 (each a share of the best candidate's score added to some candidates; see
+ * {@link #speakerBoost()}, {@link #sessionBoost()}, {@link #timeBoost()}); for {@link Fusion#RECIPROCAL_RANK},
+ * k 60. Why these values is measured in {@code docs/BENCHMARKS.md} ("Retrieval quality"): score fusion keeps
+ * how far ahead of the rest a hit is, which rank fusion throws away; the full-text arm, whose matches are
+ * exact, counts a little more than the vector arm's near misses; a key (a reply together with the turn it
+ * answers) finds what the reply alone cannot, but at full weight it lets the neighbours of a strong match
+ * crowd out the turns that say the thing; and a question that names a participant, a time or several turns
+ * of one session is answered mostly by that participant's turns, that time and that session.
  */
 public final class SearchSettings {
   /** How hybrid search combines the two channels' candidates. */
@@ -48,7 +53,7 @@ public final class SearchSettings {
   public static final double SPEAKER_BOOST_DEFAULT = 0.3;
 
   /** The default {@link #sessionBoost()}. */
-  public static final double SESSION_BOOST_DEFAULT = 0.1;
+  public static final double SESSION_BOOST_DEFAULT = 0.0;
 
   /** The library's defaults (see the class documentation). */
   public static final SearchSettings DEFAULTS =
@@ -171,10 +176,9 @@ public final class SearchSettings {
    * 2023", "on 5 Jan 2024", …, read by the engine's English time-reference parser relative to the request's
    * reference time): such a hit's score is raised by this share of the best candidate's score, so it
    * moves ahead of otherwise-equal hits but never admits anything and never removes a hit. 0 turns it off.
-   * Off by default ({@link #TIME_BOOST_DEFAULT}): on REALTALK, whose dated questions name absolute days that
-   * the full-text channel already matches in the extracted entries' date words, 0.1 moved hybrid R@10 by
-   * +0.003 and full text by -0.002 ({@code docs/BENCHMARKS.md}, "Time references in questions"). It is meant
-   * for stores whose content does not carry its dates, with questions that refer to time relatively.
+   * {@link #TIME_BOOST_DEFAULT} 0.1: on REALTALK, with the other defaults, it adds +0.002 to +0.004 R@10
+   * (temporal questions +0.01); it matters most where content does not carry its dates and questions refer to
+   * time relatively ({@code docs/BENCHMARKS.md}, "Time references in questions").
    *
    * @return the boost, within [0, 1]
    */

@@ -47,10 +47,11 @@ final class BulkLoad {
   private BulkLoad() {}
 
   /** Imports {@code texts} into {@code scope} and embeds them; returns the number of versions embedded. */
-  static int load(Engram engram, Grants grants, String scope, List<String> texts, Path work) throws IOException {
+  static int load(Engram engram, Grants grants, String scope, List<String> texts, Path work, boolean keys)
+      throws IOException {
     Path file = work.resolve("export.jsonl");
     try (Writer out = new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16)) {
-      write(out, scope, texts);
+      write(out, scope, texts, keys);
     }
     TransferReport report;
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -64,10 +65,33 @@ final class BulkLoad {
     return engram.reindex(grants);
   }
 
-  private static void write(Writer out, String scope, List<String> texts) throws IOException {
+  /** The retrieval key of entry {@code i > 0}: the text before it, clipped, and its own, as turn extraction makes it. */
+  static String key(List<String> texts, int i) {
+    String before = texts.get(i - 1).replaceAll("\\s+", " ").strip();
+    String key = (before.length() > 300 ? before.substring(0, 300).strip() : before) + " "
+        + texts.get(i).replaceAll("\\s+", " ").strip();
+    return key.length() > 1000 ? key.substring(0, 1000).strip() : key;
+  }
+
+  /** The unit-length sum of two vectors: the key's derived vector. */
+  static float[] sum(float[] a, float[] b) {
+    float[] out = new float[a.length];
+    double norm = 0;
+    for (int i = 0; i < a.length; i++) {
+      out[i] = a[i] + b[i];
+      norm += (double) out[i] * out[i];
+    }
+    float inv = (float) (1 / Math.sqrt(Math.max(norm, 1e-12)));
+    for (int i = 0; i < out.length; i++) {
+      out[i] *= inv;
+    }
+    return out;
+  }
+
+  private static void write(Writer out, String scope, List<String> texts, boolean keys) throws IOException {
     ObjectNode header = MAPPER.createObjectNode();
     header.put("record", "engram-export");
-    header.put("format", 1);
+    header.put("format", keys ? 3 : 1);
     line(out, header);
     ObjectNode s = MAPPER.createObjectNode();
     s.put("record", "scope");
@@ -94,6 +118,14 @@ final class BulkLoad {
     }
     for (MemoryEntry e : entries) {
       line(out, typed("version", EntryJson.writeEntry(e)));
+    }
+    for (int i = 1; keys && i < entries.length; i++) {
+      ObjectNode k = MAPPER.createObjectNode();
+      k.put("record", "keys");
+      k.put("scope", scope);
+      k.put("versionId", entries[i].versionId());
+      k.putArray("keys").add(key(texts, i));
+      line(out, k);
     }
     for (int i = 0; i < entries.length; i++) {
       MemoryEntry e = entries[i];

@@ -68,7 +68,7 @@ public final class SearchCommand {
 
   record Options(
       List<Integer> sizes, int warmup, int measured, int pool, long seed, int limit, int threads, String load,
-      Path markdown) {}
+      Path markdown, boolean keys) {}
 
   public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
     Options o;
@@ -99,6 +99,8 @@ public final class SearchCommand {
     to.println("  --threads N       threads for embedding the pool before timing (default: processors)");
     to.println("  --load HOW        import (default: Engram.importFrom of an export stream, then Engram.reindex)");
     to.println("                    or write (Engram.write per text; slow at 100k on the in-memory store)");
+    to.println("  --keys on|off     import every entry with a retrieval key (the text before it and its own,");
+    to.println("                    as the capture path makes them), searched as extra arms (default on)");
     to.println("  --markdown FILE   also write the results table as Markdown (default: none)");
   }
 
@@ -111,7 +113,8 @@ public final class SearchCommand {
       }
       a.put(key.substring(2), args[++i]);
     }
-    Set<String> known = Set.of("sizes", "warmup", "measured", "pool", "seed", "limit", "threads", "load", "markdown");
+    Set<String> known = Set.of("sizes", "warmup", "measured", "pool", "seed", "limit", "threads", "load", "markdown",
+        "keys");
     for (String k : a.keySet()) {
       if (!known.contains(k)) {
         throw new IllegalArgumentException("unknown option --" + k);
@@ -136,7 +139,12 @@ public final class SearchCommand {
         number("limit", a.getOrDefault("limit", "10"), 1, SearchRequest.MAX_LIMIT),
         threads,
         load,
-        md == null ? null : Path.of(md));
+        md == null ? null : Path.of(md),
+        switch (a.getOrDefault("keys", "on")) {
+          case "on" -> true;
+          case "off" -> false;
+          default -> throw new IllegalArgumentException("--keys must be on or off, was '" + a.get("keys") + "'");
+        });
   }
 
   private static int number(String key, String v, int min, int max) {
@@ -223,6 +231,9 @@ public final class SearchCommand {
       PrecomputedVectorsEmbedder embedder = new PrecomputedVectorsEmbedder(live.profile(), live);
       for (int i = 0; i < n; i++) {
         embedder.put(texts.get(i), vectors[i]);
+        if (o.keys() && i > 0 && i < n) {
+          embedder.put(BulkLoad.key(texts, i), BulkLoad.sum(vectors[i - 1], vectors[i]));
+        }
       }
       for (int i = 0; i < vectorQueries.size(); i++) {
         embedder.put(vectorQueries.get(i), queryVectors.get(i));
@@ -263,13 +274,13 @@ public final class SearchCommand {
           }
         } else {
           how = "Engram.importFrom + Engram.reindex";
-          int embedded = BulkLoad.load(engram, grants, SCOPE, texts, work);
-          if (embedded != n) {
+          int embedded = BulkLoad.load(engram, grants, SCOPE, texts, work, o.keys());
+          if (embedded != n + (o.keys() ? n - 1 : 0)) {
             throw new IllegalStateException("reindex embedded " + embedded + " versions, expected " + n);
           }
         }
         double engramLoad = secondsSince(t0);
-        if (embedder.served() != n || embedder.delegated() != 0) {
+        if (embedder.served() != n + (o.keys() && o.load().equals("import") ? n - 1 : 0) || embedder.delegated() != 0) {
           throw new IllegalStateException("expected one precomputed vector per entry (" + n + "), served "
               + embedder.served() + ", embedded live " + embedder.delegated());
         }

@@ -198,7 +198,7 @@ public final class VectorCommand {
         try (Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner())
             .embedder(new SyntheticEmbedder(o.seed())).build()) {
           long t0 = System.nanoTime();
-          BulkLoad.load(engram, grants, SearchCommand.SCOPE, texts.subList(0, n), work);
+          BulkLoad.load(engram, grants, SearchCommand.SCOPE, texts.subList(0, n), work, false);
           out.printf(Locale.ROOT, "  %s: %,d entries imported and embedded in %.1f s%n", kind, n,
               (System.nanoTime() - t0) / 1e9);
           engram.search(grants, vector(queries.get(0)));
@@ -297,7 +297,7 @@ public final class VectorCommand {
           Engram exact = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner())
               .embedder(embedder).quantizedVectorScan(false).vectorCacheBytes(cacheBytes).build()) {
         t0 = System.nanoTime();
-        BulkLoad.load(quick, grants, SearchCommand.SCOPE, texts, work);
+        BulkLoad.load(quick, grants, SearchCommand.SCOPE, texts, work, false);
         out.printf(Locale.ROOT, "  %,d entries imported and embedded in %.1f s%n", n, (System.nanoTime() - t0) / 1e9);
         quick.search(grants, vector(queries.get(0)));
         exact.search(grants, vector(queries.get(0)));
