@@ -208,7 +208,7 @@ class PostgresMemoryStoreTest {
         + " script text NOT NULL, installed_at timestamptz NOT NULL DEFAULT now())");
     List<String> scripts = PostgresMemoryStore.migrationScripts(schema, "engram_");
     int before = 12;
-    assertThat(scripts).hasSize(13);
+    assertThat(scripts).hasSizeGreaterThan(before);
     for (int v = 1; v <= before; v++) {
       pg.execute(scripts.get(v - 1));
       pg.execute("INSERT INTO " + schema + ".engram_schema_history (version, script) VALUES (" + v + ", 'earlier')");
@@ -264,11 +264,11 @@ class PostgresMemoryStoreTest {
   }
 
   @Test
-  void declaresDurableMultiProcessSearchAndVectors() {
+  void declaresDurableMultiProcessSearchVectorsSourcesAndKeys() {
     try (PostgresMemoryStore store = pg.freshStore()) {
       assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.DURABLE,
           StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE,
-          StoreCapability.SOURCES);
+          StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS);
     }
   }
 
