@@ -149,6 +149,16 @@ abstract class ConnectionReads implements StoreReader {
   }
 
   @Override
+  public java.util.Map<String, List<String>> keysOf(Collection<String> versionIds) {
+    return query("reading retrieval keys", c -> reads().keysOf(c, versionIds));
+  }
+
+  @Override
+  public List<ScoredEntry> searchKeys(Collection<String> scopes, FullTextQuery query, int limit) {
+    return query("searching retrieval keys", c -> reads().searchKeys(c, scopes, query, limit));
+  }
+
+  @Override
   public List<StoredVector> activeVectors(String scope, String profileId) {
     return query("reading vectors of " + scope, c -> reads().activeVectors(c, scope, profileId));
   }

@@ -121,6 +121,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   private final Reads reads;
   private final ManyRows insertVersions;
   private final ManyRows insertEvents;
+  private final ManyRows insertKeys;
   private final @Nullable Runnable afterClose;
   private final AtomicBoolean closed = new AtomicBoolean();
   /** The innermost transaction running on each thread, for nesting. */
@@ -154,6 +155,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     this.reads = new Reads(sql);
     this.insertVersions = new ManyRows(sql.insertVersions, Sql.INSERT_VERSIONS_TYPES);
     this.insertEvents = new ManyRows(sql.insertEvents, Sql.INSERT_EVENTS_TYPES);
+    this.insertKeys = new ManyRows(sql.insertManyKeys, Sql.INSERT_KEYS_TYPES);
     this.afterClose = b.afterClose;
     if (b.jdbcUrl != null) {
       this.ownedPool = pool(b.jdbcUrl, b.maximumPoolSize);
@@ -227,7 +229,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   @Override
   public Set<StoreCapability> capabilities() {
     return EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
-        StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES);
+        StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -368,6 +370,14 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
         outer.head = tx.head;
       }
       outer.insertedVersions += tx.insertedVersions;
+      if (tx.scope.equals(outer.scope)) {
+        // what the outer transaction knows of its own versions holds unless the nested one touched others
+        if (tx.touchedOthers) {
+          outer.own.clear();
+          outer.touchedOthers = true;
+        }
+        outer.own.putAll(tx.own);
+      }
       return result;
     } catch (SQLException e) {
       undoNested(tx, savepoint, e);
@@ -744,6 +754,19 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     /** 0 for a transaction, 1 and more for savepoints nested in it. */
     private final int depth;
     private final List<Deferred> deferred = new ArrayList<>();
+    /**
+     * Queued retrieval keys, sent after the other queued writes (they take the status of versions those
+     * insert), in their many-row form when there are several.
+     */
+    private final List<Deferred> queuedKeys = new ArrayList<>();
+    /**
+     * The versions this transaction inserted, each with the retrieval keys it stored for it (empty for
+     * none): such a version exists in this scope and has exactly these keys, so {@link #putKeys} and
+     * {@link #keysOf} on it need no round trip. Cleared by an erasure.
+     */
+    private final Map<String, List<String>> own = new java.util.HashMap<>();
+    /** This transaction stored keys of versions it did not insert, or erased: an outer one forgets its {@link #own}. */
+    private boolean touchedOthers;
     /** The statements the queued writes make, and the length of the run of one kind they end with. */
     private int queuedStatements;
     private int trailingRun;
@@ -776,6 +799,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     /** Drops the queued writes (of a nested transaction being undone). */
     void discardQueued() {
       deferred.clear();
+      queuedKeys.clear();
       queuedStatements = 0;
       trailingRun = 0;
     }
@@ -974,7 +998,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     }
 
     private void flush(boolean thenCommit) throws SQLException {
-      if (deferred.isEmpty()) {
+      if (deferred.isEmpty() && queuedKeys.isEmpty()) {
         return;
       }
       try {
@@ -1006,10 +1030,17 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
           }
           i = end;
         }
+        // the keys last, after the versions they belong to
+        if (queuedKeys.size() >= MIN_MANY_ROWS) {
+          joined.add(manyRows(insertKeys, queuedKeys));
+        } else {
+          joined.addAll(queuedKeys);
+        }
         // when the last statements went as a batch, the caller's commit() sends the COMMIT itself
         sendJoined(joined, thenCommit);
       } finally {
         deferred.clear();
+        queuedKeys.clear();
         queuedStatements = 0;
         trailingRun = 0;
       }
@@ -1114,6 +1145,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       Objects.requireNonNull(v, "version");
       requireScope(v.scope(), "version " + v.versionId());
       insertedVersions++;
+      own.put(v.versionId(), List.of());
       TextAnalysis.Fields terms = TextAnalysis.fields(v);
       String glossaryWords = SearchText.vector(terms.glossary());
       String contentWords = SearchText.vector(terms.content());
@@ -1255,6 +1287,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
 
     @Override
     public int eraseEntry(String entryId) {
+      forgetOwn();
       return write("erasing entry " + entryId, conn -> {
         Optional<MemoryEntry> current = reads.currentVersion(conn, entryId);
         if (current.isEmpty()) {
@@ -1290,6 +1323,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
 
     @Override
     public int eraseScopeContent() {
+      forgetOwn();
       return write("erasing the content of " + scope, conn -> {
         int removed;
         try (PreparedStatement ps = conn.prepareStatement(sql.eraseScopeEntries)) {
@@ -1307,6 +1341,91 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
         }
         return removed;
       });
+    }
+
+    /** After an erasure this transaction no longer knows which of its versions exist. */
+    private void forgetOwn() {
+      checkOpen();
+      own.clear();
+      touchedOthers = true;
+    }
+
+    // ---- retrieval keys
+
+    /**
+     * Queues the keys of a version. For a version this transaction inserted the checks are answered
+     * from what it wrote, so the keys travel with the version's own writes; for another one, one read
+     * (its scope and whether it has keys) comes first.
+     */
+    @Override
+    public void putKeys(String versionId, List<String> keys) {
+      Objects.requireNonNull(versionId, "versionId");
+      Objects.requireNonNull(keys, "keys");
+      checkOpen();
+      List<String> known = own.get(versionId);
+      if (known == null) {
+        touchedOthers = true;
+        run("checking version " + versionId + " for retrieval keys", conn -> {
+          try (PreparedStatement ps = conn.prepareStatement(sql.keyOwner)) {
+            ps.setString(1, versionId);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                throw new IllegalStateException("version " + versionId + " does not exist");
+              }
+              requireScope(rs.getString(1), "retrieval keys of version " + versionId);
+              if (rs.getBoolean(2)) {
+                throw new IllegalStateException("version " + versionId + " already has retrieval keys");
+              }
+            }
+          }
+          return null;
+        });
+      } else if (!known.isEmpty()) {
+        throw new IllegalStateException("version " + versionId + " already has retrieval keys");
+      }
+      for (String k : keys) {
+        if (k == null || k.isBlank()) {
+          throw new IllegalStateException("a retrieval key of version " + versionId + " is blank");
+        }
+      }
+      if (keys.isEmpty()) {
+        return;
+      }
+      List<String> stored = List.copyOf(keys);
+      if (known != null) {
+        own.put(versionId, stored);
+      }
+      String document = SearchText.keyDocument(stored);
+      queuedKeys.add(new Deferred(sql.insertKeys, (ps, i) -> {
+        ps.setArray(i, Rows.textArray(ps.getConnection(), stored));
+        ps.setString(i + 1, document);
+        ps.setString(i + 2, versionId);
+        ps.setString(i + 3, scope);
+        return i + 4;
+      }, insertKeys, new Object[] {versionId, scope, Rows.textArrayLiteral(stored), document}));
+      if (queuedKeys.size() >= MAX_MANY_ROWS) {
+        run("writing queued statements", conn -> null);
+      }
+    }
+
+    /** The keys of versions this transaction inserted are answered from what it wrote, without a round trip. */
+    @Override
+    public Map<String, List<String>> keysOf(Collection<String> versionIds) {
+      checkOpen();
+      if (versionIds.isEmpty()) {
+        return Map.of();
+      }
+      if (!own.keySet().containsAll(versionIds)) {
+        return super.keysOf(versionIds);
+      }
+      Map<String, List<String>> out = new LinkedHashMap<>();
+      for (String id : versionIds) {
+        List<String> k = own.get(id);
+        if (!k.isEmpty()) {
+          out.put(id, k);
+        }
+      }
+      return out;
     }
 
     // ---- sources

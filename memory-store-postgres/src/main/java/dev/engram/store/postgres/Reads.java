@@ -305,26 +305,55 @@ final class Reads {
     if (scopes.isEmpty() || query.terms().isEmpty() || limit <= 0) {
       return List.of();
     }
-    List<String> types = new ArrayList<>();
-    for (EntryType t : query.types()) {
-      types.add(t.wireName());
-    }
     try (PreparedStatement ps = c.prepareStatement(sql.searchFullText)) {
-      java.sql.Array scopeArray = Rows.textArray(c, new LinkedHashSet<>(scopes));
+      bindSearch(c, ps, scopes, query, limit, true);
+      return scored(ps);
+    }
+  }
+
+  /**
+   * {@link #searchFullText} over the key documents of the scopes' active versions (schema 14): the same
+   * ranking, filters and order, none of the content's fields.
+   */
+  List<ScoredEntry> searchKeys(Connection c, Collection<String> scopes, FullTextQuery query, int limit)
+      throws SQLException {
+    if (scopes.isEmpty() || query.terms().isEmpty() || limit <= 0) {
+      return List.of();
+    }
+    boolean filtered = !query.topics().isEmpty() || !query.types().isEmpty() || query.occurredFrom() != null
+        || query.occurredTo() != null;
+    try (PreparedStatement ps = c.prepareStatement(filtered ? sql.searchKeysFiltered : sql.searchKeys)) {
+      bindSearch(c, ps, scopes, query, limit, filtered);
+      return scored(ps);
+    }
+  }
+
+  /**
+   * Binds a search statement's parameters: the terms as one-lexeme queries, the scopes twice (document
+   * count, hits), with {@code filters} the topics, types and event-time bounds, then the limit.
+   */
+  private static void bindSearch(Connection c, PreparedStatement ps, Collection<String> scopes, FullTextQuery query,
+      int limit, boolean filters) throws SQLException {
+    java.sql.Array scopeArray = Rows.textArray(c, new LinkedHashSet<>(scopes));
+    List<String> lexemes = new ArrayList<>();
+    for (String term : query.terms()) {
+      lexemes.add(SearchText.query(term));
+    }
+    ps.setArray(1, Rows.textArray(c, lexemes));
+    ps.setArray(2, scopeArray);
+    ps.setArray(3, scopeArray);
+    int i = 4;
+    if (filters) {
+      List<String> types = new ArrayList<>();
+      for (EntryType t : query.types()) {
+        types.add(t.wireName());
+      }
       java.sql.Array topicArray = Rows.textArray(c, query.topics());
       java.sql.Array typeArray = Rows.textArray(c, types);
-      List<String> lexemes = new ArrayList<>();
-      for (String term : query.terms()) {
-        lexemes.add(SearchText.query(term));
-      }
-      ps.setArray(1, Rows.textArray(c, lexemes));
-      ps.setArray(2, scopeArray);
-      ps.setArray(3, scopeArray);
-      ps.setArray(4, topicArray);
-      ps.setArray(5, topicArray);
-      ps.setArray(6, typeArray);
-      ps.setArray(7, typeArray);
-      int i = 8;
+      ps.setArray(i++, topicArray);
+      ps.setArray(i++, topicArray);
+      ps.setArray(i++, typeArray);
+      ps.setArray(i++, typeArray);
       for (java.time.Instant bound : new java.time.Instant[] {query.occurredFrom(), query.occurredTo()}) {
         if (bound == null) {
           ps.setNull(i++, java.sql.Types.BIGINT);
@@ -336,15 +365,44 @@ final class Reads {
           ps.setInt(i++, bound.getNano());
         }
       }
-      ps.setInt(i, limit);
-      List<ScoredEntry> out = new ArrayList<>();
+    }
+    ps.setInt(i, limit);
+  }
+
+  /** The rows of a search statement: a version's columns, then its score. */
+  private static List<ScoredEntry> scored(PreparedStatement ps) throws SQLException {
+    List<ScoredEntry> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(new ScoredEntry(Rows.entry(rs), rs.getDouble(22)));
+      }
+    }
+    return out;
+  }
+
+  /** The retrieval keys of those of {@code versionIds} that have keys, in the order the ids are given. */
+  java.util.Map<String, List<String>> keysOf(Connection c, Collection<String> versionIds) throws SQLException {
+    Set<String> ids = new LinkedHashSet<>(versionIds);
+    if (ids.isEmpty()) {
+      return java.util.Map.of();
+    }
+    java.util.Map<String, List<String>> found = new java.util.HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.keysOf)) {
+      ps.setArray(1, Rows.textArray(c, ids));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          out.add(new ScoredEntry(Rows.entry(rs), rs.getDouble(22)));
+          found.put(rs.getString(1), List.copyOf(Rows.strings(rs.getArray(2))));
         }
       }
-      return out;
     }
+    java.util.Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+    for (String id : ids) {
+      List<String> keys = found.get(id);
+      if (keys != null) {
+        out.put(id, keys);
+      }
+    }
+    return out;
   }
 
   List<StoredVector> activeVectors(Connection c, String scope, String profileId) throws SQLException {

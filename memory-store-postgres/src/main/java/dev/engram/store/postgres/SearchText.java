@@ -45,6 +45,14 @@ final class SearchText {
     return out.toString();
   }
 
+  /**
+   * The {@code tsvector} literal of a version's key document: its retrieval keys joined by a space, in
+   * the one text analysis ({@link dev.engram.spi.TextAnalysis#terms}).
+   */
+  static String keyDocument(List<String> keys) {
+    return vector(dev.engram.spi.TextAnalysis.terms(String.join(" ", keys)));
+  }
+
   /** The {@code tsquery} literal matching exactly the lexeme {@code term}. */
   static String query(String term) {
     return quote(term);

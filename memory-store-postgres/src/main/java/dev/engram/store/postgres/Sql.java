@@ -31,6 +31,9 @@ final class Sql {
       "setweight(?::tsvector, 'A') || setweight(?::tsvector, 'B')"
           + " || setweight(?::tsvector, 'C') || setweight(?::tsvector, 'D')";
 
+  /** A key document: a {@link SearchText#keyDocument} literal at the weight of a version's content (B). */
+  static final String KEY_SEARCH_VECTOR = "setweight(?::tsvector, 'B')";
+
   /**
    * The element types of the arrays {@link #insertVersions} takes: the columns of {@link #insertVersion}
    * (text arrays as array literals) and the four search-vector literals.
@@ -40,6 +43,11 @@ final class Sql {
       "text", "text", "text", "text");
   /** The element types of the arrays {@link #insertEvents} takes. */
   static final List<String> INSERT_EVENTS_TYPES = List.of("text", "text", "text", "int8", "text");
+  /**
+   * The element types of the arrays {@link #insertManyKeys} takes: version id, scope, the keys (an array
+   * literal) and the key document's {@link SearchText#vector} literal.
+   */
+  static final List<String> INSERT_KEYS_TYPES = List.of("text", "text", "text", "text");
 
   // ---- transactions
   final String lockHead;
@@ -67,6 +75,10 @@ final class Sql {
   final String eraseSource;
   final String eraseScopeSources;
   final String eraseScopeSourceState;
+  /** Stores a version's retrieval keys, active as its version is, and counts them (schema 14). */
+  final String insertKeys;
+  /** {@link #insertKeys} for many versions at once: one array per column, in {@link #INSERT_KEYS_TYPES} order. */
+  final String insertManyKeys;
 
   // ---- reads
   final String headRevision;
@@ -102,6 +114,13 @@ final class Sql {
 
   // ---- search and vectors
   final String searchFullText;
+  /** Retrieval keys by version id (any status). */
+  final String keysOf;
+  /** A version's scope and whether it has retrieval keys. */
+  final String keyOwner;
+  /** The key search without filters, and with the query's filters (topics, types, event time). */
+  final String searchKeys;
+  final String searchKeysFiltered;
   final String countExistingVersions;
   /** Refreshes the planner statistics of the tables reads and searches plan over. */
   final String analyze;
@@ -131,6 +150,7 @@ final class Sql {
     String vectorsT = p + "vectors";
     String sourcesT = p + "sources";
     String sourceStateT = p + "source_state";
+    String keysT = p + "version_keys";
 
     lockHead = "SELECT head FROM " + heads + " WHERE scope = ? FOR UPDATE";
     lockExpectedHead = "SELECT " + p + "lock_expected_head(?, ?, ?::text[])";
@@ -174,10 +194,12 @@ final class Sql {
     insertEvents = "INSERT INTO " + eventsT + " (event_id, entry_id, scope, revision, body)"
         + " SELECT u.event_id, u.entry_id, u.scope, u.revision, u.body::jsonb"
         + " FROM unnest(?::text[], ?::text[], ?::text[], ?::int8[], ?::text[]) AS u(event_id, entry_id, scope, revision, body)";
+    // the version's keys (if any) follow its status, so the key search needs no join to find active ones
     updateStatus = "WITH u AS (UPDATE " + versionsT + " SET status = ?, superseded_by = ?, updated_at = ?"
-        + " WHERE version_id = ? AND scope = ? RETURNING version_id, scope, topics),"
+        + " WHERE version_id = ? AND scope = ? RETURNING version_id, scope, topics, status),"
         + " t AS (UPDATE " + topicsIdx + " vt SET active = ? FROM u"
-        + " WHERE vt.scope = u.scope AND vt.topic = ANY (u.topics) AND vt.version_id = u.version_id)"
+        + " WHERE vt.scope = u.scope AND vt.topic = ANY (u.topics) AND vt.version_id = u.version_id),"
+        + " k AS (UPDATE " + keysT + " x SET active = u.status = 'ACTIVE' FROM u WHERE x.version_id = u.version_id)"
         + " SELECT count(*) FROM u";
     insertEvent = "INSERT INTO " + eventsT + " (event_id, entry_id, scope, revision, body)"
         + " VALUES (?, ?, ?, ?, ?::jsonb)";
@@ -195,6 +217,7 @@ final class Sql {
         + " dt AS (DELETE FROM " + topicsIdx + " vt USING d"
         + " WHERE vt.scope = d.scope AND vt.topic = ANY (d.topics) AND vt.version_id = d.version_id),"
         + " dv AS (DELETE FROM " + vectorsT + " x USING d WHERE x.version_id = d.version_id),"
+        + " dk AS (DELETE FROM " + keysT + " x USING d WHERE x.version_id = d.version_id),"
         + " de AS (DELETE FROM " + eventsT + " WHERE entry_id = ?)"
         + " SELECT version, scope, topics FROM d ORDER BY version";
     dropUncarriedTopics = "DELETE FROM " + topicsT + " t WHERE t.scope = ? AND t.topic = ANY (?::text[])"
@@ -205,9 +228,25 @@ final class Sql {
         + " dt AS (DELETE FROM " + topicsIdx + " vt USING d"
         + " WHERE vt.scope = d.scope AND vt.topic = ANY (d.topics) AND vt.version_id = d.version_id),"
         + " dv AS (DELETE FROM " + vectorsT + " x USING d WHERE x.version_id = d.version_id),"
+        + " dk AS (DELETE FROM " + keysT + " x USING d WHERE x.version_id = d.version_id),"
         + " de AS (DELETE FROM " + eventsT + " e USING ids WHERE e.entry_id = ids.entry_id)"
         + " SELECT count(*) FROM ids";
     eraseScopeTopics = "DELETE FROM " + topicsT + " WHERE scope = ?";
+    // the keys take the status of their version as it is when the statement runs (the version was
+    // written before them, in the same transaction or earlier) and are counted once per statement
+    String countKeys = " RETURNING scope, active)"
+        + " INSERT INTO " + p + "key_counts AS c (scope, active_count)"
+        + " SELECT scope, count(*) FROM k WHERE active GROUP BY scope"
+        + " ON CONFLICT (scope) DO UPDATE SET active_count = c.active_count + EXCLUDED.active_count";
+    insertKeys = "WITH k AS (INSERT INTO " + keysT + " (version_id, scope, keys, active, search)"
+        + " SELECT v.version_id, v.scope, ?::text[], v.status = 'ACTIVE', " + KEY_SEARCH_VECTOR
+        + " FROM " + versionsT + " v WHERE v.version_id = ? AND v.scope = ?"
+        + countKeys;
+    insertManyKeys = "WITH k AS (INSERT INTO " + keysT + " (version_id, scope, keys, active, search)"
+        + " SELECT v.version_id, v.scope, u.keys::text[], v.status = 'ACTIVE', setweight(u.search::tsvector, 'B')"
+        + " FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) AS u(version_id, scope, keys, search)"
+        + " JOIN " + versionsT + " v ON v.version_id = u.version_id AND v.scope = u.scope"
+        + countKeys;
     insertSource = "INSERT INTO " + sourcesT + " (scope, position, source_id, session_id, speaker, body, occurred_at,"
         + " occurred_s, occurred_n, metadata, captured_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)";
     sourceLastPosition = "INSERT INTO " + sourceStateT + " AS s (scope, last_position, cursor) VALUES (?, ?, 0)"
@@ -308,8 +347,36 @@ final class Sql {
         + " best AS (SELECT version_id, score FROM scored ORDER BY score DESC, version_id DESC LIMIT ?)"
         + " SELECT " + VERSION_COLUMNS + ", s.score FROM best s JOIN " + versionsT + " v ON v.version_id = s.version_id"
         + " ORDER BY s.score DESC, v.version_id DESC";
+    keysOf = "SELECT version_id, keys FROM " + keysT + " WHERE version_id = ANY (?::text[])";
+    keyOwner = "SELECT v.scope, EXISTS (SELECT 1 FROM " + keysT + " x WHERE x.version_id = v.version_id)"
+        + " FROM " + versionsT + " v WHERE v.version_id = ?";
+    // The same ranking as searchFullText over the key documents of the scopes' active versions: the
+    // document count from key_counts, each term's document frequency from its hits. Without filters the
+    // versions table is read for the best rows only; with them, for every hit, before the limit.
+    String keyScores = "WITH terms AS (SELECT DISTINCT t.term::tsquery AS query FROM unnest(?::text[]) AS t(term)),"
+        + " n AS (SELECT coalesce(sum(active_count), 0)::float8 AS n FROM " + p + "key_counts"
+        + " WHERE scope = ANY (?::text[])),"
+        + " hits AS (SELECT k.version_id, k.search, t.query FROM terms t"
+        + " JOIN " + keysT + " k ON k.search @@ t.query WHERE k.scope = ANY (?::text[]) AND k.active),"
+        + " df AS (SELECT query, count(*)::float8 AS df FROM hits GROUP BY query),"
+        + " scored AS (SELECT h.version_id,"
+        + " sum(ln(1 + (n.n - df.df + 0.5) / (df.df + 0.5)) * ts_rank(" + RANK_WEIGHTS + ", h.search, h.query, 1))"
+        + " AS score FROM hits h JOIN df ON df.query = h.query CROSS JOIN n GROUP BY h.version_id),";
+    String bestRows = " SELECT " + VERSION_COLUMNS + ", s.score FROM best s JOIN " + versionsT + " v"
+        + " ON v.version_id = s.version_id ORDER BY s.score DESC, v.version_id DESC";
+    searchKeys = keyScores
+        + " best AS (SELECT version_id, score FROM scored ORDER BY score DESC, version_id DESC LIMIT ?)"
+        + bestRows;
+    searchKeysFiltered = keyScores
+        + " best AS (SELECT s.version_id, s.score FROM scored s JOIN " + versionsT + " v ON v.version_id = s.version_id"
+        + " WHERE (cardinality(?::text[]) = 0 OR v.topics && ?::text[])"
+        + " AND (cardinality(?::text[]) = 0 OR v.type = ANY (?::text[]))"
+        + " AND (?::bigint IS NULL OR (v.occurred_s, v.occurred_n) >= (?::bigint, ?::integer))"
+        + " AND (?::bigint IS NULL OR (v.occurred_s, v.occurred_n) < (?::bigint, ?::integer))"
+        + " ORDER BY s.score DESC, s.version_id DESC LIMIT ?)"
+        + bestRows;
     // events are read by key only (entry, event id), so their plans need no fresh statistics
-    analyze = "ANALYZE " + versionsT + ", " + topicsIdx + ", " + p + "topic_counts";
+    analyze = "ANALYZE " + versionsT + ", " + topicsIdx + ", " + p + "topic_counts, " + keysT;
     versionsTable = versionsT;
     versionsEstimate = "SELECT reltuples::bigint FROM pg_class WHERE oid = to_regclass(?)";
     countExistingVersions = "SELECT count(*) FROM " + versionsT + " WHERE version_id = ANY (?::text[]) AND scope = ?";

@@ -17,11 +17,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the {@code search} column built with the current {@link TextAnalysis#VERSION}. The table
- * {@code <prefix>text_analysis} (schema version 7) records the version the column was built with; when
- * it records none or an older one, every version's column is rebuilt from its text in one transaction
- * that first locks the versions table against writers (so no write slips between the rebuild and the
- * record), and the version is recorded. Checking costs one read when the column is current.
+ * Keeps the {@code search} columns built with the current {@link TextAnalysis#VERSION}: the versions'
+ * and their retrieval keys' (schema 14). The table {@code <prefix>text_analysis} (schema version 7)
+ * records the version the columns were built with; when it records none or an older one, every
+ * version's column and every key document is rebuilt from its text in one transaction that first locks
+ * both tables against writers (so no write slips between the rebuild and the record), and the version
+ * is recorded. Checking costs one read when the columns are current.
  */
 final class TextReanalysis {
   private static final Logger LOG = LoggerFactory.getLogger(TextReanalysis.class);
@@ -29,11 +30,13 @@ final class TextReanalysis {
 
   private final String table;
   private final String versions;
+  private final String keys;
 
   TextReanalysis(String schema, String prefix) {
     String p = (schema.isEmpty() ? "" : schema + ".") + prefix;
     this.table = p + "text_analysis";
     this.versions = p + "versions";
+    this.keys = p + "version_keys";
   }
 
   /** Rebuilds the search column when it was built with another analysis; a no-op otherwise. */
@@ -49,7 +52,7 @@ final class TextReanalysis {
     c.setAutoCommit(false);
     try {
       try (Statement st = c.createStatement()) {
-        st.execute("LOCK TABLE " + versions + " IN SHARE ROW EXCLUSIVE MODE");
+        st.execute("LOCK TABLE " + versions + ", " + keys + " IN SHARE ROW EXCLUSIVE MODE");
         st.execute("LOCK TABLE " + table + " IN EXCLUSIVE MODE");
       }
       int found = recorded(c);
@@ -58,14 +61,16 @@ final class TextReanalysis {
         return;
       }
       long rows = rebuild(c);
+      long keyDocuments = rebuildKeys(c);
       try (Statement st = c.createStatement()) {
         st.executeUpdate("DELETE FROM " + table);
         st.executeUpdate("INSERT INTO " + table + " (analysis) VALUES (" + TextAnalysis.VERSION + ")");
       }
       c.commit();
-      if (rows > 0) {
-        LOG.info("Rebuilt the full-text terms of {} versions in {} with text analysis {} (was {})", rows, versions,
-            TextAnalysis.VERSION, found == 0 ? "the 'english' configuration" : "analysis " + found);
+      if (rows > 0 || keyDocuments > 0) {
+        LOG.info("Rebuilt the full-text terms of {} versions in {} and {} key documents with text analysis {} (was {})",
+            rows, versions, keyDocuments, TextAnalysis.VERSION,
+            found == 0 ? "the 'english' configuration" : "analysis " + found);
       }
     } catch (SQLException | RuntimeException e) {
       try {
@@ -99,6 +104,35 @@ final class TextReanalysis {
             write.setString(3, SearchText.vector(terms.topics()));
             write.setString(4, SearchText.vector(terms.disclosure()));
             write.setString(5, versionId);
+            write.addBatch();
+            after = versionId;
+            n++;
+          }
+        }
+        if (n == 0) {
+          return total;
+        }
+        write.executeBatch();
+        total += n;
+      }
+    }
+  }
+
+  /** Rebuilds every key document from its keys, as {@link SearchText#keyDocument} writes it. */
+  private long rebuildKeys(Connection c) throws SQLException {
+    String select = "SELECT version_id, keys FROM " + keys + " WHERE version_id > ? ORDER BY version_id LIMIT " + BATCH;
+    String update = "UPDATE " + keys + " SET search = " + Sql.KEY_SEARCH_VECTOR + " WHERE version_id = ?";
+    long total = 0;
+    String after = "";
+    try (PreparedStatement read = c.prepareStatement(select); PreparedStatement write = c.prepareStatement(update)) {
+      while (true) {
+        int n = 0;
+        read.setString(1, after);
+        try (ResultSet rs = read.executeQuery()) {
+          while (rs.next()) {
+            String versionId = rs.getString(1);
+            write.setString(1, SearchText.keyDocument(strings(rs.getArray(2))));
+            write.setString(2, versionId);
             write.addBatch();
             after = versionId;
             n++;

@@ -46,7 +46,7 @@ class PostgresExpectedHeadTest {
   }
 
   /** Statements executed on connections of {@code source}, each one round trip. */
-  private static DataSource counting(DataSource source, AtomicInteger executed, AtomicInteger rollbacks) {
+  static DataSource counting(DataSource source, AtomicInteger executed, AtomicInteger rollbacks) {
     return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
         (proxy, method, args) -> {
           Object out = invoke(source, method, args);

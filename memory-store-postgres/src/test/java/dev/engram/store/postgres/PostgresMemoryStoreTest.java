@@ -208,7 +208,7 @@ class PostgresMemoryStoreTest {
         + " script text NOT NULL, installed_at timestamptz NOT NULL DEFAULT now())");
     List<String> scripts = PostgresMemoryStore.migrationScripts(schema, "engram_");
     int before = 12;
-    assertThat(scripts).hasSize(13);
+    assertThat(scripts).hasSizeGreaterThan(before);
     for (int v = 1; v <= before; v++) {
       pg.execute(scripts.get(v - 1));
       pg.execute("INSERT INTO " + schema + ".engram_schema_history (version, script) VALUES (" + v + ", 'earlier')");
@@ -264,11 +264,11 @@ class PostgresMemoryStoreTest {
   }
 
   @Test
-  void declaresDurableMultiProcessSearchAndVectors() {
+  void declaresDurableMultiProcessSearchVectorsSourcesAndKeys() {
     try (PostgresMemoryStore store = pg.freshStore()) {
       assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.DURABLE,
           StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE,
-          StoreCapability.SOURCES);
+          StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS);
     }
   }
 
@@ -585,7 +585,8 @@ class PostgresMemoryStoreTest {
 
   /**
    * Two engines over two store instances on the same PostgreSQL schema: vectors one stores by reindex (no
-   * revision moves) are seen by the other's next search through the store's vector epoch.
+   * revision moves) are seen by the other's next search through the store's vector epoch. The scope lacks
+   * more vectors than a search completes itself (16 versions), so only the reindex completes them.
    */
   @Test
   void aReindexInOneEngineIsSeenByAnotherOnTheSamePostgresSchema() {
@@ -600,12 +601,17 @@ class PostgresMemoryStoreTest {
       writer.write(u1, "The team meets every Tuesday morning for planning.");
       writerEmbedder.failing(true);
       assertThat(writer.write(u1, "Quarterly taxes are filed by the accountant.").vectorsMissing()).isTrue();
+      List<dev.engram.WriteRequest> more = new java.util.ArrayList<>();
+      for (int i = 1; i <= 16; i++) {
+        more.add(dev.engram.WriteRequest.of("Archived receipt number " + i + " is kept in the blue folder."));
+      }
+      assertThat(writer.writeAll(u1, more).count(dev.engram.WriteResult.Outcome.APPENDED)).isEqualTo(16);
       writerEmbedder.failing(false);
       dev.engram.SearchResult before = reader.search(u1, dev.engram.SearchRequest.of("taxes accountant"));
       assertThat(before.used()).isEqualTo(dev.engram.SearchMode.FTS);
       assertThat(before.fallbackReason()).contains("incomplete");
 
-      assertThat(writer.reindex(u1)).isEqualTo(1);
+      assertThat(writer.reindex(u1)).isEqualTo(17);
       dev.engram.SearchResult after = reader.search(u1, dev.engram.SearchRequest.of("taxes accountant"));
       assertThat(after.used()).isEqualTo(dev.engram.SearchMode.HYBRID);
       assertThat(after.hits().get(0).matchedBy()).contains(dev.engram.SearchChannel.VECTOR);
