@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * {@link InvalidInputException} naming the setting.
  *
  * <p>{@link #DEFAULTS}: score fusion ({@link Fusion#SCORE}) with the full-text arm weighted 1.25 against the
- * vector arm's 1 and the arms over retrieval keys at a quarter of those ({@link #keyWeight()} 0.25), each arm
+ * vector arm's 1 and the arms over retrieval keys at 0.15 (full text) and 0.25 (vectors), each arm
  * contributing its best 100 candidates, the vector admission floor of the embedder's profile
  * ({@link dev.engram.spi.EmbeddingProfile#vectorFloor()}), priority bonus 0.002 (priority 0) / 0.001
  * (priority 1), query embedding timeout 2 s, and three soft rules on the fused candidates: speaker 0.3,
@@ -46,8 +46,11 @@ public final class SearchSettings {
   /** The default {@link #timeBoost()}. */
   public static final double TIME_BOOST_DEFAULT = 0.1;
 
-  /** The default {@link #keyWeight()}. */
-  public static final double KEY_WEIGHT_DEFAULT = 0.25;
+  /** The default {@link #keyFtsWeight()}. */
+  public static final double KEY_FTS_WEIGHT_DEFAULT = 0.15;
+
+  /** The default {@link #keyVectorWeight()}. */
+  public static final double KEY_VECTOR_WEIGHT_DEFAULT = 0.25;
 
   /** The default {@link #speakerBoost()}. */
   public static final double SPEAKER_BOOST_DEFAULT = 0.3;
@@ -58,7 +61,7 @@ public final class SearchSettings {
   /** The library's defaults (see the class documentation). */
   public static final SearchSettings DEFAULTS =
       new SearchSettings(Fusion.SCORE, null, 60, 1.25, 1.0, 0.002, Duration.ofSeconds(2), 100, TIME_BOOST_DEFAULT,
-          KEY_WEIGHT_DEFAULT, SPEAKER_BOOST_DEFAULT, SESSION_BOOST_DEFAULT);
+          KEY_FTS_WEIGHT_DEFAULT, KEY_VECTOR_WEIGHT_DEFAULT, SPEAKER_BOOST_DEFAULT, SESSION_BOOST_DEFAULT);
 
   private final Fusion fusion;
 
@@ -70,15 +73,17 @@ public final class SearchSettings {
   private final Duration embedTimeout;
   private final int channelDepth;
   private final double timeBoost;
-  private final double keyWeight;
+  private final double keyFtsWeight;
+  private final double keyVectorWeight;
   private final double speakerBoost;
   private final double sessionBoost;
 
   private SearchSettings(Fusion fusion, @Nullable Double vectorFloor, int rrfK, double ftsWeight, double vectorWeight,
-      double priorityBonus, Duration embedTimeout, int channelDepth, double timeBoost, double keyWeight,
-      double speakerBoost, double sessionBoost) {
+      double priorityBonus, Duration embedTimeout, int channelDepth, double timeBoost, double keyFtsWeight,
+      double keyVectorWeight, double speakerBoost, double sessionBoost) {
     this.timeBoost = timeBoost;
-    this.keyWeight = keyWeight;
+    this.keyFtsWeight = keyFtsWeight;
+    this.keyVectorWeight = keyVectorWeight;
     this.speakerBoost = speakerBoost;
     this.sessionBoost = sessionBoost;
     this.fusion = fusion;
@@ -187,15 +192,24 @@ public final class SearchSettings {
   }
 
   /**
-   * How much the arms over an entry's retrieval keys count in fusion, relative to the arms over its own
-   * content: the full-text arm of the keys weighs {@code ftsWeight × keyWeight}, their vector arm
-   * {@code vectorWeight × keyWeight}. 0 leaves the keys out of ranking. See
-   * {@link dev.engram.spi.EntryViews} for what a retrieval key is.
+   * The weight of the full-text arm over the entries' retrieval keys in fusion (beside {@link #ftsWeight()}
+   * for their own fields). 0 leaves it out. See {@link dev.engram.spi.EntryViews} for what a retrieval key
+   * is.
    *
    * @return the weight, finite and at least 0
    */
-  public double keyWeight() {
-    return keyWeight;
+  public double keyFtsWeight() {
+    return keyFtsWeight;
+  }
+
+  /**
+   * The weight of the vector arm over the entries' retrieval keys in fusion (beside {@link #vectorWeight()}
+   * for their content and views). 0 leaves it out.
+   *
+   * @return the weight, finite and at least 0
+   */
+  public double keyVectorWeight() {
+    return keyVectorWeight;
   }
 
   /**
@@ -319,7 +333,8 @@ public final class SearchSettings {
         && embedTimeout.equals(s.embedTimeout)
         && channelDepth == s.channelDepth
         && Double.compare(timeBoost, s.timeBoost) == 0
-        && Double.compare(keyWeight, s.keyWeight) == 0
+        && Double.compare(keyFtsWeight, s.keyFtsWeight) == 0
+        && Double.compare(keyVectorWeight, s.keyVectorWeight) == 0
         && Double.compare(speakerBoost, s.speakerBoost) == 0
         && Double.compare(sessionBoost, s.sessionBoost) == 0;
   }
@@ -327,7 +342,7 @@ public final class SearchSettings {
   @Override
   public int hashCode() {
     return Objects.hash(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth, timeBoost,
-        keyWeight, speakerBoost, sessionBoost);
+        keyFtsWeight, keyVectorWeight, speakerBoost, sessionBoost);
   }
 
   @Override
@@ -335,7 +350,7 @@ public final class SearchSettings {
     return "SearchSettings[fusion=" + fusion + ", vectorFloor=" + (vectorFloor == null ? "profile" : vectorFloor) + ", rrfK=" + rrfK
         + ", ftsWeight=" + ftsWeight + ", vectorWeight=" + vectorWeight + ", priorityBonus=" + priorityBonus
         + ", embedTimeout=" + embedTimeout + ", channelDepth=" + channelDepth + ", timeBoost=" + timeBoost
-        + ", keyWeight=" + keyWeight + ", speakerBoost=" + speakerBoost + ", sessionBoost=" + sessionBoost + "]";
+        + ", keyFtsWeight=" + keyFtsWeight + ", keyVectorWeight=" + keyVectorWeight + ", speakerBoost=" + speakerBoost + ", sessionBoost=" + sessionBoost + "]";
   }
 
   /** Collects settings; each setter validates its value at once. Not thread-safe. */
@@ -349,13 +364,15 @@ public final class SearchSettings {
     private Duration embedTimeout;
     private int channelDepth;
     private double timeBoost;
-    private double keyWeight;
+    private double keyFtsWeight;
+    private double keyVectorWeight;
     private double speakerBoost;
     private double sessionBoost;
 
     private Builder(SearchSettings from) {
       this.timeBoost = from.timeBoost;
-      this.keyWeight = from.keyWeight;
+      this.keyFtsWeight = from.keyFtsWeight;
+      this.keyVectorWeight = from.keyVectorWeight;
       this.speakerBoost = from.speakerBoost;
       this.sessionBoost = from.sessionBoost;
       this.fusion = from.fusion;
@@ -506,14 +523,17 @@ public final class SearchSettings {
     }
 
     /**
-     * How much the arms over retrieval keys count (see {@link SearchSettings#keyWeight()}).
+     * The weights of the arms over retrieval keys (see {@link SearchSettings#keyFtsWeight()} and
+     * {@link SearchSettings#keyVectorWeight()}).
      *
-     * @param weight finite and at least 0; 0 leaves the keys out of ranking
+     * @param fts the full-text arm's weight, finite and at least 0
+     * @param vector the vector arm's weight, finite and at least 0; both 0 leave the keys out of ranking
      * @return this builder
-     * @throws InvalidInputException when the weight is negative, NaN or infinite
+     * @throws InvalidInputException when a weight is negative, NaN or infinite
      */
-    public Builder keyWeight(double weight) {
-      this.keyWeight = weight("keyWeight", weight);
+    public Builder keyWeights(double fts, double vector) {
+      this.keyFtsWeight = weight("keyFtsWeight", fts);
+      this.keyVectorWeight = weight("keyVectorWeight", vector);
       return this;
     }
 
@@ -552,7 +572,7 @@ public final class SearchSettings {
         throw new InvalidInputException("ftsWeight", "channel weights must not both be 0");
       }
       return new SearchSettings(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth,
-          timeBoost, keyWeight, speakerBoost, sessionBoost);
+          timeBoost, keyFtsWeight, keyVectorWeight, speakerBoost, sessionBoost);
     }
 
     private static double unit(String name, double v) {

@@ -507,7 +507,7 @@ final class SearchService {
 
   /** Whether the key arms take part in ranking: the store keeps keys and their weight is above 0. */
   private boolean keyArmsOn() {
-    return settings.keyWeight() > 0 && keepsKeys();
+    return settings.keyFtsWeight() + settings.keyVectorWeight() > 0 && keepsKeys();
   }
 
   /** The full-text arms: over the entries' own fields, and (when on) over their retrieval keys. */
@@ -519,7 +519,7 @@ final class SearchService {
       List<ScoredEntry> keys = terms.isEmpty() ? List.of() : admitted(grants, store.searchKeys(grants.visibleScopes(),
           new FullTextQuery(terms, topics, request.types(), request.occurredFrom(), request.occurredTo()), depth),
           request);
-      arms.add(Arm.ofText(SearchChannel.KEY_FTS, keys, settings.ftsWeight() * settings.keyWeight()));
+      arms.add(Arm.ofText(SearchChannel.KEY_FTS, keys, settings.keyFtsWeight()));
     }
     return arms;
   }
@@ -541,7 +541,7 @@ final class SearchService {
         keyBlocks.add(vectors.block(b.scope, keyProfile, embeddings.profile().dimension(), epoch));
       }
       arms.add(Arm.ofVectors(SearchChannel.KEY_VECTOR, grants, vectors.search(keyBlocks, q, vectorFloor(), depth, filter),
-          settings.vectorWeight() * settings.keyWeight()));
+          settings.keyVectorWeight()));
     }
     return arms;
   }

@@ -16,7 +16,7 @@ import java.util.Objects;
  * conversation turn together with the turn before it (a reply like "Sushi." means nothing without
  * "What's your favourite food?"). Keys are searched as arms of their own — by full text over the keys
  * alone, and by their vectors — and fused with the content's arms by rank, so a key never dilutes the
- * content's own match (see {@code SearchSettings.keyWeight}); a hit on a key returns the version once.
+ * content's own match (see {@code SearchSettings.keyFtsWeight} and {@code keyVectorWeight}); a hit on a key returns the version once.
  * Stores without {@link StoreCapability#RETRIEVAL_KEYS} keep none.
  *
  * @param gist a short gist (may be empty)

@@ -123,7 +123,8 @@ public final class RetrievalCommand {
     to.println("  --time-boost B         boost of hits dated in the time a question refers to, 0..1 (0 = off;");
     to.println("                         default: the library's); relative references count from the end of the");
     to.println("                         conversation's last session day");
-    to.println("  --key-weight W         weight of the retrieval-key arms relative to the content arms (0 = off)");
+    to.println("  --key-fts-weight W     weight of the full-text arm over retrieval keys (0 = off)");
+    to.println("  --key-vector-weight W  weight of the vector arm over retrieval keys (0 = off)");
     to.println("  --speaker-boost B      boost of hits said by a participant the question names, 0..1");
     to.println("  --session-boost B      boost of hits from sessions holding strong hits, 0..1");
     to.println("  --dump-scores FILE     also write every hit's score, channel ranks and cosine (for offline fusion)");
@@ -145,7 +146,7 @@ public final class RetrievalCommand {
     }
     Set<String> known = Set.of("data", "mode", "out", "k", "store", "db", "threads", "embedding-cache", "embedder",
         "captions", "fts-weight", "vector-weight", "rrf-k", "depth", "floor", "embed-timeout", "dump-scores", "fusion", "time-boost",
-        "key-weight", "speaker-boost", "session-boost");
+        "key-fts-weight", "key-vector-weight", "speaker-boost", "session-boost");
     for (String key : a.keySet()) {
       if (!known.contains(key)) {
         throw new UsageException("unknown option --" + key);
@@ -201,8 +202,9 @@ public final class RetrievalCommand {
       if (a.containsKey("time-boost")) {
         settings.timeBoost(doubleOpt(a, "time-boost", 0));
       }
-      if (a.containsKey("key-weight")) {
-        settings.keyWeight(doubleOpt(a, "key-weight", 0));
+      if (a.containsKey("key-fts-weight") || a.containsKey("key-vector-weight")) {
+        settings.keyWeights(doubleOpt(a, "key-fts-weight", SearchSettings.KEY_FTS_WEIGHT_DEFAULT),
+            doubleOpt(a, "key-vector-weight", SearchSettings.KEY_VECTOR_WEIGHT_DEFAULT));
       }
       if (a.containsKey("speaker-boost")) {
         settings.speakerBoost(doubleOpt(a, "speaker-boost", 0));
