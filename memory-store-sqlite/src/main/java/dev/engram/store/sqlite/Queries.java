@@ -122,6 +122,38 @@ final class Queries {
   /** FTS5 column weights of content, glossary, disclosure, topics and the scope key (not scored). */
   static final String BM25 = "bm25(versions_fts, 1.0, 2.0, 1.0, 0.5, 0.0)";
 
+  /**
+   * The store's two full-text indexes, searched by the same statements: the content's (content, glossary,
+   * disclosure, topics) and the retrieval keys' (schema version 13: one column, the key document). Each
+   * holds exactly the active versions it indexes, with rowid {@code versions.seq} and a {@code scope_key}
+   * column.
+   */
+  enum FullTextIndex {
+    CONTENT("versions_fts", "{content glossary disclosure topics}", BM25),
+    KEYS("version_keys_fts", "keys", "bm25(version_keys_fts, 1.0, 0.0)");
+
+    final String table;
+    /** The MATCH column filter of the text columns. */
+    final String columns;
+    /** The rank expression: BM25 with the scope key not scored. */
+    final String bm25;
+    /** {@link #RANKED_IN_INDEX} over this index. */
+    final String rankedInIndex;
+
+    FullTextIndex(String table, String columns, String bm25) {
+      this.table = table;
+      this.columns = columns;
+      this.bm25 = bm25;
+      this.rankedInIndex = "WITH r AS MATERIALIZED (SELECT f.rowid AS seq, " + bm25
+          + " AS rank FROM " + table + " f WHERE " + table + " MATCH ?) SELECT " + VERSION_COLUMNS + ", x.rank"
+          + " FROM (SELECT seq, rank FROM r WHERE rank <= coalesce((SELECT rank FROM r ORDER BY rank LIMIT 1"
+          + " OFFSET ?), 1e308)) x JOIN versions v ON v.seq = x.seq ORDER BY x.rank, v.version_id DESC LIMIT ?";
+    }
+  }
+
+  private static final String KEYS_OF =
+      "SELECT k.version_id, k.keys FROM json_each(?) p CROSS JOIN version_keys k ON k.version_id = p.value";
+
   private Queries() {}
 
   static long headRevision(Session s, String scope) throws SQLException {
@@ -401,6 +433,21 @@ final class Queries {
    */
   static List<ScoredEntry> searchFullText(Session s, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
+    return search(s, FullTextIndex.CONTENT, scopes, query, limit);
+  }
+
+  /**
+   * Active versions in {@code scopes} whose key document holds any query term, ranked by BM25 over the
+   * key index: {@link #searchFullText}'s statements, filters, limit and order over {@link FullTextIndex#KEYS}.
+   * Inside a transaction, the keys it stored are indexed first, so it finds them.
+   */
+  static List<ScoredEntry> searchKeys(Session s, Collection<String> scopes, FullTextQuery query, int limit)
+      throws SQLException {
+    return search(s, FullTextIndex.KEYS, scopes, query, limit);
+  }
+
+  private static List<ScoredEntry> search(Session s, FullTextIndex index, Collection<String> scopes,
+      FullTextQuery query, int limit) throws SQLException {
     s.flushFullText();
     Set<String> unique = new LinkedHashSet<>(scopes);
     if (unique.isEmpty() || query.terms().isEmpty() || limit < 1) {
@@ -409,18 +456,42 @@ final class Queries {
     boolean filtered = !query.types().isEmpty() || !query.topics().isEmpty() || query.filtersOccurredAt();
     boolean confined = unique.size() <= MATCH_SCOPE_KEYS;
     if (!filtered && confined) {
+      // an index holds active versions only, and every scope with one has a row in topic_counts
       boolean alone = onlyScopesWithEntries(s, unique);
-      return rankedInIndex(s, alone ? terms(query.terms()) : matchExpression(query.terms(), unique), limit);
+      return rankedInIndex(s, index,
+          alone ? terms(index, query.terms()) : matchExpression(index, query.terms(), unique), limit);
     }
-    PreparedStatement ps = s.prepare(searchFullTextSql(unique.size(), query));
-    bindFullText(ps, unique, query, limit);
+    PreparedStatement ps = s.prepare(searchFullTextSql(index, unique.size(), query));
+    bindFullText(ps, index, unique, query, limit);
     return scored(s, ps);
   }
 
-  /** The full-text statement for {@code scopes} scopes and the query's filters; {@link #bindFullText} binds it. */
+  /** The retrieval keys of the named versions that have keys, in the order of the ids. */
+  static java.util.Map<String, List<String>> keysOf(Session s, Collection<String> versionIds) throws SQLException {
+    if (versionIds.isEmpty()) {
+      return java.util.Map.of();
+    }
+    PreparedStatement ps = s.prepare(KEYS_OF);
+    ps.setString(1, Codec.strings(List.copyOf(new LinkedHashSet<>(versionIds))));
+    java.util.Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.put(rs.getString(1), Codec.strings(rs.getString(2)));
+      }
+    }
+    return java.util.Collections.unmodifiableMap(out);
+  }
+
+  /** The content's full-text statement; see {@link #searchFullTextSql(FullTextIndex, int, FullTextQuery)}. */
   static String searchFullTextSql(int scopes, FullTextQuery query) {
-    StringBuilder sql = new StringBuilder("SELECT ").append(VERSION_COLUMNS).append(", ").append(BM25)
-        .append(" AS rank FROM versions_fts f CROSS JOIN versions v ON v.seq = f.rowid WHERE versions_fts MATCH ?")
+    return searchFullTextSql(FullTextIndex.CONTENT, scopes, query);
+  }
+
+  /** The full-text statement for {@code scopes} scopes and the query's filters; {@link #bindFullText} binds it. */
+  static String searchFullTextSql(FullTextIndex index, int scopes, FullTextQuery query) {
+    StringBuilder sql = new StringBuilder("SELECT ").append(VERSION_COLUMNS).append(", ").append(index.bm25)
+        .append(" AS rank FROM ").append(index.table).append(" f CROSS JOIN versions v ON v.seq = f.rowid WHERE ")
+        .append(index.table).append(" MATCH ?")
         .append(" AND v.status = 'ACTIVE' AND v.scope IN (").append(marks(scopes)).append(')');
     if (!query.types().isEmpty()) {
       sql.append(" AND v.type IN (").append(marks(query.types().size())).append(')');
@@ -455,11 +526,17 @@ final class Queries {
     return i;
   }
 
-  /** Binds the parameters of {@link #searchFullTextSql}. */
+  /** Binds the parameters of the content's {@link #searchFullTextSql(int, FullTextQuery)}. */
   static void bindFullText(PreparedStatement ps, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
+    bindFullText(ps, FullTextIndex.CONTENT, scopes, query, limit);
+  }
+
+  /** Binds the parameters of {@link #searchFullTextSql(FullTextIndex, int, FullTextQuery)}. */
+  static void bindFullText(PreparedStatement ps, FullTextIndex index, Collection<String> scopes,
+      FullTextQuery query, int limit) throws SQLException {
     int i = 1;
-    ps.setString(i++, matchExpression(query.terms(), scopes));
+    ps.setString(i++, matchExpression(index, query.terms(), scopes));
     for (String scope : scopes) {
       ps.setString(i++, scope);
     }
@@ -478,13 +555,11 @@ final class Queries {
    * as the cut, and only the hits at or above it joined with their version rows; ordered and cut as the
    * joined shape orders them (rank, then version id descending).
    */
-  static final String RANKED_IN_INDEX = "WITH r AS MATERIALIZED (SELECT f.rowid AS seq, " + BM25
-      + " AS rank FROM versions_fts f WHERE versions_fts MATCH ?) SELECT " + VERSION_COLUMNS + ", x.rank"
-      + " FROM (SELECT seq, rank FROM r WHERE rank <= coalesce((SELECT rank FROM r ORDER BY rank LIMIT 1"
-      + " OFFSET ?), 1e308)) x JOIN versions v ON v.seq = x.seq ORDER BY x.rank, v.version_id DESC LIMIT ?";
+  static final String RANKED_IN_INDEX = FullTextIndex.CONTENT.rankedInIndex;
 
-  private static List<ScoredEntry> rankedInIndex(Session s, String match, int limit) throws SQLException {
-    PreparedStatement ps = s.prepare(RANKED_IN_INDEX);
+  private static List<ScoredEntry> rankedInIndex(Session s, FullTextIndex index, String match, int limit)
+      throws SQLException {
+    PreparedStatement ps = s.prepare(index.rankedInIndex);
     ps.setString(1, match);
     ps.setInt(2, limit - 1);
     ps.setInt(3, limit);
@@ -525,8 +600,8 @@ final class Queries {
    * Any of the terms in the text columns, within the scopes:
    * {@code {content glossary disclosure topics} : ("a" OR "b") AND scope_key : ("k…" OR "k…")}.
    */
-  static String matchExpression(List<String> terms, Collection<String> scopes) {
-    StringBuilder b = new StringBuilder(terms(terms));
+  static String matchExpression(FullTextIndex index, List<String> terms, Collection<String> scopes) {
+    StringBuilder b = new StringBuilder(terms(index, terms));
     if (scopes.size() > MATCH_SCOPE_KEYS) {
       // the statement's scope IN (...) alone restricts the hits; a longer MATCH would exceed SQLite's limits
       return b.toString();
@@ -539,9 +614,12 @@ final class Queries {
     return b.append(')').toString();
   }
 
-  /** Any of the terms in the text columns: {@code {content glossary disclosure topics} : ("a" OR "b")}. */
-  private static String terms(List<String> terms) {
-    StringBuilder b = new StringBuilder("{content glossary disclosure topics} : (");
+  /**
+   * Any of the terms in the text columns of the index: {@code {content glossary disclosure topics} : ("a" OR
+   * "b")}, {@code keys : ("a" OR "b")}.
+   */
+  private static String terms(FullTextIndex index, List<String> terms) {
+    StringBuilder b = new StringBuilder(index.columns).append(" : (");
     for (int i = 0; i < terms.size(); i++) {
       b.append(i == 0 ? "" : " OR ").append('"').append(terms.get(i).replace("\"", "\"\"")).append('"');
     }

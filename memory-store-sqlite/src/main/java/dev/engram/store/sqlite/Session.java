@@ -33,8 +33,18 @@ final class Session {
    * are gone with it.
    */
   private Set<String> fullTextPending = new LinkedHashSet<>();
-  /** The pending list as it was when each open savepoint began, innermost first. */
-  private final Deque<Set<String>> savepoints = new ArrayDeque<>();
+  /**
+   * The versions whose retrieval keys wait for the key index in the open transaction: those whose keys
+   * it stored and those it made active again. At the flush the ones that are active and have keys are
+   * indexed; none of them is in the key index before. Held like {@link #fullTextPending}.
+   */
+  private Set<String> keysPending = new LinkedHashSet<>();
+
+  /** Both pending lists as they were when a savepoint began. */
+  private record Pending(Set<String> fullText, Set<String> keys) {}
+
+  /** The pending lists as they were when each open savepoint began, innermost first. */
+  private final Deque<Pending> savepoints = new ArrayDeque<>();
 
   Session(Connection connection) {
     this.connection = connection;
@@ -83,25 +93,42 @@ final class Session {
     return fullTextPending.contains(versionId);
   }
 
-  /**
-   * Indexes the versions waiting for the full-text index with one statement and empties the list; a
-   * no-op when the open transaction made none active. Runs just before {@code COMMIT}, before a search
-   * in the transaction, and before a waiting version stops being active or is deleted (its triggers then
-   * take its terms out of the index, which must hold them).
-   */
-  void flushFullText() throws SQLException {
-    if (fullTextPending.isEmpty()) {
-      return;
-    }
-    PreparedStatement ps = prepare(INDEX_PENDING);
-    ps.setString(1, Codec.strings(List.copyOf(fullTextPending)));
-    ps.executeUpdate();
-    fullTextPending = new LinkedHashSet<>();
+  /** Notes that a version's keys were stored or that it became active again: its keys wait for the key index. */
+  void keysPending(String versionId) {
+    keysPending.add(versionId);
   }
 
-  /** A savepoint began: rolling back to it restores the pending list of this moment. */
+  /** Whether a version's keys wait for the key index in the open transaction. */
+  boolean isKeysPending(String versionId) {
+    return keysPending.contains(versionId);
+  }
+
+  /**
+   * Indexes the versions waiting for the full-text index with one statement, and those whose keys wait
+   * for the key index with another, and empties the lists; each statement runs only when its list has
+   * versions, so a transaction that stored no keys and made no version active again runs no statement for
+   * the key index. Runs just before {@code COMMIT}, before a search in the transaction, and before a
+   * waiting version stops being active or is deleted (its triggers then take its terms out of the
+   * indexes, which must hold them).
+   */
+  void flushFullText() throws SQLException {
+    if (!fullTextPending.isEmpty()) {
+      PreparedStatement ps = prepare(INDEX_PENDING);
+      ps.setString(1, Codec.strings(List.copyOf(fullTextPending)));
+      ps.executeUpdate();
+      fullTextPending = new LinkedHashSet<>();
+    }
+    if (!keysPending.isEmpty()) {
+      PreparedStatement ps = prepare(INDEX_PENDING_KEYS);
+      ps.setString(1, Codec.strings(List.copyOf(keysPending)));
+      ps.executeUpdate();
+      keysPending = new LinkedHashSet<>();
+    }
+  }
+
+  /** A savepoint began: rolling back to it restores the pending lists of this moment. */
   void savepointBegun() {
-    savepoints.push(new LinkedHashSet<>(fullTextPending));
+    savepoints.push(new Pending(new LinkedHashSet<>(fullTextPending), new LinkedHashSet<>(keysPending)));
   }
 
   /** The innermost savepoint was released: its pending versions now belong to the enclosing transaction. */
@@ -114,12 +141,15 @@ final class Session {
    * was undone with the rest, so the list is again what it was when the savepoint began.
    */
   void savepointRolledBack() {
-    fullTextPending = savepoints.pop();
+    Pending before = savepoints.pop();
+    fullTextPending = before.fullText();
+    keysPending = before.keys();
   }
 
-  /** Forgets the pending list: the transaction was rolled back, and its versions with it. */
+  /** Forgets the pending lists: the transaction was rolled back, and its versions and keys with it. */
   void rolledBack() {
     fullTextPending = new LinkedHashSet<>();
+    keysPending = new LinkedHashSet<>();
     savepoints.clear();
   }
 
@@ -136,6 +166,17 @@ final class Session {
           + " 'k' || lower(hex(v.scope))"
           + " FROM json_each(?) p CROSS JOIN versions v ON v.version_id = p.value WHERE v.status = 'ACTIVE'"
           + " ORDER BY v.seq";
+
+  /**
+   * Indexes the keys of the active versions with keys among a JSON array of version ids, in rowid order:
+   * their key document (the keys joined by a space, in their order) as {@link FtsTerms} analyses it, and
+   * the scope's key. The triggers of schema version 13 remove exactly these terms.
+   */
+  static final String INDEX_PENDING_KEYS = "INSERT INTO version_keys_fts (rowid, keys, scope_key)"
+      + " SELECT v.seq, engram_fts_terms((SELECT group_concat(j.value, ' ' ORDER BY j.key) FROM json_each(k.keys) j)),"
+      + " 'k' || lower(hex(k.scope))"
+      + " FROM json_each(?) p CROSS JOIN version_keys k ON k.version_id = p.value"
+      + " CROSS JOIN versions v ON v.version_id = k.version_id WHERE v.status = 'ACTIVE' ORDER BY v.seq";
 
   boolean isClosed() {
     try {

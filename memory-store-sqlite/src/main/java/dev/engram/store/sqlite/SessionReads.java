@@ -41,6 +41,9 @@ abstract class SessionReads implements StoreReader {
    */
   abstract <T> T read(String what, boolean point, Read<T> query);
 
+  /** Up to this many versions, reading their retrieval keys is a short point read. */
+  private static final int POINT_KEYS = 16;
+
   // ---- StoreReader, each read written once for the store and its transactions
 
   @Override
@@ -142,6 +145,17 @@ abstract class SessionReads implements StoreReader {
   @Override
   public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
     return read("search the full-text index", false, s -> Queries.searchFullText(s, scopes, query, limit));
+  }
+
+  @Override
+  public List<ScoredEntry> searchKeys(Collection<String> scopes, FullTextQuery query, int limit) {
+    return read("search the retrieval keys", false, s -> Queries.searchKeys(s, scopes, query, limit));
+  }
+
+  @Override
+  public java.util.Map<String, List<String>> keysOf(Collection<String> versionIds) {
+    // the keys of a few versions (the write path asks for one) are a point read; a scope's many are not
+    return read("read retrieval keys", versionIds.size() <= POINT_KEYS, s -> Queries.keysOf(s, versionIds));
   }
 
   @Override

@@ -32,7 +32,9 @@ import org.jspecify.annotations.Nullable;
  * whole life, so reads here see a stable state plus this transaction's own changes. The topic index and
  * active counts follow the version rows through triggers in the same transaction; the full-text index gets
  * the versions the transaction made active from the session's list of them ({@link Session#flushFullText})
- * and loses the terms of a version that stops being active or is deleted through its trigger.
+ * and loses the terms of a version that stops being active or is deleted through its trigger. The key
+ * index of the retrieval keys is kept the same way, from a second list, with triggers that act only on
+ * versions flagged as having keys.
  */
 final class SqliteTransaction extends SessionReads implements StoreTransaction {
   /** Whether this transaction erased rows; the store then wipes the write-ahead log after the commit. */
@@ -89,6 +91,11 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
   private static final String DELETE_SOURCE = "DELETE FROM sources WHERE scope = ? AND source_id = ?";
   private static final String DELETE_SCOPE_SOURCES = "DELETE FROM sources WHERE scope = ?";
   private static final String DELETE_SCOPE_SOURCE_STATE = "DELETE FROM source_state WHERE scope = ?";
+  /** Flags a version of the scope as having keys; no row when it does not exist, is elsewhere or has keys. */
+  private static final String MARK_KEYED =
+      "UPDATE versions SET has_keys = 1 WHERE version_id = ? AND scope = ? AND has_keys = 0";
+  private static final String VERSION_KEYED = "SELECT scope, has_keys FROM versions WHERE version_id = ?";
+  private static final String INSERT_KEYS = "INSERT INTO version_keys (version_id, scope, keys) VALUES (?, ?, ?)";
   private static final String DELETE_VECTORS = "DELETE FROM version_vectors WHERE profile = ? AND version_id = ?";
   private static final String INSERT_VECTOR =
       "INSERT INTO version_vectors (profile, version_id, ordinal, view, vector) VALUES (?, ?, ?, ?, ?)";
@@ -218,13 +225,15 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
   @Override
   public void updateStatus(String versionId, EntryStatus status, @Nullable String supersededBy, Instant updatedAt) {
     int changed = run("update the status of a version", s -> {
-      if (status != EntryStatus.ACTIVE && s.isFullTextPending(versionId)) {
-        // the trigger takes the version's terms out of the full-text index, so they must be in it
+      if (status != EntryStatus.ACTIVE && (s.isFullTextPending(versionId) || s.isKeysPending(versionId))) {
+        // the triggers take the version's terms out of the full-text and key indexes, so they must be in them
         s.flushFullText();
       }
       if (status == EntryStatus.ACTIVE && setStatus(s, ACTIVATE, versionId, status, supersededBy, updatedAt) == 1) {
-        // a version that was not active: the full-text index waits for it
+        // a version that was not active: the full-text index waits for it, and the key index for its keys
+        // if it has any
         s.fullTextPending(versionId);
+        s.keysPending(versionId);
         return 1;
       }
       int n = setStatus(s, UPDATE_STATUS, versionId, status, supersededBy, updatedAt);
@@ -506,6 +515,52 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
     } catch (SQLException e) {
       throw store.failure("store vectors", e);
     }
+  }
+
+  /**
+   * Stores the keys in {@code version_keys} and flags the version, two statements for a version with
+   * keys; its keys wait for the key index with the transaction's other pending versions (indexed only
+   * while it is active). An empty list stores nothing, after the same checks.
+   */
+  @Override
+  public void putKeys(String versionId, List<String> keys) {
+    for (String key : keys) {
+      if (key == null || key.isBlank()) {
+        throw new IllegalStateException("a retrieval key of version " + versionId + " is blank");
+      }
+    }
+    run("store the retrieval keys of a version", s -> {
+      if (!keys.isEmpty()) {
+        PreparedStatement mark = s.prepare(MARK_KEYED);
+        mark.setString(1, versionId);
+        mark.setString(2, scope);
+        if (mark.executeUpdate() == 1) {
+          PreparedStatement insert = s.prepare(INSERT_KEYS);
+          insert.setString(1, versionId);
+          insert.setString(2, scope);
+          insert.setString(3, Codec.strings(List.copyOf(keys)));
+          insert.executeUpdate();
+          s.keysPending(versionId);
+          return null;
+        }
+      }
+      // nothing stored: says why, or (an empty list for a version that may take keys) nothing at all
+      PreparedStatement find = s.prepare(VERSION_KEYED);
+      find.setString(1, versionId);
+      try (ResultSet rs = find.executeQuery()) {
+        if (!rs.next()) {
+          throw new IllegalStateException("version " + versionId + " does not exist");
+        }
+        requireScope(rs.getString(1), "retrieval keys of version " + versionId);
+        if (rs.getInt(2) == 1) {
+          throw new IllegalStateException("version " + versionId + " already has retrieval keys");
+        }
+      }
+      if (!keys.isEmpty()) {
+        throw new IllegalStateException("version " + versionId + " of scope " + scope + " took no retrieval keys");
+      }
+      return null;
+    });
   }
 
   @Override

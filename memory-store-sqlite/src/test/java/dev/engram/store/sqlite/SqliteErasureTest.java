@@ -8,8 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.ChangeOptions;
 import dev.engram.Engram;
+import dev.engram.EntryStatus;
+import dev.engram.EntryType;
 import dev.engram.Grants;
 import dev.engram.MemoryEntry;
+import dev.engram.SearchMode;
 import dev.engram.SearchRequest;
 import dev.engram.WriteOptions;
 import dev.engram.reasoner.DeterministicReasoner;
@@ -22,6 +25,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -138,6 +142,45 @@ class SqliteErasureTest {
     assertThat(filesContaining(db, "zqxtenantsecret")).as("files holding erased text after close").isEmpty();
   }
 
+  /** Retrieval keys are erased with their version: from version_keys, the key index and its shadow tables. */
+  @Test
+  void erasedVersionsLeaveNoTraceOfTheirRetrievalKeys() throws Exception {
+    Path db = dir.resolve("keys.db");
+    String scope = "app/user/u1";
+    Instant at = Instant.parse("2026-12-01T10:00:00Z");
+    try (SqliteMemoryStore store = new SqliteMemoryStore(db)) {
+      store.inTransaction(scope, tx -> {
+        for (int i = 0; i < 40; i++) {
+          tx.insertVersion(keyed(scope, "b" + i, "Bystander " + i, EntryStatus.ACTIVE, at));
+          tx.putKeys("vb" + i, List.of("Ana: keepsakeqq question " + i));
+        }
+        tx.insertVersion(keyed(scope, "x", "The reply", EntryStatus.ACTIVE, at));
+        tx.putKeys("vx", List.of("Ana: my passport is zqxkeysecret", "Ben: the reply"));
+        tx.insertVersion(keyed(scope, "y", "An older reply", EntryStatus.RETIRED, at));
+        tx.putKeys("vy", List.of("Ana: zqxkeyretired was said"));
+        return null;
+      });
+      assertThat(filesContaining(db, "zqxkeysecret")).as("the key is stored before erasure").isNotEmpty();
+      assertThat(store.searchKeys(List.of(scope), new dev.engram.spi.FullTextQuery(List.of("zqxkeysecret"),
+          java.util.Set.of(), java.util.Set.of()), 10)).hasSize(1);
+
+      store.inTransaction(scope, tx -> tx.eraseEntry("ex") + tx.eraseEntry("ey"));
+
+      assertThat(filesContaining(db, "zqxkeysecret")).as("files holding an erased key").isEmpty();
+      assertThat(filesContaining(db, "zqxkeyretired")).as("files holding the key of an erased retired version")
+          .isEmpty();
+      assertThat(filesContaining(db, "keepsakeqq")).as("the bystanders' keys are still there").isNotEmpty();
+      assertThat(ftsTermsLike(db, "version_keys_fts", "zqxkey")).isZero();
+      assertThat(ftsTermsLike(db, "version_keys_fts", "keepsakeqq")).isOne();
+    }
+    assertThat(filesContaining(db, "zqxkeysecret")).as("files holding an erased key after close").isEmpty();
+  }
+
+  private static MemoryEntry keyed(String scope, String id, String content, EntryStatus status, Instant at) {
+    return new MemoryEntry("e" + id, "v" + id, 1, null, scope, content, List.of("general"), EntryType.FACT, 2, null,
+        List.of(), null, null, List.of(), "h" + id, status, null, null, at, at, 1);
+  }
+
   @Test
   void aDatabaseOfTheFirstSchemaIsUpgradedItsIndexRebuiltAndErasureThenLeavesNoTrace() throws Exception {
     Path db = dir.resolve("upgrade.db");
@@ -163,7 +206,10 @@ class SqliteErasureTest {
     try (SqliteMemoryStore store = new SqliteMemoryStore(db); Engram e = engram(store)) {
       assertThat(e.search(U1, SearchRequest.of("window flights")).hits()).extracting(h -> h.entry().versionId())
           .containsExactly("v1");
-      assertThat(e.search(U1, SearchRequest.of("zqxoldgone")).hits()).isEmpty();
+      // the rebuilt index holds no retired version; the vector arm still returns the nearest active one
+      assertThat(e.search(U1, SearchRequest.builder("zqxoldgone").mode(SearchMode.FTS).build()).hits()).isEmpty();
+      assertThat(e.search(U1, SearchRequest.of("zqxoldgone")).hits()).extracting(h -> h.entry().versionId())
+          .doesNotContain("v2");
       e.deleteEntry(U1, "e1");
       e.deleteEntry(U1, "e2");
       assertThat(filesContaining(db, "zqxold")).as("files holding erased text after the upgrade").isEmpty();
@@ -185,8 +231,13 @@ class SqliteErasureTest {
 
   /** Full-text terms starting with {@code prefix}, read through the index's own vocabulary. */
   private static int ftsTermsLike(Path db, String prefix) throws Exception {
+    return ftsTermsLike(db, "versions_fts", prefix);
+  }
+
+  /** Terms starting with {@code prefix} in the vocabulary of the full-text index {@code table}. */
+  private static int ftsTermsLike(Path db, String table, String prefix) throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
-      st.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, versions_fts, row)");
+      st.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, " + table + ", row)");
       try (ResultSet rs = st.executeQuery("SELECT count(*) FROM temp.vocab WHERE term LIKE '" + prefix + "%'")) {
         rs.next();
         return rs.getInt(1);
