@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * {@link InvalidInputException} naming the setting.
  *
  * <p>{@link #DEFAULTS}: score fusion ({@link Fusion#SCORE}) with the full-text arm weighted 1.25 against the
- * vector arm's 1 and the arms over retrieval keys at 0.15 (full text) and 0.25 (vectors), each arm
+ * vector arm's 1 and the arms over retrieval keys at 0.3 (full text) and 0.25 (vectors), each arm
  * contributing its best 100 candidates, the vector admission floor of the embedder's profile
  * ({@link dev.engram.spi.EmbeddingProfile#vectorFloor()}), priority bonus 0.002 (priority 0) / 0.001
  * (priority 1), query embedding timeout 2 s, and three soft rules on the fused candidates: speaker 0.3,
@@ -47,7 +47,7 @@ public final class SearchSettings {
   public static final double TIME_BOOST_DEFAULT = 0.1;
 
   /** The default {@link #keyFtsWeight()}. */
-  public static final double KEY_FTS_WEIGHT_DEFAULT = 0.15;
+  public static final double KEY_FTS_WEIGHT_DEFAULT = 0.3;
 
   /** The default {@link #keyVectorWeight()}. */
   public static final double KEY_VECTOR_WEIGHT_DEFAULT = 0.25;
