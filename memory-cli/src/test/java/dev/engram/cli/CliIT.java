@@ -116,8 +116,12 @@ class CliIT {
     assertThat(unknown.exitCode()).isEqualTo(2);
     oneLineError(unknown, "--embedder must be e5, minilm or none, was 'bert'");
 
+    // the context is searched the same way: e5 finds both entries related enough, full text only the trip
     Result context = ok("context", store(), "-g", GRANT, "Lisbon trip", "--bytes", "700");
     assertThat(context.out()).contains("UNTRUSTED MEMORY").contains("Flies to Lisbon")
+        .containsPattern("ready: \\d+ of 700 bytes, 2 citations\n$");
+    Result wordsOnly = ok("context", store(), "-g", GRANT, "Lisbon trip", "--bytes", "700", "--embedder", "none");
+    assertThat(wordsOnly.out()).contains("Flies to Lisbon").doesNotContain("mushrooms")
         .containsPattern("ready: \\d+ of 700 bytes, 1 citation\n$");
     JsonNode ctx = json(ok("context", store(), "-g", GRANT, "Lisbon trip", "--json"));
     assertThat(ctx.get("contentBytes").asInt()).isEqualTo(

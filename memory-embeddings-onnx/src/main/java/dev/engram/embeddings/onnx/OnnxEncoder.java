@@ -60,7 +60,7 @@ public final class OnnxEncoder {
    * @param dimension the length of the model's vectors
    * @param executor where the texts of one call are encoded
    * @throws NullPointerException if an argument is null
-   * @throws IllegalArgumentException if {@code dimension} is not positive
+   * @throws InvalidInputException if {@code dimension} is not positive
    * @throws MemoryException with {@link ErrorCode#REASONER_FAILED} if the model cannot be loaded
    */
   public OnnxEncoder(String displayName, Class<?> anchor, String resource, int dimension, Executor executor) {
@@ -69,7 +69,7 @@ public final class OnnxEncoder {
     Objects.requireNonNull(resource, "resource");
     Objects.requireNonNull(executor, "executor");
     if (dimension < 1) {
-      throw new IllegalArgumentException("dimension must be positive, was " + dimension);
+      throw new InvalidInputException("dimension", "must be positive, was " + dimension);
     }
     this.dimension = dimension;
     OnnxBertBiEncoder encoder;

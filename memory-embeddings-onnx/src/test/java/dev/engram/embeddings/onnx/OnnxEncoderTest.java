@@ -78,7 +78,7 @@ class OnnxEncoderTest {
   @Test
   void callerMistakesAreRefused() {
     assertThatThrownBy(() -> new OnnxEncoder("m", OnnxEncoderTest.class, "all-minilm-l6-v2-q", 0, Runnable::run))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dimension");
+        .isInstanceOf(dev.engram.InvalidInputException.class).hasMessageContaining("dimension: must be positive, was 0");
     assertThatThrownBy(() -> new OnnxEncoder("m", AllMiniLmL6V2QuantizedEmbeddingModel.class, "all-minilm-l6-v2-q", 384,
         null)).isInstanceOf(NullPointerException.class).hasMessage("executor");
     assertThatThrownBy(() -> miniLm.embed(List.of("hello"), null)).isInstanceOf(NullPointerException.class)
