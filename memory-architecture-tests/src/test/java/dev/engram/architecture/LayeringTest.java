@@ -4,6 +4,8 @@
  */
 package dev.engram.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -31,13 +33,16 @@ import org.junit.jupiter.api.Test;
  *       adapter (store, reasoner, embedder, or anything built on top);
  *   <li>the SPI never reaches into the engine, and its public surface carries no Jackson type;
  *   <li>nothing outside memory-api touches {@code dev.engram.internal};
- *   <li>stores, reasoners and embedders never depend on one another.
+ *   <li>stores, reasoners and embedders never depend on one another (the offline embedders share the
+ *       ONNX encoder of memory-embeddings-onnx, which knows no model).
  * </ul>
  */
 class LayeringTest {
   private static final String API = "dev.engram";
   private static final String SPI = "dev.engram.spi";
   private static final String INTERNAL = "dev.engram.internal..";
+  private static final String ONNX = "dev.engram.embeddings.onnx..";
+  private static final String[] ONNX_EMBEDDERS = {"dev.engram.embeddings.e5..", "dev.engram.embeddings.minilm.."};
 
   private static JavaClasses classes;
 
@@ -54,7 +59,8 @@ class LayeringTest {
             "dev.engram.Engram", "dev.engram.internal.MemoryEngine", "dev.engram.spi.MemoryStore",
             "dev.engram.store.inmemory.InMemoryMemoryStore", "dev.engram.store.sqlite.SqliteMemoryStore",
             "dev.engram.store.postgres.PostgresMemoryStore", "dev.engram.reasoner.DeterministicReasoner",
-            "dev.engram.embeddings.local.MiniLmEmbedder", "dev.engram.embeddings.http.OpenAiCompatibleEmbedder"))
+            "dev.engram.embeddings.onnx.OnnxEncoder", "dev.engram.embeddings.e5.E5SmallEmbedder",
+            "dev.engram.embeddings.minilm.MiniLmEmbedder", "dev.engram.embeddings.http.OpenAiCompatibleEmbedder"))
         .allMatch(classes::contain);
   }
 
@@ -117,7 +123,23 @@ class LayeringTest {
     noClasses().that().resideInAPackage("dev.engram.embeddings..")
         .should().dependOnClassesThat().resideInAPackage("dev.engram.reasoner..")
         .check(classes);
-    slices().matching("dev.engram.embeddings.(*)..").should().notDependOnEachOther().check(classes);
+    // the offline embedders share the ONNX encoder and nothing else
+    slices().matching("dev.engram.embeddings.(*)..").should().notDependOnEachOther()
+        .ignoreDependency(resideInAnyPackage(ONNX_EMBEDDERS), resideInAPackage(ONNX))
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheOfflineEmbeddersUseTheOnnxEncoderAndItKnowsNoModelModule() {
+    noClasses().that().resideOutsideOfPackages(ONNX, "dev.engram.embeddings.e5..", "dev.engram.embeddings.minilm..")
+        .and().resideInAPackage("dev.engram.embeddings..")
+        .should().dependOnClassesThat().resideInAPackage(ONNX)
+        .check(classes);
+    noClasses().that().resideInAPackage(ONNX)
+        .should().dependOnClassesThat().resideInAnyPackage("dev.langchain4j.model.embedding.onnx.e5smallv2q..",
+            "dev.langchain4j.model.embedding.onnx.allminilml6v2q..")
+        .because("memory-embeddings-onnx carries no model; each model has its own module")
+        .check(classes);
   }
 
   @Test

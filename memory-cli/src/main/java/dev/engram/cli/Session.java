@@ -5,11 +5,15 @@
 package dev.engram.cli;
 
 import dev.engram.Engram;
+import dev.engram.EngramBuilder;
 import dev.engram.Grants;
 import dev.engram.MemoryEntry;
 import dev.engram.NotFoundException;
+import dev.engram.SearchSettings;
 import dev.engram.reasoner.DeterministicReasoner;
+import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
+import java.time.Duration;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +23,9 @@ import org.jspecify.annotations.Nullable;
  * and {@link #inspector()} serve only the reports the facade does not make (scopes, stats, doctor).
  */
 final class Session implements AutoCloseable {
+  /** How long a write's or a search's embedding may take, the model's loading included. */
+  static final Duration EMBED_TIMEOUT = Duration.ofSeconds(60);
+
   private final StoreSpec spec;
   private final MemoryStore store;
   private final Engram engram;
@@ -51,9 +58,15 @@ final class Session implements AutoCloseable {
       throw new UsageException("--grant is required: the namespace(s) to work in, e.g. --grant app/user/u_123"
           + " (or set ENGRAM_GRANTS)");
     }
+    @Nullable Embedder embedder = LazyEmbedder.named(target.embedder);
     MemoryStore store = spec.open(create);
     try {
-      Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build();
+      EngramBuilder builder = Engram.builder().store(store).reasoner(new DeterministicReasoner());
+      if (embedder != null) {
+        // the model loads inside the first embedding call, which the default two seconds would cut short
+        builder.embedder(embedder).searchSettings(SearchSettings.DEFAULTS.withEmbedTimeout(EMBED_TIMEOUT));
+      }
+      Engram engram = builder.build();
       return new Session(spec, store, engram, grants);
     } catch (RuntimeException e) {
       store.close();

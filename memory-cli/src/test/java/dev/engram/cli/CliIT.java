@@ -91,20 +91,37 @@ class CliIT {
     ok("write", store(), "-g", GRANT, "--topic", "travel", "Flies to Lisbon every March for the conference.");
     ok("write", store(), "-g", GRANT, "--topic", "food", "Does not eat mushrooms.");
 
+    // the writes were embedded with e5, the default: auto search is hybrid
     Result search = ok("search", store(), "-g", GRANT, "Lisbon conference");
-    assertThat(search.out()).startsWith("mode fts (asked for auto); fell back: ").contains("1 hit")
-        .contains("Flies to Lisbon").doesNotContain("mushrooms");
+    assertThat(search.out()).startsWith("mode hybrid (asked for auto); ").contains("fts+vector")
+        .contains("Flies to Lisbon").doesNotContain("fell back");
+    assertThat(search.err()).as("the tokenizer's GPU probe and length notice stay out of stderr").isEmpty();
     JsonNode hits = json(ok("search", store(), "-g", GRANT, "mushrooms", "--mode", "fts", "--json"));
     assertThat(hits.get("used").asText()).isEqualTo("fts");
     assertThat(hits.get("hits")).hasSize(1);
     assertThat(hits.get("hits").get(0).get("matchedBy").get(0).asText()).isEqualTo("fts");
+    // no word in common: only the vectors find it
+    JsonNode meaning = json(ok("search", store(), "-g", GRANT, "which food does the user avoid?", "--mode", "vector", "--json"));
+    assertThat(meaning.get("used").asText()).isEqualTo("vector");
+    assertThat(meaning.get("hits").get(0).get("entry").get("content").asText()).isEqualTo("Does not eat mushrooms.");
 
-    Result vector = engram("search", store(), "-g", GRANT, "mushrooms", "--mode", "vector");
-    assertThat(vector.exitCode()).as("an explicit vector search without vectors").isEqualTo(1);
+    // without an embedder, search runs on full text and says so; an explicit vector search is refused
+    Result words = ok("search", store(), "-g", GRANT, "Lisbon conference", "--embedder", "none");
+    assertThat(words.out()).startsWith("mode fts (asked for auto); fell back: ").contains("1 hit")
+        .contains("Flies to Lisbon").doesNotContain("mushrooms");
+    Result vector = engram("search", store(), "-g", GRANT, "mushrooms", "--mode", "vector", "--embedder", "none");
+    assertThat(vector.exitCode()).as("an explicit vector search without an embedder").isEqualTo(1);
     oneLineError(vector, "vector");
+    Result unknown = engram("search", store(), "-g", GRANT, "mushrooms", "--embedder", "bert");
+    assertThat(unknown.exitCode()).isEqualTo(2);
+    oneLineError(unknown, "--embedder must be e5, minilm or none, was 'bert'");
 
+    // the context is searched the same way: e5 finds both entries related enough, full text only the trip
     Result context = ok("context", store(), "-g", GRANT, "Lisbon trip", "--bytes", "700");
     assertThat(context.out()).contains("UNTRUSTED MEMORY").contains("Flies to Lisbon")
+        .containsPattern("ready: \\d+ of 700 bytes, 2 citations\n$");
+    Result wordsOnly = ok("context", store(), "-g", GRANT, "Lisbon trip", "--bytes", "700", "--embedder", "none");
+    assertThat(wordsOnly.out()).contains("Flies to Lisbon").doesNotContain("mushrooms")
         .containsPattern("ready: \\d+ of 700 bytes, 1 citation\n$");
     JsonNode ctx = json(ok("context", store(), "-g", GRANT, "Lisbon trip", "--json"));
     assertThat(ctx.get("contentBytes").asInt()).isEqualTo(

@@ -83,7 +83,8 @@ class ConsoleBrowserIT {
       engram.write(Grants.of("app/user/u2"), "Someone else's secret recipe.");
       hostile = engram.write(g, SCRIPT, WriteOptions.builder().topicsHint("notes").build()).entry().entryId();
     }
-    console = EngramJar.RunningConsole.start(dir, "--store", "sqlite:" + db, "--grant", GRANT);
+    // the memory above was written without an embedder, and the console runs without one too
+    console = EngramJar.RunningConsole.start(dir, "--store", "sqlite:" + db, "--grant", GRANT, "--embedder", "none");
 
     ChromeDriverService service = new ChromeDriverService.Builder()
         .usingDriverExecutable(CHROMEDRIVER.toFile())

@@ -16,7 +16,7 @@ import dev.engram.SearchResult;
 import dev.engram.TopicSummary;
 import dev.engram.WriteOptions;
 import dev.engram.WriteResult;
-import dev.engram.embeddings.local.MiniLmEmbedder;
+import dev.engram.embeddings.e5.E5SmallEmbedder;
 import dev.engram.CurateReport;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.reasoner.llm.LlmReasoner;
@@ -33,7 +33,7 @@ import java.util.List;
 /**
  * A walk through the core calls: write, dedupe, read, scan, correct, history, retire, the audit
  * listing, a hybrid search, a PreparedContext and a curation pass. Runs with the deterministic
- * reasoner and the offline MiniLM embedder by default: no server, no API key. With a file argument
+ * reasoner and the offline e5-small-v2 embedder by default: no server, no API key. With a file argument
  * the memory lives in that SQLite file and survives restarts; without one it lives in memory.
  *
  * <p>{@code --reasoner llm} files and curates with {@link LlmReasoner#fromEnvironment()} instead: set
@@ -65,7 +65,7 @@ public final class QuickStart {
       System.out.println("== memory file " + Path.of(rest.get(0)).toAbsolutePath());
     }
     System.out.println("== reasoner " + reasoner);
-    run(store, new MiniLmEmbedder(), reasoner, System.out);
+    run(store, new E5SmallEmbedder(), reasoner, System.out);
   }
 
   private static void usage() {
@@ -135,7 +135,7 @@ public final class QuickStart {
       }
       out.println("== scope revision: " + engram.revision(grants, "app/user/u_123"));
 
-      out.println("== hybrid search (full text + MiniLM vectors, their scores fused)");
+      out.println("== hybrid search (full text + the embedder's vectors, their scores fused)");
       for (String query : List.of("what gym equipment is available at home?", "Which weights do I own for home workouts?")) {
         SearchResult found = engram.search(grants, query);
         out.println("  \"" + query + "\" (" + found.used() + ")");

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.engram.embeddings.local.MiniLmEmbedder;
+import dev.engram.embeddings.e5.E5SmallEmbedder;
 import dev.engram.reasoner.llm.LlmReasoner;
 import dev.engram.reasoner.llm.ModelServer;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
@@ -31,7 +31,7 @@ class QuickStartLlmTest {
       LlmReasoner reasoner = LlmReasoner.fromEnvironment(
           Map.of("OPENAI_BASE_URL", server.openAiBaseUrl(), "ENGRAM_LLM_MODEL", "llama3.1"));
       ByteArrayOutputStream buf = new ByteArrayOutputStream();
-      QuickStart.run(new InMemoryMemoryStore(), new MiniLmEmbedder(), reasoner,
+      QuickStart.run(new InMemoryMemoryStore(), new E5SmallEmbedder(), reasoner,
           new PrintStream(buf, true, StandardCharsets.UTF_8));
       String out = buf.toString(StandardCharsets.UTF_8);
 

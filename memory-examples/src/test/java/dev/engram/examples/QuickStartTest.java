@@ -6,7 +6,7 @@ package dev.engram.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.engram.embeddings.local.MiniLmEmbedder;
+import dev.engram.embeddings.e5.E5SmallEmbedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
 import dev.engram.store.sqlite.SqliteMemoryStore;
@@ -19,11 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class QuickStartTest {
-  private static MiniLmEmbedder embedder;
+  private static E5SmallEmbedder embedder;
 
   @BeforeAll
   static void loadModel() {
-    embedder = new MiniLmEmbedder();
+    embedder = new E5SmallEmbedder();
   }
 
   private static String run(MemoryStore store) {

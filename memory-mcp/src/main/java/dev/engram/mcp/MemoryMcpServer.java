@@ -13,10 +13,12 @@ import dev.engram.InvalidGrantException;
 import dev.engram.InvalidInputException;
 import dev.engram.agent.MemoryMode;
 import dev.engram.agent.MemoryResource;
-import dev.engram.embeddings.local.MiniLmEmbedder;
+import dev.engram.embeddings.e5.E5SmallEmbedder;
+import dev.engram.embeddings.minilm.MiniLmEmbedder;
 import dev.engram.Origin;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.reasoner.llm.LlmReasoner;
+import dev.engram.spi.Embedder;
 import dev.engram.spi.Reasoner;
 import dev.engram.spi.MemoryStore;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
@@ -59,7 +61,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code java -jar memory-mcp.jar --store memory|sqlite:FILE|postgres:JDBC_URL --grant NS [--grant NS …]
- * [--mode read|read-write] [--embedder minilm|none] [--reasoner deterministic|llm] [--client-type CLIENT] [--http PORT
+ * [--mode read|read-write] [--embedder e5|minilm|none] [--reasoner deterministic|llm] [--client-type CLIENT] [--http PORT
  * --tokens FILE [--bind ADDRESS] [--max-concurrent-per-token N]] [--max-request-bytes BYTES]}. Over stdio stdout carries the protocol only; every log line goes to
  * stderr. A configuration it cannot start with exits with status 2 and says why.
  */
@@ -88,8 +90,10 @@ public final class MemoryMcpServer implements Callable<Integer> {
   @Option(names = "--mode", paramLabel = "MODE", description = "read | read-write (default read-write)")
   String mode = "read-write";
 
-  @Option(names = "--embedder", paramLabel = "EMBEDDER", description = "minilm | none (default none)")
-  String embedder = "none";
+  @Option(names = "--embedder", paramLabel = "EMBEDDER",
+      description = "e5 | minilm | none: offline e5-small-v2 or all-MiniLM-L6-v2 vectors for hybrid search, or full "
+          + "text only (default e5)")
+  String embedder = "e5";
 
   @Option(names = "--reasoner", paramLabel = "REASONER", description = "deterministic | llm (default deterministic)")
   String reasoner = "deterministic";
@@ -157,8 +161,8 @@ public final class MemoryMcpServer implements Callable<Integer> {
     if (!reasoner.equals("deterministic") && !reasoner.equals("llm")) {
       throw new StartupException("--reasoner must be deterministic or llm, was '" + reasoner + "'");
     }
-    if (!embedder.equals("none") && !embedder.equals("minilm")) {
-      throw new StartupException("--embedder must be minilm or none, was '" + embedder + "'");
+    if (!embedder.equals("e5") && !embedder.equals("minilm") && !embedder.equals("none")) {
+      throw new StartupException("--embedder must be e5, minilm or none, was '" + embedder + "'");
     }
     if (maxRequestBytes < MIN_REQUEST_BYTES || maxRequestBytes > MAX_REQUEST_BYTES) {
       throw new StartupException("--max-request-bytes must be between " + MIN_REQUEST_BYTES + " and " + MAX_REQUEST_BYTES
@@ -206,8 +210,11 @@ public final class MemoryMcpServer implements Callable<Integer> {
     // fails the first write with the name of the variable to set, as the library documents
     Reasoner chosen = reasoner.equals("llm") ? LlmReasoner.fromEnvironment() : new DeterministicReasoner();
     EngramBuilder builder = Engram.builder().store(memoryStore).reasoner(chosen);
-    if (embedder.equals("minilm")) {
-      builder.embedder(new MiniLmEmbedder());
+    String vectors = "none (full text only)";
+    if (!embedder.equals("none")) {
+      Embedder model = embedder.equals("e5") ? new E5SmallEmbedder() : new MiniLmEmbedder();
+      builder.embedder(model);
+      vectors = model.profile().id();
     }
     Engram engram = builder.build();
     MemoryResource resource = MemoryResource.builder(engram).mode(memoryMode).autoScan(true).source("mcp").origin(Origin.MCP).build();
@@ -220,7 +227,8 @@ public final class MemoryMcpServer implements Callable<Integer> {
       StdioTransport transport = new StdioTransport(mapper, System.in, protocolOut, maxRequestBytes, STDIO_GRACE);
       McpMemory memory = new McpMemory(resource, exchange -> fixed, mapper, fixedClient);
       McpSyncServer server = memory.build(McpServer.sync(transport), version, tools);
-      LOG.info("memory-mcp {} on stdio: store {}, mode {}, {} grant(s)", version, describe(store), mode, fixed.namespaces().size());
+      LOG.info("memory-mcp {} on stdio: store {}, mode {}, embedder {}, {} grant(s)", version, describe(store), mode, vectors,
+          fixed.namespaces().size());
       transport.serve();
       server.closeGracefully();
       return 0;
@@ -284,8 +292,8 @@ public final class MemoryMcpServer implements Callable<Integer> {
     } catch (Exception e) {
       throw new StartupException("--http " + httpPort + ": cannot listen on " + bind + " (" + e.getMessage() + ")", e);
     }
-    LOG.info("memory-mcp {} on http://{}:{}{}: store {}, mode {}", version, bind, connector.getLocalPort(), ENDPOINT,
-        describe(store), mode);
+    LOG.info("memory-mcp {} on http://{}:{}{}: store {}, mode {}, embedder {}", version, bind, connector.getLocalPort(),
+        ENDPOINT, describe(store), mode, vectors);
     jetty.join();
     return 0;
   }

@@ -212,6 +212,32 @@ class MemoryMcpServerIT {
   }
 
   @Test
+  void searchFindsMeaningWithE5ByDefaultAndWithMiniLmAndOnlyWordsWithNone() {
+    String stored = "Keeps the bicycle in the blue shed.";
+    String question = "where is my bike parked?"; // no word in common with the stored text
+    Map<String, Integer> hitsBy = new java.util.LinkedHashMap<>();
+    hitsBy.put("", 1);
+    hitsBy.put("minilm", 1);
+    hitsBy.put("none", 0);
+    hitsBy.forEach((embedder, hits) -> {
+      List<String> args = new ArrayList<>(List.of("--store", "memory", "--grant", "app/user/a"));
+      if (!embedder.isEmpty()) {
+        args.addAll(List.of("--embedder", embedder));
+      }
+      McpSyncClient client = stdio(args.toArray(String[]::new));
+      assertThat(json(call(client, "memory_write", Map.of("content", stored))).path("outcome").asText()).isEqualTo("remembered");
+      McpSchema.CallToolResult found = call(client, "memory_search", Map.of("query", question));
+      assertThat(json(found).path("results")).as("--embedder " + embedder).hasSize(hits);
+      String text = ((McpSchema.TextContent) found.content().get(0)).text();
+      if (embedder.equals("none")) {
+        assertThat(text).contains("full-text matches only");
+      } else {
+        assertThat(text).doesNotContain("full-text matches only");
+      }
+    });
+  }
+
+  @Test
   void readModeOffersReadToolsOnly() {
     McpSyncClient ro = stdio("--store", "memory", "--grant", "app/user/a", "--mode", "read");
     assertThat(ro.listTools().tools()).extracting(McpSchema.Tool::name).containsExactly("memory_read", "memory_search", "memory_boot");
@@ -251,6 +277,7 @@ class MemoryMcpServerIT {
         {"--store", "memory", "--http", "8080", "--tokens", dir.resolve("missing.txt").toString()},
         {"--store", "memory", "--grant", "a", "--mode", "write"},
         {"--store", "memory", "--grant", "a", "--reasoner", "gpt"},
+        {"--store", "memory", "--grant", "a", "--embedder", "bert"},
         {"--store", "memory", "--grant", "a", "--client-type", "vim"},
         {"--store", "memory", "--grant", "a", "--max-request-bytes", "10"},
         {"--store", "memory", "--http", "8080", "--tokens", dir.resolve("missing.txt").toString(), "--max-concurrent-per-token", "0"},

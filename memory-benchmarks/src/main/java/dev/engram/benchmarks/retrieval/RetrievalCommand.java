@@ -19,8 +19,8 @@ import dev.engram.SearchRequest;
 import dev.engram.SearchSettings;
 import dev.engram.benchmarks.retrieval.LocomoFile.Conversation;
 import dev.engram.benchmarks.retrieval.LocomoFile.Question;
-import dev.engram.embeddings.local.E5SmallEmbedder;
-import dev.engram.embeddings.local.MiniLmEmbedder;
+import dev.engram.embeddings.e5.E5SmallEmbedder;
+import dev.engram.embeddings.minilm.MiniLmEmbedder;
 import dev.engram.spi.EmbeddingProfile;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreCapability;
@@ -106,7 +106,7 @@ public final class RetrievalCommand {
     to.println("  --db FILE              the SQLite file for --store sqlite (default: a temporary file, deleted after)");
     to.println("  --threads N            conversations ingested and searched in parallel (default: processors)");
     to.println("  --embedding-cache FILE keep text vectors in FILE between runs (rankings are identical)");
-    to.println("  --embedder NAME        minilm (all-MiniLM-L6-v2, default) or e5 (e5-small-v2), both offline");
+    to.println("  --embedder NAME        e5 (e5-small-v2, default) or minilm (all-MiniLM-L6-v2), both offline");
     to.println();
     to.println("what is captured per turn:");
     to.println("  --captions on|off      append the shared image's caption to the turn (default on)");
@@ -218,7 +218,7 @@ public final class RetrievalCommand {
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    String embedderName = a.getOrDefault("embedder", "minilm");
+    String embedderName = a.getOrDefault("embedder", "e5");
     if (!embedderName.equals("minilm") && !embedderName.equals("e5")) {
       throw new UsageException("--embedder must be minilm or e5, was '" + embedderName + "'");
     }

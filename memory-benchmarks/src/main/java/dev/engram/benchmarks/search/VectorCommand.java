@@ -12,7 +12,7 @@ import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
 import dev.engram.VectorCacheStats;
 import dev.engram.WriteResult;
-import dev.engram.embeddings.local.MiniLmEmbedder;
+import dev.engram.embeddings.minilm.MiniLmEmbedder;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.EmbeddingProfile;

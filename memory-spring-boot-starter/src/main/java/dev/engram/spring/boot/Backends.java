@@ -5,8 +5,8 @@
 package dev.engram.spring.boot;
 
 import dev.engram.embeddings.http.OpenAiCompatibleEmbedder;
-import dev.engram.embeddings.local.E5SmallEmbedder;
-import dev.engram.embeddings.local.MiniLmEmbedder;
+import dev.engram.embeddings.e5.E5SmallEmbedder;
+import dev.engram.embeddings.minilm.MiniLmEmbedder;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.store.postgres.PostgresMemoryStore;

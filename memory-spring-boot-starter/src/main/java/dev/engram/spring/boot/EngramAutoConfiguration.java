@@ -118,7 +118,7 @@ public class EngramAutoConfiguration {
   }
 
   /**
-   * The embedder named by {@code engram.embedder}; none for {@code none}.
+   * The embedder named by {@code engram.embedder} (default {@code e5}); none for {@code none}.
    *
    * @param properties the settings
    * @return the embedder
@@ -132,10 +132,10 @@ public class EngramAutoConfiguration {
     String name = lower(properties.getEmbedder());
     switch (name) {
       case "minilm":
-        require("dev.engram.embeddings.local.MiniLmEmbedder", "engram.embedder", "dev.engram:memory-embeddings-local");
+        require("dev.engram.embeddings.minilm.MiniLmEmbedder", "engram.embedder", "dev.engram:memory-embeddings-minilm");
         return Backends.miniLm();
       case "e5":
-        require("dev.engram.embeddings.local.E5SmallEmbedder", "engram.embedder", "dev.engram:memory-embeddings-local");
+        require("dev.engram.embeddings.e5.E5SmallEmbedder", "engram.embedder", "dev.engram:memory-embeddings-e5");
         return Backends.e5();
       case "openai":
         require("dev.engram.embeddings.http.OpenAiCompatibleEmbedder", "engram.embedder",
@@ -271,12 +271,12 @@ public class EngramAutoConfiguration {
     }
   }
 
-  /** Matches when {@code engram.embedder} is set to anything but {@code none}. */
+  /** Matches unless {@code engram.embedder} is {@code none}: unset, it is the default {@code e5}. */
   static final class EmbedderNamed implements Condition {
     @Override
     public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
       String value = context.getEnvironment().getProperty("engram.embedder");
-      return value != null && !lower(value).equals("none");
+      return value == null || !lower(value).equals("none");
     }
   }
 

@@ -28,11 +28,12 @@ public class EngramProperties {
   private String reasoner = "deterministic";
 
   /**
-   * The embedder for vector and hybrid search: "none", "minilm" or "e5" (offline all-MiniLM-L6-v2 or
-   * e5-small-v2; need dev.engram:memory-embeddings-local) or "openai" (any /v1/embeddings endpoint, see engram.openai.*;
-   * needs dev.engram:memory-embeddings-http).
+   * The embedder for vector and hybrid search: "e5" (offline e5-small-v2, dev.engram:memory-embeddings-e5,
+   * which the starter brings), "minilm" (offline all-MiniLM-L6-v2; needs dev.engram:memory-embeddings-minilm),
+   * "openai" (any /v1/embeddings endpoint, see engram.openai.*; needs dev.engram:memory-embeddings-http) or
+   * "none" (full-text search only).
    */
-  private String embedder = "none";
+  private String embedder = "e5";
 
   /** Which memory tools agents get: "read-write" (read, search, write, correct, forget) or "read". */
   private String mode = "read-write";

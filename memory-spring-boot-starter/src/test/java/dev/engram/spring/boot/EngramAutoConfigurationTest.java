@@ -11,7 +11,11 @@ import dev.engram.Engram;
 import dev.engram.Grants;
 import dev.engram.InvalidGrantException;
 import dev.engram.InvalidInputException;
+import dev.engram.SearchMode;
+import dev.engram.SearchRequest;
 import dev.engram.WriteOptions;
+import dev.engram.embeddings.e5.E5SmallEmbedder;
+import dev.engram.embeddings.minilm.MiniLmEmbedder;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.reasoner.llm.LlmReasoner;
 import dev.engram.spi.Embedder;
@@ -55,14 +59,16 @@ class EngramAutoConfigurationTest {
   }
 
   @Test
-  void defaultsToTheInMemoryStoreAndTheDeterministicReasoner() {
+  void defaultsToTheInMemoryStoreTheDeterministicReasonerAndE5() {
     runner.run(context -> {
       assertThat(context).hasNotFailed();
       assertThat(context.getBean(MemoryStore.class)).isInstanceOf(InMemoryMemoryStore.class);
       assertThat(context.getBean(Reasoner.class)).isInstanceOf(DeterministicReasoner.class);
-      assertThat(context).doesNotHaveBean(Embedder.class).doesNotHaveBean(GrantsResolver.class)
-          .doesNotHaveBean(EngramVectorStore.class);
-      writesAndReadsBack(context.getBean(Engram.class));
+      assertThat(context.getBean(Embedder.class)).isInstanceOf(E5SmallEmbedder.class);
+      assertThat(context).doesNotHaveBean(GrantsResolver.class).doesNotHaveBean(EngramVectorStore.class);
+      Engram engram = context.getBean(Engram.class);
+      writesAndReadsBack(engram);
+      assertThat(engram.search(Grants.of("app/user/u1"), SearchRequest.of("metric")).used()).isEqualTo(SearchMode.HYBRID);
     });
   }
 
@@ -116,7 +122,13 @@ class EngramAutoConfigurationTest {
 
   @Test
   void embedderNoneDefinesNoEmbedderAndOpenAiIsConfiguredFromProperties() {
-    runner.withPropertyValues("engram.embedder=none").run(context -> assertThat(context).doesNotHaveBean(Embedder.class));
+    runner.withPropertyValues("engram.embedder=none").run(context -> {
+      assertThat(context).doesNotHaveBean(Embedder.class);
+      Engram engram = context.getBean(Engram.class);
+      writesAndReadsBack(engram);
+      assertThat(engram.search(Grants.of("app/user/u1"), SearchRequest.of("metric")).used()).isEqualTo(SearchMode.FTS);
+    });
+    runner.withPropertyValues("engram.embedder= None ").run(context -> assertThat(context).doesNotHaveBean(Embedder.class));
     runner.withPropertyValues("engram.embedder=openai", "engram.openai.base-url=http://127.0.0.1:9/v1",
         "engram.openai.model=m", "engram.openai.dimension=8").run(context -> {
           assertThat(context).hasNotFailed();
@@ -125,15 +137,16 @@ class EngramAutoConfigurationTest {
   }
 
   @Test
-  void localEmbedderMakesSearchHybrid() {
-    runner.withPropertyValues("engram.embedder=e5").run(context -> {
+  void eitherLocalEmbedderCanBeNamedAndMakesSearchHybrid() {
+    Map<String, Class<?>> named = Map.of("e5", E5SmallEmbedder.class, "minilm", MiniLmEmbedder.class);
+    named.forEach((name, type) -> runner.withPropertyValues("engram.embedder=" + name).run(context -> {
       assertThat(context).hasNotFailed();
-      assertThat(context.getBean(Embedder.class)).isInstanceOf(dev.engram.embeddings.local.E5SmallEmbedder.class);
+      assertThat(context.getBean(Embedder.class)).isInstanceOf(type);
       Engram engram = context.getBean(Engram.class);
       Grants grants = Grants.of("app/user/u1");
       engram.write(grants, "Prefers metric units.", WriteOptions.defaults());
-      assertThat(engram.search(grants, dev.engram.SearchRequest.of("metric")).used()).isEqualTo(dev.engram.SearchMode.HYBRID);
-    });
+      assertThat(engram.search(grants, SearchRequest.of("metric")).used()).isEqualTo(SearchMode.HYBRID);
+    }));
   }
 
   @Test
