@@ -9,7 +9,7 @@ import java.util.Objects;
 /**
  * A request for a {@link PreparedContext}.
  *
- * @param query what the model is about to work on
+ * @param query what the model is about to work on, any length (the search for it takes its first 8,192 characters)
  * @param maxBytes the UTF-8 budget of the whole rendered context (512..32,768, default 8,000)
  * @param candidates coarse candidates taken from an {@code AUTO} search (1..64, default 16)
  * @param maxItems the most items rendered (1..32, default 8)
@@ -43,7 +43,7 @@ public record ContextRequest(
   /**
    * A request whose relative time references count from the engine's clock.
    *
-   * @param query what the model is about to work on
+   * @param query what the model is about to work on, any length (the search for it takes its first 8,192 characters)
    * @param maxBytes the budget of the whole rendered context
    * @param candidates coarse candidates taken from the search
    * @param maxItems the most items rendered
@@ -57,7 +57,7 @@ public record ContextRequest(
   /**
    * A request with the {@link #DEFAULT_CORE_SHARE}.
    *
-   * @param query what the model is about to work on
+   * @param query what the model is about to work on, any length (the search for it takes its first 8,192 characters)
    * @param maxBytes the budget of the whole rendered context
    * @param candidates coarse candidates taken from the search
    * @param maxItems the most items rendered

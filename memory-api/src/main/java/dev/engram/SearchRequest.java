@@ -18,7 +18,7 @@ import java.util.Set;
  * match), however many better-ranked entries lie outside the interval. Stores keep event time indexed
  * for it.
  *
- * @param query what to look for (1..2,000 characters)
+ * @param query what to look for (1..8,192 characters)
  * @param mode which channels to use (default {@link SearchMode#AUTO})
  * @param topics only entries carrying one of these topics (empty = any)
  * @param types only entries of these types (empty = any)

@@ -77,7 +77,7 @@ public final class AgentMemory {
   /**
    * A user's message as the query that recalls memory for it, the way {@link #instructions(String)}
    * uses it: control characters and unpaired surrogates become spaces, and a message longer than a
-   * search query may be is clipped (on a code point boundary) to its first 2,000 characters, so a long
+   * search query may be is clipped (on a code point boundary) to its first 8,192 characters (the longest query search takes), so a long
    * message still recalls memory instead of failing. Adapters that search or prepare a context for a
    * message use it too.
    *

@@ -303,13 +303,13 @@ final class Instructions {
     return out;
   }
 
-  /** The message as a search query: control characters and unpaired surrogates dropped, at most 2,000 chars. */
+  /** The message as a search query: control characters and unpaired surrogates dropped, at most 8,192 chars. */
   static String queryOf(String message) {
-    StringBuilder q = new StringBuilder(Math.min(message.length(), Tools.MAX_QUERY_CHARS));
-    for (int i = 0; i < message.length() && q.length() < Tools.MAX_QUERY_CHARS; i++) {
+    StringBuilder q = new StringBuilder(Math.min(message.length(), Tools.MAX_RECALL_CHARS));
+    for (int i = 0; i < message.length() && q.length() < Tools.MAX_RECALL_CHARS; i++) {
       char c = message.charAt(i);
       if (Character.isHighSurrogate(c) && i + 1 < message.length() && Character.isLowSurrogate(message.charAt(i + 1))) {
-        if (q.length() + 2 > Tools.MAX_QUERY_CHARS) {
+        if (q.length() + 2 > Tools.MAX_RECALL_CHARS) {
           break;
         }
         q.append(c).append(message.charAt(++i));

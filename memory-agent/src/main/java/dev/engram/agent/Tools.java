@@ -73,6 +73,8 @@ final class Tools {
   static final int MAX_READ_TOPICS = 20;
   static final int MAX_CONTENT_CHARS = 8192;
   static final int MAX_QUERY_CHARS = 2000;
+  /** The longest user message used as a recall query as it is; longer ones are clipped to it (the engine's limit). */
+  static final int MAX_RECALL_CHARS = 8192;
   static final int MAX_REASON_CHARS = 500;
   /** The most characters of a name the caller gave (a tool, an argument) that an error echoes. */
   static final int MAX_ECHO_CHARS = 64;

@@ -52,7 +52,8 @@ import org.slf4j.LoggerFactory;
  */
 final class SearchService {
   private static final Logger LOG = LoggerFactory.getLogger(SearchService.class);
-  static final int MAX_QUERY_CHARS = 2000;
+  /** The longest query a search takes (PowerContext's limit); {@link #prepareContext} clips longer tasks to it. */
+  static final int MAX_QUERY_CHARS = 8192;
   private static final int REINDEX_BATCH = 32;
   /** What the last candidate of a channel contributes under score fusion (the best contributes 1). */
   static final double SCALED_MIN = 0.01;
@@ -352,9 +353,13 @@ final class SearchService {
     }
     requireFts(fts);
     logFallback(reason);
-    return result(mode, SearchMode.FTS,
-        text != null ? fuse(text, SearchMode.FTS, request.limit()) : ftsOnly(grants, query, topics, request, depth),
-        reason);
+    List<SearchHit> hits =
+        text != null ? fuse(text, SearchMode.FTS, request.limit()) : ftsOnly(grants, query, topics, request, depth);
+    // a wiring with vectors that fell back is degraded, and says so among the warnings too; one without
+    // vectors searches by full text as configured
+    List<String> warnings = reason != null && vectorsUnconfigured() == null
+        ? List.of("searched by full text only: " + reason) : List.of();
+    return new SearchResult(mode, SearchMode.FTS, hits, reason, warnings);
   }
 
   private String incompleteReason(List<VectorIndex.Block> incomplete) {
@@ -704,7 +709,7 @@ final class SearchService {
   static final int MIN_CONTENT_BYTES = 64;
 
   PreparedContext prepareContext(Grants grants, ContextRequest request) {
-    SearchResult found = search(grants, SearchRequest.builder(request.query()).limit(request.candidates())
+    SearchResult found = search(grants, SearchRequest.builder(clipped(request.query())).limit(request.candidates())
         .referenceTime(request.referenceTime()).build());
     List<MemoryEntry> core = request.coreShare() > 0 ? coreEntries(grants, request.maxItems()) : List.of();
     List<MemoryEntry> candidates = new ArrayList<>();
@@ -779,6 +784,15 @@ final class SearchService {
       }
     }
     return out;
+  }
+
+  /** A task as a query: its first {@link #MAX_QUERY_CHARS} characters, cut on a code point boundary. */
+  static String clipped(String task) {
+    if (task.length() <= MAX_QUERY_CHARS) {
+      return task;
+    }
+    int end = Character.isHighSurrogate(task.charAt(MAX_QUERY_CHARS - 1)) ? MAX_QUERY_CHARS - 1 : MAX_QUERY_CHARS;
+    return task.substring(0, end);
   }
 
   /**

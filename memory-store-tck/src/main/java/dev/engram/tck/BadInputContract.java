@@ -291,8 +291,8 @@ public abstract class BadInputContract extends ContractSupport {
     rows.add(bad("search query with NUL", "query", "NUL", f -> f.engram.search(f.grants, "find\u0000me")));
     rows.add(bad("search query with an unpaired surrogate", "query", "unpaired surrogate",
         f -> f.engram.search(f.grants, "find \uDC00")));
-    rows.add(bad("search query of 2001 characters", "query", "the limit is 2000",
-        f -> f.engram.search(f.grants, "q".repeat(2001))));
+    rows.add(bad("search query of 8193 characters", "query", "the limit is 8192",
+        f -> f.engram.search(f.grants, "q".repeat(8193))));
     rows.add(bad("search topic with '/'", "topics[0]", "'/'",
         f -> f.engram.search(f.grants, SearchRequest.builder("fact").topics("a/b").build())));
     rows.add(bad("search limit 0", "limit", "between 1 and 200", f -> f.engram.search(f.grants,

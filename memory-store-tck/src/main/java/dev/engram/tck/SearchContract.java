@@ -478,6 +478,19 @@ public abstract class SearchContract extends ContractSupport {
   }
 
   @Test
+  void aLongTaskIsSearchedByItsFirst8192CharactersAndALongQueryUpToThemIsTaken() {
+    Engram engram = withEmbedder(new HashingEmbedder());
+    seed(engram);
+    String task = "When does the team meet for planning? " + "Background detail of the request. ".repeat(300);
+    assertThat(task.length()).isGreaterThan(10_000);
+    PreparedContext ctx = engram.prepareContext(U1, ContextRequest.of(task));
+    assertThat(ctx.status()).isEqualTo(PreparedContext.Status.READY);
+    assertThat(ctx.content()).contains("The team meets every Tuesday morning for planning.");
+    String query = ("team planning Tuesday " + "x".repeat(8192)).substring(0, 8192);
+    assertThat(contents(search(engram, U1, query, SearchMode.AUTO))).contains("The team meets every Tuesday morning for planning.");
+  }
+
+  @Test
   void preparedContextIsLabelledUntrustedAndCitesExactVersions() {
     Engram engram = withEmbedder(new HashingEmbedder());
     seed(engram);
