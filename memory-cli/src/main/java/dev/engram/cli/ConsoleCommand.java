@@ -4,6 +4,7 @@
  */
 package dev.engram.cli;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,13 +17,21 @@ final class ConsoleCommand extends BaseCommand {
       description = "port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE})")
   int port;
 
+  @Option(names = "--request-timeout", paramLabel = "SECONDS", defaultValue = "10",
+      description = "seconds a connection may take to send its whole request, and again to take its response,"
+          + " before the console closes it (default: ${DEFAULT-VALUE})")
+  int requestTimeout;
+
   @Override
   int run(Session s) throws Exception {
     if (port < 0 || port > 65_535) {
       throw new UsageException("--port must be between 0 and 65535, was " + port);
     }
+    if (requestTimeout < 1 || requestTimeout > 3_600) {
+      throw new UsageException("--request-timeout must be between 1 and 3600 seconds, was " + requestTimeout);
+    }
     CountDownLatch stopped = new CountDownLatch(1);
-    Console console = Console.start(s, port);
+    Console console = Console.start(s, port, Duration.ofSeconds(requestTimeout));
     Thread hook = new Thread(() -> {
       console.close();
       stopped.countDown();
