@@ -632,7 +632,7 @@ public abstract class SearchContract extends ContractSupport {
     seed(engram);
     assertThatThrownBy(() -> engram.search(U1, SearchRequest.of("   ")))
         .isInstanceOf(dev.engram.InvalidInputException.class).hasMessageContaining("query");
-    assertThatThrownBy(() -> engram.search(U1, SearchRequest.of("x".repeat(5000))))
+    assertThatThrownBy(() -> engram.search(U1, SearchRequest.of("x".repeat(8193))))
         .isInstanceOf(dev.engram.InvalidInputException.class).hasMessageContaining("query");
     assertThatThrownBy(() -> SearchRequest.builder("x").limit(0).build())
         .isInstanceOf(dev.engram.InvalidInputException.class).hasMessageContaining("limit");

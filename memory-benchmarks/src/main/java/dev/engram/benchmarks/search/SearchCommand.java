@@ -242,7 +242,9 @@ public final class SearchCommand {
       Grants grants = Grants.of(SCOPE);
       Path work = Files.createTempDirectory("engram-bench-search");
       // the scope's block (floats, bits, bookkeeping) must fit the cache bound, or every search reloads it
-      long cacheBytes = Math.max(EngramBuilder.DEFAULT_VECTOR_CACHE_BYTES, 8L * live.profile().dimension() * n);
+      // (with retrieval keys the scope has a second block, of its keys' vectors, as large as the first)
+      long cacheBytes = Math.max(EngramBuilder.DEFAULT_VECTOR_CACHE_BYTES,
+          (o.keys() ? 2 : 1) * 8L * live.profile().dimension() * n);
       InMemoryMemoryStore store = new InMemoryMemoryStore();
       try (store;
           Engram engram = Engram.builder()
