@@ -904,23 +904,7 @@ final class SearchService {
         byVersion.computeIfAbsent(versionId, x -> new ArrayList<>())
             .add(new StoredVector(versionId, views.get(t), embedded.get(t)));
       }
-      done += store.inTransaction(scope, tx -> {
-        List<StoredVector> put = new ArrayList<>();
-        int n = 0;
-        for (Map.Entry<String, List<StoredVector>> e : byVersion.entrySet()) {
-          if (tx.version(e.getKey()).isPresent()) {
-            put.addAll(e.getValue());
-            n++;
-          }
-        }
-        tx.putVectors(profile, put);
-        if (n > 0) {
-          // vectors of versions committed earlier: no revision moves, so every process's cache learns
-          // of them through the epoch
-          tx.advanceVectorEpoch();
-        }
-        return n;
-      });
+      done += storeVectors(scope, profile, byVersion);
     }
     if (keepsKeys()) {
       done += reindexKeys(scope, profile);
@@ -996,22 +980,30 @@ final class SearchService {
         }
         byVersion.put(e.getKey(), vs);
       }
-      done += store.inTransaction(scope, tx -> {
-        List<StoredVector> put = new ArrayList<>();
-        int n = 0;
-        for (Map.Entry<String, List<StoredVector>> e : byVersion.entrySet()) {
-          if (tx.version(e.getKey()).isPresent()) {
-            put.addAll(e.getValue());
-            n++;
-          }
-        }
-        tx.putVectors(keyProfile, put);
-        if (n > 0) {
-          tx.advanceVectorEpoch();
-        }
-        return n;
-      });
+      done += storeVectors(scope, keyProfile, byVersion);
     }
     return done;
+  }
+
+  /**
+   * Stores vectors made for versions of {@code scope} committed earlier, of those still there; returns how
+   * many versions got them. No revision moves, so every process's cache learns of them through the epoch.
+   */
+  private int storeVectors(String scope, String profile, Map<String, List<StoredVector>> byVersion) {
+    return store.inTransaction(scope, tx -> {
+      List<StoredVector> put = new ArrayList<>();
+      int n = 0;
+      for (Map.Entry<String, List<StoredVector>> e : byVersion.entrySet()) {
+        if (tx.version(e.getKey()).isPresent()) {
+          put.addAll(e.getValue());
+          n++;
+        }
+      }
+      tx.putVectors(profile, put);
+      if (n > 0) {
+        tx.advanceVectorEpoch();
+      }
+      return n;
+    });
   }
 }
