@@ -155,6 +155,24 @@ final class ChangeCommands {
     }
   }
 
+  @Command(name = "reindex", description = "Embed what the visible entries lack under the embedder (after a writer"
+      + " without it, a failed embedding, an import or another embedder); makes no revision.")
+  static final class Reindex extends BaseCommand {
+    @Override
+    int run(Session s) {
+      int embedded = s.engram().reindex(s.grants());
+      if (json()) {
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        n.put("embedded", embedded);
+        printJson(n);
+      } else {
+        out().println("embedded " + embedded + (embedded == 1 ? " version" : " versions"));
+        out().flush();
+      }
+      return EngramCli.OK;
+    }
+  }
+
   @Command(name = "erase", description = "Erase a scope for good: entries, versions, history, indexes. Needs --yes.")
   static final class Erase extends BaseCommand {
     @Parameters(paramLabel = "SCOPE", description = "the scope to erase (writable under the grants)")

@@ -37,6 +37,7 @@ import picocli.CommandLine.Command;
         ChangeCommands.Retire.class,
         ChangeCommands.Reactivate.class,
         ChangeCommands.Rollback.class,
+        ChangeCommands.Reindex.class,
         ChangeCommands.Erase.class,
         TransferCommands.Export.class,
         TransferCommands.Import.class,

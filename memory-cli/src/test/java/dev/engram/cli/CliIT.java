@@ -87,6 +87,17 @@ class CliIT {
   }
 
   @Test
+  void reindexEmbedsWhatAWriterWithoutTheEmbedderLeftOut() throws Exception {
+    ok("write", store(), "-g", GRANT, "--topic", "travel", "Flies to Lisbon every March.", "--embedder", "none");
+    ok("write", store(), "-g", GRANT, "--topic", "food", "Does not eat mushrooms.", "--embedder", "none");
+    assertThat(ok("reindex", store(), "-g", GRANT).out()).isEqualTo("embedded 2 versions\n");
+    assertThat(json(ok("reindex", store(), "-g", GRANT, "--json")).get("embedded").asInt()).isZero();
+    Result none = engram("reindex", store(), "-g", GRANT, "--embedder", "none");
+    assertThat(none.exitCode()).as("reindex without an embedder").isEqualTo(1);
+    oneLineError(none, "embedder");
+  }
+
+  @Test
   void searchAndContextFindWhatWasWritten() throws Exception {
     ok("write", store(), "-g", GRANT, "--topic", "travel", "Flies to Lisbon every March for the conference.");
     ok("write", store(), "-g", GRANT, "--topic", "food", "Does not eat mushrooms.");
