@@ -85,56 +85,50 @@ final class TextReanalysis {
   }
 
   private long rebuild(Connection c) throws SQLException {
-    String select = "SELECT version_id, content, glossary, disclosure, topics FROM " + versions
-        + " WHERE version_id > ? ORDER BY version_id LIMIT " + BATCH;
-    String update = "UPDATE " + versions + " SET search = " + Sql.SEARCH_VECTOR + " WHERE version_id = ?";
-    long total = 0;
-    String after = "";
-    try (PreparedStatement read = c.prepareStatement(select); PreparedStatement write = c.prepareStatement(update)) {
-      while (true) {
-        int n = 0;
-        read.setString(1, after);
-        try (ResultSet rs = read.executeQuery()) {
-          while (rs.next()) {
-            String versionId = rs.getString(1);
-            TextAnalysis.Fields terms = TextAnalysis.fields(rs.getString(2), strings(rs.getArray(3)),
-                rs.getString(4), strings(rs.getArray(5)));
-            write.setString(1, SearchText.vector(terms.glossary()));
-            write.setString(2, SearchText.vector(terms.content()));
-            write.setString(3, SearchText.vector(terms.topics()));
-            write.setString(4, SearchText.vector(terms.disclosure()));
-            write.setString(5, versionId);
-            write.addBatch();
-            after = versionId;
-            n++;
-          }
-        }
-        if (n == 0) {
-          return total;
-        }
-        write.executeBatch();
-        total += n;
-      }
-    }
+    return rebuild(c, "SELECT version_id, content, glossary, disclosure, topics FROM " + versions,
+        "UPDATE " + versions + " SET search = " + Sql.SEARCH_VECTOR + " WHERE version_id = ?", (rs, write) -> {
+          TextAnalysis.Fields terms = TextAnalysis.fields(rs.getString(2), strings(rs.getArray(3)),
+              rs.getString(4), strings(rs.getArray(5)));
+          write.setString(1, SearchText.vector(terms.glossary()));
+          write.setString(2, SearchText.vector(terms.content()));
+          write.setString(3, SearchText.vector(terms.topics()));
+          write.setString(4, SearchText.vector(terms.disclosure()));
+          write.setString(5, rs.getString(1));
+        });
   }
 
   /** Rebuilds every key document from its keys, as {@link SearchText#keyDocument} writes it. */
   private long rebuildKeys(Connection c) throws SQLException {
-    String select = "SELECT version_id, keys FROM " + keys + " WHERE version_id > ? ORDER BY version_id LIMIT " + BATCH;
-    String update = "UPDATE " + keys + " SET search = " + Sql.KEY_SEARCH_VECTOR + " WHERE version_id = ?";
+    return rebuild(c, "SELECT version_id, keys FROM " + keys,
+        "UPDATE " + keys + " SET search = " + Sql.KEY_SEARCH_VECTOR + " WHERE version_id = ?", (rs, write) -> {
+          write.setString(1, SearchText.keyDocument(strings(rs.getArray(2))));
+          write.setString(2, rs.getString(1));
+        });
+  }
+
+  /** Binds the update of one row read by a rebuild (column 1 of the read is the version id). */
+  @FunctionalInterface
+  private interface RowUpdate {
+    void bind(ResultSet row, PreparedStatement write) throws SQLException;
+  }
+
+  /**
+   * Pages through the rows of {@code select} (whose first column is the version id, in version id order, in
+   * batches of {@link #BATCH}) and runs {@code update} for each, bound by {@code bind}; returns the rows.
+   */
+  private static long rebuild(Connection c, String select, String update, RowUpdate bind) throws SQLException {
     long total = 0;
     String after = "";
-    try (PreparedStatement read = c.prepareStatement(select); PreparedStatement write = c.prepareStatement(update)) {
+    try (PreparedStatement read = c.prepareStatement(select + " WHERE version_id > ? ORDER BY version_id LIMIT " + BATCH);
+        PreparedStatement write = c.prepareStatement(update)) {
       while (true) {
         int n = 0;
         read.setString(1, after);
         try (ResultSet rs = read.executeQuery()) {
           while (rs.next()) {
-            String versionId = rs.getString(1);
-            write.setString(1, SearchText.keyDocument(strings(rs.getArray(2))));
-            write.setString(2, versionId);
+            bind.bind(rs, write);
             write.addBatch();
-            after = versionId;
+            after = rs.getString(1);
             n++;
           }
         }
