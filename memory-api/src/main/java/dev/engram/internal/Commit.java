@@ -170,7 +170,7 @@ final class Commit {
     requireActivatable(entry, entry.priority(), null);
     tx.insertVersion(entry);
     holders.put(entry.contentHash(), java.util.Optional.of(entry));
-    vectors.index(tx, entry);
+    vectors.index(tx, entry, true);
     changes.add(new Change(ChangeKind.APPEND, entry.entryId(), entry.versionId()));
     events.add(new MemoryEvent(Ids.next(), scope, entry.entryId(), EventKind.CREATE, null, entry, actor, reason,
         revision(), now, originOf(actor)));
@@ -195,7 +195,7 @@ final class Commit {
     }
     tx.insertVersion(next);
     holders.put(next.contentHash(), java.util.Optional.of(next));
-    vectors.index(tx, next);
+    vectors.index(tx, next, true);
     changes.add(new Change(changeKind, next.entryId(), next.versionId()));
     if (cur.isActive()) {
       changes.add(new Change(ChangeKind.SUPERSEDE, cur.entryId(), cur.versionId()));
@@ -233,7 +233,7 @@ final class Commit {
     holders.remove(cur.contentHash());
     tx.updateStatus(cur.versionId(), target, null, now);
     if (target == EntryStatus.ACTIVE) {
-      vectors.index(tx, after);
+      vectors.index(tx, after, false);
     }
     ChangeKind kind = target == EntryStatus.RETIRED ? ChangeKind.RETIRE : ChangeKind.REACTIVATE;
     changes.add(new Change(kind, cur.entryId(), cur.versionId()));

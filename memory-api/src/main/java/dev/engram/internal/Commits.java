@@ -108,10 +108,14 @@ final class Commits {
       }
     }
 
-    void index(StoreTransaction tx, MemoryEntry version) {
+    /**
+     * Stores what was prepared for {@code version}: its retrieval keys when this commit {@code inserted} it
+     * (a version's keys are written once, with it), and its vectors.
+     */
+    void index(StoreTransaction tx, MemoryEntry version, boolean inserted) {
       for (Embeddings.PendingVectors p : prepared) {
         if (p != null && p.matches(version)) {
-          if (!p.keys().isEmpty() && tx.keysOf(List.of(version.versionId())).isEmpty()) {
+          if (inserted && !p.keys().isEmpty()) {
             tx.putKeys(version.versionId(), p.keys());
           }
           if (profile == null) {
