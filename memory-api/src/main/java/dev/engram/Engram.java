@@ -105,7 +105,7 @@ public interface Engram extends AutoCloseable {
    * @throws EntryStateException if the entry is not active
    */
   default MemoryEntry correct(Grants grants, String entryId, String content) {
-    return correct(grants, entryId, content, ChangeOptions.none());
+    return correct(grants, entryId, content, ChangeOptions.defaults());
   }
 
   /**
@@ -141,7 +141,7 @@ public interface Engram extends AutoCloseable {
    * @throws RevisionConflictException when the cited version is no longer current
    */
   default MemoryEntry correct(Grants grants, Citation citation, String content) {
-    return correct(grants, citation, content, ChangeOptions.none());
+    return correct(grants, citation, content, ChangeOptions.defaults());
   }
 
   /**
@@ -222,7 +222,7 @@ public interface Engram extends AutoCloseable {
    * @throws NotFoundException if the event is not visible
    */
   default MemoryEntry rollback(Grants grants, String eventId) {
-    return rollback(grants, eventId, ChangeOptions.none());
+    return rollback(grants, eventId, ChangeOptions.defaults());
   }
 
   /**
@@ -255,15 +255,31 @@ public interface Engram extends AutoCloseable {
   int deleteEntry(Grants grants, String entryId);
 
   /**
-   * Erases a writable scope (and, when recursive, every scope below it).
+   * Erases one writable scope, and nothing below it: every entry, version, event, revision, topic,
+   * captured source and vector of that scope.
    *
    * @param grants what the caller may see and write
-   * @param prefix the scope to erase
-   * @param recursive whether the scopes below it go too
+   * @param scope the scope to erase
+   * @return the number of entries removed
+   * @throws ScopeViolationException if the scope is not writable with {@code grants}
+   * @throws InvalidInputException if {@code scope} is not a valid namespace
+   */
+  default int deleteScope(Grants grants, String scope) {
+    return deleteScope(grants, scope, DeleteScopeOptions.defaults());
+  }
+
+  /**
+   * Erases a writable scope and, with {@link DeleteScopeOptions#withDescendants()}, every scope below
+   * it. Every scope to erase must be writable with {@code grants}; when one is not, nothing is erased.
+   *
+   * @param grants what the caller may see and write
+   * @param scope the scope to erase
+   * @param options whether the scopes below it go too
    * @return the number of entries removed
    * @throws ScopeViolationException if a scope to erase is not writable with {@code grants}
+   * @throws InvalidInputException if {@code scope} is not a valid namespace
    */
-  int deleteScope(Grants grants, String prefix, boolean recursive);
+  int deleteScope(Grants grants, String scope, DeleteScopeOptions options);
 
   // ---- sources: what happened, and extraction into memories ---------------------------------
 
@@ -542,67 +558,6 @@ public interface Engram extends AutoCloseable {
    */
   PreparedContext prepareContext(Grants grants, ContextRequest request);
 
-  /**
-   * Embeds every active version in the visible scopes that has no vector for the current embedder
-   * profile (after a profile change, after write-time embedding failed, or after an import), and the
-   * retrieval keys of every active version whose keys have no vectors under it.
-   *
-   * @param grants what the caller may see and write
-   * @return the number of versions embedded (a version whose content and keys were both embedded counts twice)
-   * @throws CapabilityNotSupportedException if no embedder is configured or the store keeps no vectors
-   */
-  int reindex(Grants grants);
-
-  /**
-   * Counters of this engine's vector block cache: how often searches found a scope's vectors current,
-   * brought them up to date from the revisions written since, or read them whole from the store, and
-   * how much the cache holds against its bound ({@link EngramBuilder#vectorCacheBytes(long)}).
-   *
-   * @return a snapshot of the counters
-   */
-  VectorCacheStats vectorCacheStats();
-
-  // ---- moving memory between stores ----------------------------------------------------------
-
-  /**
-   * Writes everything in the scopes visible to {@code grants} as JSON Lines: every version of every
-   * entry, every event, the revision log, the topic bookkeeping and (on stores with sources) the captured
-   * source records with their positions and the extraction cursor. Lossless: importing the result into
-   * an empty store gives identical {@code list(includeSuperseded)}, {@code history}, {@code scan},
-   * {@code sources} and cursors, so a flush after the import extracts only what was pending before it.
-   * Each scope is read inside one store transaction on it, so it is written at one revision even while
-   * writes continue (they wait for that scope meanwhile); an export taken under traffic imports.
-   *
-   * @param grants what the caller may see
-   * @param out where the lines go; flushed, not closed
-   * @return what was exported
-   * @throws java.io.UncheckedIOException if writing fails
-   */
-  TransferReport export(Grants grants, java.io.Writer out);
-
-  /**
-   * Reads an {@link #export} stream. Every record is validated first (well-formed, lines of at most 4 M
-   * characters, every scope writable with {@code grants}, target scopes empty, no id used twice or
-   * already in use, and every rule the engine keeps: version chains, one active entry per content and
-   * per path in a scope, priority caps, topic stamps, actor and reason text, change sets and snapshots
-   * within their scope; captured sources as capture would have stored them: well-formed ids unique in
-   * their scope, text and metadata within their limits, positions unique and within the scope's last
-   * position, the cursor within it); then each scope is written in one transaction. Nothing is written
-   * when any record fails, or in dry-run mode. Exports of format 1 (made before sources were exported)
-   * import as they are.
-   *
-   * @param grants what the caller may write
-   * @param in the export; read to the end, not closed
-   * @param options dry run or not
-   * @return what was (or, in a dry run, would be) imported
-   * @throws InvalidInputException naming the line or id when the stream breaks a rule
-   * @throws ScopeViolationException when a scope of the stream is not writable with {@code grants}
-   * @throws CapabilityNotSupportedException when the stream carries captured sources and the store does
-   *     not declare {@code SOURCES} (nothing is written)
-   * @throws java.io.UncheckedIOException if reading fails
-   */
-  TransferReport importFrom(Grants grants, java.io.Reader in, ImportOptions options);
-
   // ---- curation ------------------------------------------------------------------------------
 
   /**
@@ -631,24 +586,6 @@ public interface Engram extends AutoCloseable {
    * @throws InvalidInputException when {@code runId} is not a run id
    */
   List<MemoryEntry> undoCuration(Grants grants, String runId);
-
-  /**
-   * Dirty (scope, topic) pairs across the whole store: the work list of curation workers.
-   *
-   * @param limit the most pairs returned
-   * @return dirty topics, at most {@code limit}
-   * @throws InvalidInputException if {@code limit} is not between 1 and 100,000
-   */
-  List<DirtyTopic> listDirtyTopics(int limit);
-
-  /**
-   * Up to 1,000 dirty (scope, topic) pairs across the whole store.
-   *
-   * @return dirty topics
-   */
-  default List<DirtyTopic> listDirtyTopics() {
-    return listDirtyTopics(1000);
-  }
 
   // ---- paths and domains ---------------------------------------------------------------------
 
@@ -712,7 +649,7 @@ public interface Engram extends AutoCloseable {
    * @throws InvalidInputException when a new path below {@code newPath} would exceed the path limit
    */
   default MemoryEntry move(Grants grants, String entryId, String newPath) {
-    return move(grants, entryId, newPath, ChangeOptions.none());
+    return move(grants, entryId, newPath, ChangeOptions.defaults());
   }
 
   /**
@@ -739,7 +676,7 @@ public interface Engram extends AutoCloseable {
    * @throws InvalidInputException when the patch sets nothing or a field is invalid
    */
   default WriteResult update(Grants grants, String entryId, EntryPatch patch) {
-    return update(grants, entryId, patch, ChangeOptions.none());
+    return update(grants, entryId, patch, ChangeOptions.defaults());
   }
 
   /**
@@ -775,12 +712,25 @@ public interface Engram extends AutoCloseable {
    */
   MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms);
 
+  // ---- views ---------------------------------------------------------------------------------
+
+  /**
+   * The operator view of this engine: whole-store maintenance and bulk transfer (reindex, vector cache
+   * statistics, export and import, the store-wide dirty-topic work list), kept apart from the tenant
+   * operations above. Application code that serves a tenant needs only {@code Engram}; operator
+   * tools (the CLI, the console, curation workers) use this view. The view shares this engine's store
+   * and lifecycle; calls on it fail like any call once the engine is closed.
+   *
+   * @return the operator view, the same object on every call
+   */
+  EngramOperator operator();
+
   // ---- boot ----------------------------------------------------------------------------------
 
   /**
    * The boot block for one runtime: the fixed boot nodes that exist in the visible scopes
    * ({@code core://agent}, {@code core://soul}, {@code preferences://user}, and
-   * {@code core://agent/<client_type>} for this runtime only) with content, plus the five most
+   * {@code core://agent/<runtime>} for this runtime only) with content, plus the five most
    * recently written other active memories by path, priority and disclosure, without content.
    *
    * <p>Boot nodes are written like any path (a write to {@code core://agent} creates or edits it) and
@@ -792,10 +742,12 @@ public interface Engram extends AutoCloseable {
    * erases them.
    *
    * @param grants the caller's grants
-   * @param clientType the runtime asking
+   * @param runtime the id of the agent runtime asking (such as {@code claudecode}; see
+   *     {@link BootBlock#bootPath(String)})
    * @return the boot block
+   * @throws InvalidInputException when {@code runtime} is not a runtime id
    */
-  BootBlock boot(Grants grants, ClientType clientType);
+  BootBlock boot(Grants grants, String runtime);
 
   /**
    * Closes the engine: every later call fails with a {@link StoreException} whose code is

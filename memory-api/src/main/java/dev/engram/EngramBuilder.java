@@ -180,7 +180,7 @@ public final class EngramBuilder {
   }
 
   /**
-   * Search tuning (default {@link SearchSettings#DEFAULTS}).
+   * Search tuning (default {@link SearchSettings#defaults()}).
    *
    * @param settings the settings
    * @return this builder
@@ -209,7 +209,7 @@ public final class EngramBuilder {
    * The bound of the vector block cache, in estimated bytes (default 256 MiB). The engine caches one
    * block per searched scope (the scope's vectors, their one-bit copy and the versions' text) and drops
    * the least recently used blocks beyond the bound; a scope whose block alone exceeds it is read from
-   * the store on every search. {@link Engram#vectorCacheStats()} reports hits and size.
+   * the store on every search. {@link EngramOperator#vectorCacheStats()} reports hits and size.
    *
    * @param bytes at least 1 MiB
    * @return this builder
@@ -311,10 +311,10 @@ public final class EngramBuilder {
         maxContentBytes != null ? maxContentBytes : DEFAULT_MAX_CONTENT_BYTES,
         corePriorityCap != null ? corePriorityCap : DEFAULT_CORE_CAP,
         keyPriorityCap != null ? keyPriorityCap : DEFAULT_KEY_CAP,
-        writePolicy != null ? writePolicy : WritePolicy.DEFAULT,
+        writePolicy != null ? writePolicy : WritePolicy.defaults(),
         protectedNamespaces,
         embedder,
-        searchSettings != null ? searchSettings : SearchSettings.DEFAULTS,
+        searchSettings != null ? searchSettings : SearchSettings.defaults(),
         reranker,
         new EngineConfig.Vectors(vectorCacheBytes != null ? vectorCacheBytes : DEFAULT_VECTOR_CACHE_BYTES,
             embeddingExecutor, scanExecutor, quantizedVectorScan == null || quantizedVectorScan));

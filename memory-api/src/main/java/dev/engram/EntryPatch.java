@@ -10,21 +10,21 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A metadata change for {@link Engram#update}: each field that is set replaces the entry's current
- * value; each field left null keeps it. Content is never part of a patch (use {@code correct}).
- * Start from one field and add more: {@code EntryPatch.priority(1).withDisclosure("When …")}.
- *
- * @param priority the new priority (0 core, 1 key, 2+ general), or null to keep it
- * @param disclosure the new disclosure, or null to keep it
- * @param glossary the new glossary (replacing the old one; empty clears it), or null to keep it
- * @param topics the new topics (at least one), or null to keep them
+ * value; each field left unset keeps it. Content is never part of a patch (use {@code correct}).
+ * One field: {@code EntryPatch.priority(1)}; several:
+ * {@code EntryPatch.builder().priority(1).disclosure("When …").build()}. Immutable.
  */
-public record EntryPatch(
-    @Nullable Integer priority, @Nullable String disclosure, @Nullable List<String> glossary,
-    @Nullable List<String> topics) {
+public final class EntryPatch {
+  private final @Nullable Integer priority;
+  private final @Nullable String disclosure;
+  private final @Nullable List<String> glossary;
+  private final @Nullable List<String> topics;
 
-  public EntryPatch {
-    glossary = glossary == null ? null : List.copyOf(glossary);
-    topics = topics == null ? null : List.copyOf(topics);
+  private EntryPatch(Builder b) {
+    this.priority = b.priority;
+    this.disclosure = b.disclosure;
+    this.glossary = b.glossary;
+    this.topics = b.topics;
   }
 
   /**
@@ -32,7 +32,7 @@ public record EntryPatch(
    * @return a patch that changes the priority only
    */
   public static EntryPatch priority(int priority) {
-    return new EntryPatch(priority, null, null, null);
+    return builder().priority(priority).build();
   }
 
   /**
@@ -40,7 +40,7 @@ public record EntryPatch(
    * @return a patch that changes the disclosure only
    */
   public static EntryPatch disclosure(String disclosure) {
-    return new EntryPatch(null, Objects.requireNonNull(disclosure, "disclosure"), null, null);
+    return builder().disclosure(disclosure).build();
   }
 
   /**
@@ -48,7 +48,7 @@ public record EntryPatch(
    * @return a patch that replaces the glossary only
    */
   public static EntryPatch glossary(List<String> glossary) {
-    return new EntryPatch(null, null, Objects.requireNonNull(glossary, "glossary"), null);
+    return builder().glossary(glossary).build();
   }
 
   /**
@@ -56,43 +56,131 @@ public record EntryPatch(
    * @return a patch that replaces the topics only
    */
   public static EntryPatch topics(List<String> topics) {
-    return new EntryPatch(null, null, null, Objects.requireNonNull(topics, "topics"));
+    return builder().topics(topics).build();
   }
 
   /**
-   * @param newPriority the new priority
-   * @return this patch, also changing the priority
+   * @return a builder with no field set
    */
-  public EntryPatch withPriority(int newPriority) {
-    return new EntryPatch(newPriority, disclosure, glossary, topics);
+  public static Builder builder() {
+    return new Builder();
   }
 
   /**
-   * @param newDisclosure the new disclosure
-   * @return this patch, also changing the disclosure
+   * @return a builder holding this patch
    */
-  public EntryPatch withDisclosure(String newDisclosure) {
-    return new EntryPatch(priority, Objects.requireNonNull(newDisclosure, "disclosure"), glossary, topics);
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.priority = priority;
+    b.disclosure = disclosure;
+    b.glossary = glossary;
+    b.topics = topics;
+    return b;
   }
 
   /**
-   * @param newGlossary the new glossary
-   * @return this patch, also replacing the glossary
+   * @return the new priority (0 core, 1 key, 2+ general), or null to keep it
    */
-  public EntryPatch withGlossary(List<String> newGlossary) {
-    return new EntryPatch(priority, disclosure, Objects.requireNonNull(newGlossary, "glossary"), topics);
+  public @Nullable Integer priority() {
+    return priority;
   }
 
   /**
-   * @param newTopics the new topics
-   * @return this patch, also replacing the topics
+   * @return the new disclosure, or null to keep it
    */
-  public EntryPatch withTopics(List<String> newTopics) {
-    return new EntryPatch(priority, disclosure, glossary, Objects.requireNonNull(newTopics, "topics"));
+  public @Nullable String disclosure() {
+    return disclosure;
   }
 
-  /** @return true when no field is set */
+  /**
+   * @return the new glossary (replacing the old one; empty clears it), or null to keep it
+   */
+  public @Nullable List<String> glossary() {
+    return glossary;
+  }
+
+  /**
+   * @return the new topics (at least one), or null to keep them
+   */
+  public @Nullable List<String> topics() {
+    return topics;
+  }
+
+  /**
+   * @return whether the patch sets no field
+   */
   public boolean isEmpty() {
     return priority == null && disclosure == null && glossary == null && topics == null;
+  }
+
+  @Override
+  public boolean equals(@Nullable Object o) {
+    return o instanceof EntryPatch other && Objects.equals(priority, other.priority)
+        && Objects.equals(disclosure, other.disclosure) && Objects.equals(glossary, other.glossary)
+        && Objects.equals(topics, other.topics);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(priority, disclosure, glossary, topics);
+  }
+
+  @Override
+  public String toString() {
+    return "EntryPatch[priority=" + priority + ", disclosure=" + disclosure + ", glossary=" + glossary
+        + ", topics=" + topics + "]";
+  }
+
+  /** A builder; the engine checks the values when the update runs. */
+  public static final class Builder {
+    private @Nullable Integer priority;
+    private @Nullable String disclosure;
+    private @Nullable List<String> glossary;
+    private @Nullable List<String> topics;
+
+    private Builder() {}
+
+    /**
+     * @param priority the new priority (0 core, 1 key, 2+ general)
+     * @return this builder
+     */
+    public Builder priority(int priority) {
+      this.priority = priority;
+      return this;
+    }
+
+    /**
+     * @param disclosure the new disclosure
+     * @return this builder
+     */
+    public Builder disclosure(String disclosure) {
+      this.disclosure = Objects.requireNonNull(disclosure, "disclosure");
+      return this;
+    }
+
+    /**
+     * @param glossary the new glossary, replacing the old one (empty clears it)
+     * @return this builder
+     */
+    public Builder glossary(List<String> glossary) {
+      this.glossary = List.copyOf(Objects.requireNonNull(glossary, "glossary"));
+      return this;
+    }
+
+    /**
+     * @param topics the new topics (at least one)
+     * @return this builder
+     */
+    public Builder topics(List<String> topics) {
+      this.topics = List.copyOf(Objects.requireNonNull(topics, "topics"));
+      return this;
+    }
+
+    /**
+     * @return the patch
+     */
+    public EntryPatch build() {
+      return new EntryPatch(this);
+    }
   }
 }

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param after where the page starts: a cursor handed out by the previous page, or null for the oldest event
  */
 public record HistoryOptions(int limit, @Nullable String after) {
-  /** The page size of {@link #first()}. */
+  /** The page size of {@link #defaults()}. */
   public static final int DEFAULT_LIMIT = 100;
   /** The largest page. */
   public static final int MAX_LIMIT = 1000;
@@ -40,7 +40,7 @@ public record HistoryOptions(int limit, @Nullable String after) {
    *
    * @return the options
    */
-  public static HistoryOptions first() {
+  public static HistoryOptions defaults() {
     return new HistoryOptions(DEFAULT_LIMIT, null);
   }
 

@@ -10,14 +10,24 @@ import org.jspecify.annotations.Nullable;
 /**
  * Options of the deterministic audit read {@link Engram#list(Grants, ListOptions)}. Results are ordered
  * by scope, then by the revision that created each version, then by version.
- *
- * @param includeSuperseded every version of every entry, whatever its status (whole chains)
- * @param includeRetired current versions that were retired, too
- * @param topic only entries carrying this topic
- * @param scope only this visible scope
  */
-public record ListOptions(
-    boolean includeSuperseded, boolean includeRetired, @Nullable String topic, @Nullable String scope) {
+public final class ListOptions {
+  private final boolean includeSuperseded;
+  private final boolean includeRetired;
+  private final @Nullable String topic;
+  private final @Nullable String scope;
+
+  private ListOptions(
+      boolean includeSuperseded,
+      boolean includeRetired,
+      @Nullable String topic,
+      @Nullable String scope) {
+    this.includeSuperseded = includeSuperseded;
+    this.includeRetired = includeRetired;
+    this.topic = topic;
+    this.scope = scope;
+  }
+
   private static final ListOptions DEFAULTS = builder().build();
 
   public static ListOptions defaults() {
@@ -59,5 +69,56 @@ public record ListOptions(
     public ListOptions build() {
       return new ListOptions(includeSuperseded, includeRetired, topic, scope);
     }
+  }
+
+  /**
+   * @return every version of every entry, whatever its status (whole chains)
+   */
+  public boolean includeSuperseded() {
+    return includeSuperseded;
+  }
+
+  /**
+   * @return current versions that were retired, too
+   */
+  public boolean includeRetired() {
+    return includeRetired;
+  }
+
+  /**
+   * @return only entries carrying this topic
+   */
+  public @Nullable String topic() {
+    return topic;
+  }
+
+  /**
+   * @return only this visible scope
+   */
+  public @Nullable String scope() {
+    return scope;
+  }
+
+  @Override
+  public boolean equals(@Nullable Object o) {
+    return o instanceof ListOptions other
+        && Objects.equals(includeSuperseded, other.includeSuperseded)
+        && Objects.equals(includeRetired, other.includeRetired)
+        && Objects.equals(topic, other.topic)
+        && Objects.equals(scope, other.scope);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(includeSuperseded, includeRetired, topic, scope);
+  }
+
+  @Override
+  public String toString() {
+    return "ListOptions["
+        + "includeSuperseded=" + includeSuperseded
+        + ", includeRetired=" + includeRetired
+        + ", topic=" + topic
+        + ", scope=" + scope + "]";
   }
 }

@@ -5,6 +5,7 @@
 package dev.engram;
 
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -16,7 +17,11 @@ import org.jspecify.annotations.Nullable;
  * @param actor the source that made the change
  * @param reason why, when the caller or curator said
  * @param revision the scope revision the change committed in
- * @param origin where the change came from (application, agent, MCP, console, curator, import)
+ * @param origin where the change came from: an open lowercase id. The engine writes {@code application}
+ *     (the default), {@code curator} (curation runs and their undo) and {@code import}; the agent
+ *     tools, the MCP server and the console write their own ({@code agent}, {@code mcp},
+ *     {@code console}). Null is inferred from the actor ({@code curator} for the curator's actors,
+ *     otherwise {@code application}); an id is stored lowercase.
  */
 public record MemoryEvent(
     String eventId,
@@ -29,32 +34,24 @@ public record MemoryEvent(
     @Nullable String reason,
     long revision,
     Instant at,
-    Origin origin) {
+    String origin) {
   public MemoryEvent {
     Objects.requireNonNull(eventId, "eventId");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(entryId, "entryId");
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(at, "at");
-    Objects.requireNonNull(origin, "origin");
+    origin = origin == null ? inferredOrigin(actor) : OpenIds.check("origin", origin.toLowerCase(Locale.ROOT));
   }
 
   /**
-   * An event whose origin is {@linkplain Origin#inferred inferred} from its actor.
+   * The origin of a change that names none: {@code curator} for the curator's actors
+   * ({@code curator}, {@code curator-undo}), otherwise {@code application}.
    *
-   * @param eventId the event
-   * @param scope the entry's scope
-   * @param entryId the entry
-   * @param kind what happened
-   * @param before the version as it was
-   * @param after the version as it became
-   * @param actor who made the change
-   * @param reason why
-   * @param revision the scope revision of the change
-   * @param at when
+   * @param actor the change's actor, or null
+   * @return the inferred origin
    */
-  public MemoryEvent(String eventId, String scope, String entryId, EventKind kind, @Nullable MemoryEntry before,
-      @Nullable MemoryEntry after, @Nullable String actor, @Nullable String reason, long revision, Instant at) {
-    this(eventId, scope, entryId, kind, before, after, actor, reason, revision, at, Origin.inferred(actor));
+  public static String inferredOrigin(@Nullable String actor) {
+    return "curator".equals(actor) || "curator-undo".equals(actor) ? "curator" : "application";
   }
 }

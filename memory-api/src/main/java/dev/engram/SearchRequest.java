@@ -7,6 +7,7 @@ package dev.engram;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import java.util.Set;
 
 /**
@@ -17,28 +18,29 @@ import java.util.Set;
  * in {@code [occurredFrom, occurredTo)} (compared to the nanosecond; entries without an event time never
  * match), however many better-ranked entries lie outside the interval. Stores keep event time indexed
  * for it.
- *
- * @param query what to look for (1..8,192 characters)
- * @param mode which channels to use (default {@link SearchMode#AUTO})
- * @param topics only entries carrying one of these topics (empty = any)
- * @param types only entries of these types (empty = any)
- * @param limit the most hits returned (1..200, default 10)
- * @param occurredFrom only entries whose {@link MemoryEntry#occurredAt()} is at or after this (entries
- *     without one never match a time filter); null: no lower bound
- * @param occurredTo only entries whose {@code occurredAt} is before this; null: no upper bound
- * @param referenceTime the "now" of the question: the time that relative references in the query ("last
- *     week", "yesterday", "on Friday") count from when {@link SearchSettings#timeBoost()} is on; null: the
- *     engine's clock
  */
-public record SearchRequest(
-    String query, SearchMode mode, List<String> topics, Set<EntryType> types, int limit,
-    java.time.@org.jspecify.annotations.Nullable Instant occurredFrom,
-    java.time.@org.jspecify.annotations.Nullable Instant occurredTo,
-    java.time.@org.jspecify.annotations.Nullable Instant referenceTime) {
+public final class SearchRequest {
+  private final String query;
+  private final SearchMode mode;
+  private final List<String> topics;
+  private final Set<EntryType> types;
+  private final int limit;
+  private final java.time.@org.jspecify.annotations.Nullable Instant occurredFrom;
+  private final java.time.@org.jspecify.annotations.Nullable Instant occurredTo;
+  private final java.time.@org.jspecify.annotations.Nullable Instant referenceTime;
+
   public static final int DEFAULT_LIMIT = 10;
   public static final int MAX_LIMIT = 200;
 
-  public SearchRequest {
+  private SearchRequest(
+      String query,
+      SearchMode mode,
+      List<String> topics,
+      Set<EntryType> types,
+      int limit,
+      java.time.@org.jspecify.annotations.Nullable Instant occurredFrom,
+      java.time.@org.jspecify.annotations.Nullable Instant occurredTo,
+      java.time.@org.jspecify.annotations.Nullable Instant referenceTime) {
     Objects.requireNonNull(query, "query");
     Objects.requireNonNull(mode, "mode");
     topics = List.copyOf(topics);
@@ -49,34 +51,29 @@ public record SearchRequest(
     if (occurredFrom != null && occurredTo != null && !occurredFrom.isBefore(occurredTo)) {
       throw new InvalidInputException("occurredTo", "must be after occurredFrom (" + occurredFrom + "), was " + occurredTo);
     }
+    this.query = query;
+    this.mode = mode;
+    this.topics = topics;
+    this.types = types;
+    this.limit = limit;
+    this.occurredFrom = occurredFrom;
+    this.occurredTo = occurredTo;
+    this.referenceTime = referenceTime;
   }
 
   /**
-   * A request whose relative time references count from the engine's clock.
-   *
-   * @param query what to look for
-   * @param mode which channels to use
-   * @param topics only entries carrying one of these topics
-   * @param types only entries of these types
-   * @param limit the most hits returned
-   * @param occurredFrom the event-time filter's lower bound, or null
-   * @param occurredTo the event-time filter's upper bound, or null
+   * @return a builder holding this request, to change some of its settings
    */
-  public SearchRequest(String query, SearchMode mode, List<String> topics, Set<EntryType> types, int limit,
-      java.time.@org.jspecify.annotations.Nullable Instant occurredFrom,
-      java.time.@org.jspecify.annotations.Nullable Instant occurredTo) {
-    this(query, mode, topics, types, limit, occurredFrom, occurredTo, null);
-  }
-
-  /**
-   * This request with another limit.
-   *
-   * @param limit 1..200
-   * @return the new request
-   * @throws InvalidInputException when the limit is out of range
-   */
-  public SearchRequest withLimit(int limit) {
-    return new SearchRequest(query, mode, topics, types, limit, occurredFrom, occurredTo, referenceTime);
+  public Builder toBuilder() {
+    Builder b = new Builder(query);
+    b.mode = mode;
+    b.topics = topics;
+    b.types = types;
+    b.limit = limit;
+    b.occurredFrom = occurredFrom;
+    b.occurredTo = occurredTo;
+    b.referenceTime = referenceTime;
+    return b;
   }
 
   /** Whether the request filters by event time. */
@@ -158,5 +155,95 @@ public record SearchRequest(
     public SearchRequest build() {
       return new SearchRequest(query, mode, topics, types, limit, occurredFrom, occurredTo, referenceTime);
     }
+  }
+
+  /**
+   * @return what to look for (1..8,192 characters)
+   */
+  public String query() {
+    return query;
+  }
+
+  /**
+   * @return which channels to use (default {@link SearchMode#AUTO})
+   */
+  public SearchMode mode() {
+    return mode;
+  }
+
+  /**
+   * @return only entries carrying one of these topics (empty = any)
+   */
+  public List<String> topics() {
+    return topics;
+  }
+
+  /**
+   * @return only entries of these types (empty = any)
+   */
+  public Set<EntryType> types() {
+    return types;
+  }
+
+  /**
+   * @return the most hits returned (1..200, default 10)
+   */
+  public int limit() {
+    return limit;
+  }
+
+  /**
+   * @return only entries whose {@link MemoryEntry#occurredAt()} is at or after this (entries without one
+   *     never match a time filter); null: no lower bound
+   */
+  public java.time.@org.jspecify.annotations.Nullable Instant occurredFrom() {
+    return occurredFrom;
+  }
+
+  /**
+   * @return only entries whose {@code occurredAt} is before this; null: no upper bound
+   */
+  public java.time.@org.jspecify.annotations.Nullable Instant occurredTo() {
+    return occurredTo;
+  }
+
+  /**
+   * @return the "now" of the question: the time that relative references in the query ("last week",
+   *     "yesterday", "on Friday") count from when {@link SearchSettings#timeBoost()} is on; null: the
+   *     engine's clock
+   */
+  public java.time.@org.jspecify.annotations.Nullable Instant referenceTime() {
+    return referenceTime;
+  }
+
+  @Override
+  public boolean equals(@Nullable Object o) {
+    return o instanceof SearchRequest other
+        && Objects.equals(query, other.query)
+        && Objects.equals(mode, other.mode)
+        && Objects.equals(topics, other.topics)
+        && Objects.equals(types, other.types)
+        && Objects.equals(limit, other.limit)
+        && Objects.equals(occurredFrom, other.occurredFrom)
+        && Objects.equals(occurredTo, other.occurredTo)
+        && Objects.equals(referenceTime, other.referenceTime);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(query, mode, topics, types, limit, occurredFrom, occurredTo, referenceTime);
+  }
+
+  @Override
+  public String toString() {
+    return "SearchRequest["
+        + "query=" + query
+        + ", mode=" + mode
+        + ", topics=" + topics
+        + ", types=" + types
+        + ", limit=" + limit
+        + ", occurredFrom=" + occurredFrom
+        + ", occurredTo=" + occurredTo
+        + ", referenceTime=" + referenceTime + "]";
   }
 }

@@ -11,10 +11,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Tuning of search, immutable and thread-safe. Made with {@link #builder()} (which starts from
- * {@link #DEFAULTS}) or derived with the {@code with…} methods; every setter fails fast with an
+ * {@link #defaults()}) or changed through {@link #toBuilder()}; every setter fails fast with an
  * {@link InvalidInputException} naming the setting.
  *
- * <p>{@link #DEFAULTS}: score fusion ({@link Fusion#SCORE}) with the full-text arm weighted 1.25 against the
+ * <p>{@link #defaults()}: score fusion ({@link Fusion#SCORE}) with the full-text arm weighted 1.25 against the
  * vector arm's 1 and the arms over retrieval keys at 0.3 (full text) and 0.25 (vectors), each arm
  * contributing its best 100 candidates, the vector admission floor of the embedder's profile
  * ({@link dev.engram.spi.EmbeddingProfile#vectorFloor()}), priority bonus 0.002 (priority 0) / 0.001
@@ -58,8 +58,7 @@ public final class SearchSettings {
   /** The default {@link #sessionBoost()}. */
   public static final double SESSION_BOOST_DEFAULT = 0.0;
 
-  /** The library's defaults (see the class documentation). */
-  public static final SearchSettings DEFAULTS =
+  private static final SearchSettings DEFAULTS =
       new SearchSettings(Fusion.SCORE, null, 60, 1.25, 1.0, 0.002, Duration.ofSeconds(2), 100, TIME_BOOST_DEFAULT,
           KEY_FTS_WEIGHT_DEFAULT, KEY_VECTOR_WEIGHT_DEFAULT, SPEAKER_BOOST_DEFAULT, SESSION_BOOST_DEFAULT);
 
@@ -97,7 +96,14 @@ public final class SearchSettings {
   }
 
   /**
-   * A builder holding the {@link #DEFAULTS}.
+   * @return the library's defaults (see the class documentation)
+   */
+  public static SearchSettings defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * A builder holding the {@link #defaults()}.
    *
    * @return a new builder
    */
@@ -233,92 +239,6 @@ public final class SearchSettings {
    */
   public double sessionBoost() {
     return sessionBoost;
-  }
-
-  /**
-   * These settings with another time boost.
-   *
-   * @param boost within [0, 1]; 0 turns the boost off
-   * @return the new settings
-   * @throws InvalidInputException when the boost is out of range
-   */
-  public SearchSettings withTimeBoost(double boost) {
-    return toBuilder().timeBoost(boost).build();
-  }
-
-  /**
-   * These settings with another vector admission floor.
-   *
-   * @param floor the minimum cosine, within [-1, 1]
-   * @return the new settings
-   * @throws InvalidInputException when the floor is out of range
-   */
-  public SearchSettings withVectorFloor(double floor) {
-    return toBuilder().vectorFloor(floor).build();
-  }
-
-  /**
-   * These settings with the vector admission floor of the embedder's profile.
-   *
-   * @return the new settings
-   */
-  public SearchSettings withProfileVectorFloor() {
-    return toBuilder().profileVectorFloor().build();
-  }
-
-  /**
-   * These settings with other channel weights.
-   *
-   * @param fts the full-text weight, finite and at least 0
-   * @param vector the vector weight, finite and at least 0
-   * @return the new settings
-   * @throws InvalidInputException when a weight is out of range or both are 0
-   */
-  public SearchSettings withWeights(double fts, double vector) {
-    return toBuilder().ftsWeight(fts).vectorWeight(vector).build();
-  }
-
-  /**
-   * These settings with another fusion method.
-   *
-   * @param fusion the method
-   * @return the new settings
-   */
-  public SearchSettings withFusion(Fusion fusion) {
-    return toBuilder().fusion(fusion).build();
-  }
-
-  /**
-   * These settings with another fusion constant.
-   *
-   * @param k the reciprocal-rank-fusion constant, at least 1
-   * @return the new settings
-   * @throws InvalidInputException when k is below 1
-   */
-  public SearchSettings withRrfK(int k) {
-    return toBuilder().rrfK(k).build();
-  }
-
-  /**
-   * These settings with another query embedding timeout.
-   *
-   * @param timeout positive
-   * @return the new settings
-   * @throws InvalidInputException when the timeout is not positive
-   */
-  public SearchSettings withEmbedTimeout(Duration timeout) {
-    return toBuilder().embedTimeout(timeout).build();
-  }
-
-  /**
-   * These settings with another channel depth.
-   *
-   * @param depth candidates per channel, 10..1000
-   * @return the new settings
-   * @throws InvalidInputException when the depth is out of range
-   */
-  public SearchSettings withChannelDepth(int depth) {
-    return toBuilder().channelDepth(depth).build();
   }
 
   @Override

@@ -12,52 +12,85 @@ import org.jspecify.annotations.Nullable;
 /**
  * Optional settings of one {@link Engram#write(Grants, String, WriteOptions)}. Values are validated by
  * the engine when the write runs, so a bad value fails that write with a precise message.
- *
- * @param topicsHint topics the entry keeps; the reasoner may add more after them. With a type as well,
- *     the write needs no reasoner: when the reasoner fails it is filed from these fields (with a warning)
- * @param type the entry's type; it wins over the reasoner's
- * @param priority 0 core, 1 key, 2+ general (default 2)
- * @param glossary the glossary, or null when the write sets none (a path write then keeps the
- *     entry's current glossary; an empty list clears it)
- * @param path a stable address; a write to an active path makes a new version of that entry (or is
- *     DEDUPED when every field is equal), and is deduplicated against that entry only. Such a write
- *     has patch semantics: a priority, disclosure or glossary it leaves unset keeps the entry's
- *     current value instead of resetting it (use {@code Engram.update} to change metadata alone)
- * @param expectedRevision fail with {@link RevisionConflictException} unless the target scope is at
- *     this revision
- * @param occurredAt when the remembered thing happened (stored as {@link MemoryEntry#occurredAt()})
- * @param writePolicy narrows the engine's write policy for this call (it can never widen it:
- *     descendants only when both allow them, ancestor promotion no further than both allow)
- * @param origin where the write comes from, recorded in history (null: {@link Origin#APPLICATION})
  */
-public record WriteOptions(
-    List<String> topicsHint,
-    @Nullable EntryType type,
-    @Nullable Integer priority,
-    @Nullable String disclosure,
-    @Nullable List<String> glossary,
-    @Nullable String path,
-    @Nullable String source,
-    List<String> evidence,
-    @Nullable Long expectedRevision,
-    java.time.@Nullable Instant occurredAt,
-    @Nullable WritePolicy writePolicy,
-    @Nullable Origin origin) {
+public final class WriteOptions {
+  private final List<String> topicsHint;
+  private final @Nullable EntryType type;
+  private final @Nullable Integer priority;
+  private final @Nullable String disclosure;
+  private final @Nullable List<String> glossary;
+  private final @Nullable String path;
+  private final @Nullable String source;
+  private final List<String> evidence;
+  private final @Nullable Long expectedRevision;
+  private final java.time.@Nullable Instant occurredAt;
+  private final @Nullable WritePolicy writePolicy;
+  private final @Nullable String origin;
 
   private static final WriteOptions DEFAULTS = builder().build();
 
-  public WriteOptions {
+  private WriteOptions(
+      List<String> topicsHint,
+      @Nullable EntryType type,
+      @Nullable Integer priority,
+      @Nullable String disclosure,
+      @Nullable List<String> glossary,
+      @Nullable String path,
+      @Nullable String source,
+      List<String> evidence,
+      @Nullable Long expectedRevision,
+      java.time.@Nullable Instant occurredAt,
+      @Nullable WritePolicy writePolicy,
+      @Nullable String origin) {
     topicsHint = List.copyOf(topicsHint);
     glossary = glossary == null ? null : List.copyOf(glossary);
     evidence = List.copyOf(evidence);
+    this.topicsHint = topicsHint;
+    this.type = type;
+    this.priority = priority;
+    this.disclosure = disclosure;
+    this.glossary = glossary;
+    this.path = path;
+    this.source = source;
+    this.evidence = evidence;
+    this.expectedRevision = expectedRevision;
+    this.occurredAt = occurredAt;
+    this.writePolicy = writePolicy;
+    this.origin = origin;
   }
 
+  /**
+   * @return options that set nothing: the reasoner files the write
+   */
   public static WriteOptions defaults() {
     return DEFAULTS;
   }
 
+  /**
+   * @return a builder with nothing set
+   */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * @return a builder holding these options, to change some of them
+   */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.topicsHint = topicsHint;
+    b.type = type;
+    b.priority = priority;
+    b.disclosure = disclosure;
+    b.glossary = glossary;
+    b.path = path;
+    b.source = source;
+    b.evidence = evidence;
+    b.expectedRevision = expectedRevision;
+    b.occurredAt = occurredAt;
+    b.writePolicy = writePolicy;
+    b.origin = origin;
+    return b;
   }
 
   /** A builder; {@code build()} may be called more than once. */
@@ -73,7 +106,7 @@ public record WriteOptions(
     private @Nullable Long expectedRevision;
     private java.time.@Nullable Instant occurredAt;
     private @Nullable WritePolicy writePolicy;
-    private @Nullable Origin origin;
+    private @Nullable String origin;
 
     private Builder() {}
 
@@ -146,11 +179,13 @@ public record WriteOptions(
     }
 
     /**
-     * @param origin where the write comes from
+     * @param origin where the write comes from, an open id such as {@code agent} or {@code console}
+     *     (1 to 32 lowercase letters, digits or {@code -}, starting with a letter)
      * @return this builder
+     * @throws InvalidInputException when {@code origin} is not such an id
      */
-    public Builder origin(Origin origin) {
-      this.origin = Objects.requireNonNull(origin, "origin");
+    public Builder origin(String origin) {
+      this.origin = OpenIds.check("origin", origin);
       return this;
     }
 
@@ -169,5 +204,136 @@ public record WriteOptions(
       }
       return List.copyOf(values);
     }
+  }
+
+  /**
+   * @return topics the entry keeps; the reasoner may add more after them. With a type as well, the write
+   *     needs no reasoner: when the reasoner fails it is filed from these fields (with a warning)
+   */
+  public List<String> topicsHint() {
+    return topicsHint;
+  }
+
+  /**
+   * @return the entry's type; it wins over the reasoner's
+   */
+  public @Nullable EntryType type() {
+    return type;
+  }
+
+  /**
+   * @return 0 core, 1 key, 2+ general (default 2)
+   */
+  public @Nullable Integer priority() {
+    return priority;
+  }
+
+  /**
+   * @return when an agent should open this entry (a Lore-style disclosure), or null
+   */
+  public @Nullable String disclosure() {
+    return disclosure;
+  }
+
+  /**
+   * @return the glossary, or null when the write sets none (a path write then keeps the entry's current
+   *     glossary; an empty list clears it)
+   */
+  public @Nullable List<String> glossary() {
+    return glossary;
+  }
+
+  /**
+   * @return a stable address; a write to an active path makes a new version of that entry (or is DEDUPED
+   *     when every field is equal), and is deduplicated against that entry only. Such a write has patch
+   *     semantics: a priority, disclosure or glossary it leaves unset keeps the entry's current value
+   *     instead of resetting it (use {@code Engram.update} to change metadata alone)
+   */
+  public @Nullable String path() {
+    return path;
+  }
+
+  /**
+   * @return the actor history records for the write, or null
+   */
+  public @Nullable String source() {
+    return source;
+  }
+
+  /**
+   * @return ids of captured sources the entry is drawn from (empty: none)
+   */
+  public List<String> evidence() {
+    return evidence;
+  }
+
+  /**
+   * @return fail with {@link RevisionConflictException} unless the target scope is at this revision
+   */
+  public @Nullable Long expectedRevision() {
+    return expectedRevision;
+  }
+
+  /**
+   * @return when the remembered thing happened (stored as {@link MemoryEntry#occurredAt()})
+   */
+  public java.time.@Nullable Instant occurredAt() {
+    return occurredAt;
+  }
+
+  /**
+   * @return narrows the engine's write policy for this call (it can never widen it: descendants only
+   *     when both allow them, ancestor promotion no further than both allow)
+   */
+  public @Nullable WritePolicy writePolicy() {
+    return writePolicy;
+  }
+
+  /**
+   * @return where the write comes from, recorded in history (null: {@code application}; see {@link
+   *     MemoryEvent#origin()})
+   */
+  public @Nullable String origin() {
+    return origin;
+  }
+
+  @Override
+  public boolean equals(@Nullable Object o) {
+    return o instanceof WriteOptions other
+        && Objects.equals(topicsHint, other.topicsHint)
+        && Objects.equals(type, other.type)
+        && Objects.equals(priority, other.priority)
+        && Objects.equals(disclosure, other.disclosure)
+        && Objects.equals(glossary, other.glossary)
+        && Objects.equals(path, other.path)
+        && Objects.equals(source, other.source)
+        && Objects.equals(evidence, other.evidence)
+        && Objects.equals(expectedRevision, other.expectedRevision)
+        && Objects.equals(occurredAt, other.occurredAt)
+        && Objects.equals(writePolicy, other.writePolicy)
+        && Objects.equals(origin, other.origin);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(topicsHint, type, priority, disclosure, glossary, path, source, evidence,
+        expectedRevision, occurredAt, writePolicy, origin);
+  }
+
+  @Override
+  public String toString() {
+    return "WriteOptions["
+        + "topicsHint=" + topicsHint
+        + ", type=" + type
+        + ", priority=" + priority
+        + ", disclosure=" + disclosure
+        + ", glossary=" + glossary
+        + ", path=" + path
+        + ", source=" + source
+        + ", evidence=" + evidence
+        + ", expectedRevision=" + expectedRevision
+        + ", occurredAt=" + occurredAt
+        + ", writePolicy=" + writePolicy
+        + ", origin=" + origin + "]";
   }
 }

@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param vectorsMissing true when an embedder is configured but the entry version was stored without
  *     vectors (the embedder failed, was late, or its executor was saturated; a warning says which): the
  *     write is committed, search finds the entry by full text only, the scope's vectors count as
- *     incomplete, and {@link Engram#reindex} embeds it later
+ *     incomplete, and {@link EngramOperator#reindex} embeds it later
  */
 public record WriteResult(
     Outcome outcome, MemoryEntry entry, long revision, List<String> warnings, boolean vectorsMissing) {

@@ -14,7 +14,7 @@ class SearchSettingsTest {
 
   @Test
   void defaultsAreScoreFusionWithTheProfileFloor() {
-    SearchSettings d = SearchSettings.DEFAULTS;
+    SearchSettings d = SearchSettings.defaults();
     assertThat(d.fusion()).isEqualTo(SearchSettings.Fusion.SCORE);
     assertThat(d.vectorFloor()).isEmpty();
     assertThat(d.vectorFloorOr(0.42)).isEqualTo(0.42);
@@ -40,15 +40,15 @@ class SearchSettingsTest {
     assertThat(s.priorityBonus()).isZero();
     assertThat(s.channelDepth()).isEqualTo(50);
     assertThat(s.embedTimeout()).isEqualTo(Duration.ofMillis(300));
-    assertThat(s.withProfileVectorFloor().vectorFloor()).isEmpty();
-    assertThat(s.withVectorFloor(0.5).vectorFloor()).hasValue(0.5);
-    assertThat(s.withWeights(1, 1).ftsWeight()).isEqualTo(1);
-    assertThat(s.withRrfK(60).rrfK()).isEqualTo(60);
-    assertThat(s.withFusion(SearchSettings.Fusion.SCORE).fusion()).isEqualTo(SearchSettings.Fusion.SCORE);
-    assertThat(s.withChannelDepth(200).channelDepth()).isEqualTo(200);
-    assertThat(s.withEmbedTimeout(Duration.ofSeconds(5)).embedTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(s.toBuilder().profileVectorFloor().build().vectorFloor()).isEmpty();
+    assertThat(s.toBuilder().vectorFloor(0.5).build().vectorFloor()).hasValue(0.5);
+    assertThat(s.toBuilder().ftsWeight(1).vectorWeight(1).build().ftsWeight()).isEqualTo(1);
+    assertThat(s.toBuilder().rrfK(60).build().rrfK()).isEqualTo(60);
+    assertThat(s.toBuilder().fusion(SearchSettings.Fusion.SCORE).build().fusion()).isEqualTo(SearchSettings.Fusion.SCORE);
+    assertThat(s.toBuilder().channelDepth(200).build().channelDepth()).isEqualTo(200);
+    assertThat(s.toBuilder().embedTimeout(Duration.ofSeconds(5)).build().embedTimeout()).isEqualTo(Duration.ofSeconds(5));
     assertThat(s.toBuilder().build()).isEqualTo(s);
-    assertThat(s).isNotEqualTo(SearchSettings.DEFAULTS);
+    assertThat(s).isNotEqualTo(SearchSettings.defaults());
     assertThat(s.toString()).contains("RECIPROCAL_RANK", "rrfK=10");
   }
 
@@ -63,11 +63,11 @@ class SearchSettingsTest {
     assertField(() -> b.priorityBonus(0.01), "priorityBonus");
     assertField(() -> b.embedTimeout(Duration.ZERO), "embedTimeout");
     assertField(() -> b.channelDepth(5), "channelDepth");
-    assertField(() -> SearchSettings.DEFAULTS.withWeights(0, 0), "ftsWeight");
+    assertField(() -> SearchSettings.builder().ftsWeight(0).vectorWeight(0).build(), "ftsWeight");
     assertThatThrownBy(() -> b.fusion(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("fusion");
     assertThatThrownBy(() -> b.embedTimeout(null)).isInstanceOf(NullPointerException.class);
     // nothing was changed by the failed calls
-    assertThat(b.build()).isEqualTo(SearchSettings.DEFAULTS);
+    assertThat(b.build()).isEqualTo(SearchSettings.defaults());
   }
 
   private static void assertField(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String field) {

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.CapturedSource;
-import dev.engram.ClientType;
 import dev.engram.SourceRecord;
 import dev.engram.Grants;
 import dev.engram.MemoryException;
@@ -25,9 +24,9 @@ import org.jspecify.annotations.Nullable;
 public final class AgentMemory {
   private final MemoryResource resource;
   private final Grants grants;
-  private final @Nullable ClientType client;
+  private final @Nullable AgentRuntime client;
 
-  AgentMemory(MemoryResource resource, Grants grants, @Nullable ClientType client) {
+  AgentMemory(MemoryResource resource, Grants grants, @Nullable AgentRuntime client) {
     this.resource = resource;
     this.grants = grants;
     this.client = client;
@@ -91,18 +90,18 @@ public final class AgentMemory {
 
   /**
    * The boot block as one deterministic text block for the start of a session: the existing boot
-   * nodes of the runtime this memory was bound to (or {@code clientType} when given; the generic
-   * {@link ClientType#MCP} when neither is known) with their content and refs, then the five most
+   * nodes of the runtime this memory was bound to (or {@code runtime} when given; the generic
+   * {@link AgentRuntime#MCP} when neither is known) with their content and refs, then the five most
    * recently written memories by path, priority and disclosure, without content. Remembered text is
    * rendered one line per item inside a fenced section labelled as remembered data.
    *
-   * @param clientType the runtime, or null for the one this memory was bound to
+   * @param runtime the runtime, or null for the one this memory was bound to
    * @return the block
    * @throws MemoryException if the store fails
    */
-  public String boot(@Nullable ClientType clientType) {
-    ClientType runtime = clientType != null ? clientType : client != null ? client : ClientType.MCP;
-    return Instructions.boot(resource.engram.boot(grants, runtime));
+  public String boot(@Nullable AgentRuntime runtime) {
+    AgentRuntime chosen = runtime != null ? runtime : client != null ? client : AgentRuntime.MCP;
+    return Instructions.boot(resource.engram.boot(grants, chosen.id()));
   }
 
   /**
@@ -121,9 +120,9 @@ public final class AgentMemory {
   /**
    * The runtime this memory was bound to, when trusted code named one.
    *
-   * @return the client type, or null
+   * @return the runtime, or null
    */
-  public @Nullable ClientType clientType() {
+  public @Nullable AgentRuntime runtime() {
     return client;
   }
 

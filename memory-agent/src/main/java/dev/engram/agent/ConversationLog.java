@@ -150,7 +150,7 @@ public final class ConversationLog {
   public Conversations conversations(Grants grants) {
     Objects.requireNonNull(grants, "grants");
     List<CapturedSource> all = engram.sources(grants,
-        SourceQuery.all().withScope(scopeOf(grants)).withLimit(SourceQuery.MAX_LIMIT));
+        SourceQuery.builder().scope(scopeOf(grants)).limit(SourceQuery.MAX_LIMIT).build());
     Set<String> ids = new LinkedHashSet<>();
     for (CapturedSource s : all) {
       if (s.metadata(INDEX_KEY) != null) {
@@ -310,7 +310,7 @@ public final class ConversationLog {
     Objects.requireNonNull(conversationId, "conversationId");
     Grants.Template.requireId("conversationId", conversationId);
     List<CapturedSource> out = engram.sources(grants,
-        SourceQuery.session(conversationId).withScope(scopeOf(grants)).withLimit(SourceQuery.MAX_LIMIT));
+        SourceQuery.builder().session(conversationId).scope(scopeOf(grants)).limit(SourceQuery.MAX_LIMIT).build());
     if (out.size() >= SourceQuery.MAX_LIMIT) {
       throw new InvalidInputException("conversationId", "conversation " + conversationId + " holds "
           + SourceQuery.MAX_LIMIT + " or more captured records, more than one read returns; delete it or start a "

@@ -233,7 +233,7 @@ final class Instructions {
   static String boot(BootBlock block) {
     StringBuilder sb = new StringBuilder(BOOT_PREAMBLE).append('\n');
     sb.append(BOOT_BEGIN).append('\n');
-    sb.append("Runtime: ").append(block.clientType().id()).append('\n');
+    sb.append("Runtime: ").append(block.runtime()).append('\n');
     if (block.nodes().isEmpty()) {
       sb.append("No boot node is written yet.\n");
     } else {
@@ -267,8 +267,8 @@ final class Instructions {
     try {
       // the preload already holds the core entries when it loads them; the context then keeps its budget for hits
       boolean corePreloaded = resource.preload.enabled() && (resource.preload.core() || resource.preload.all());
-      ContextRequest request = new ContextRequest(query, resource.contextBytes, 16, 8, 2000);
-      ctx = resource.engram.prepareContext(grants, corePreloaded ? request.withCoreShare(0) : request);
+      ContextRequest.Builder request = ContextRequest.builder(query).maxBytes(resource.contextBytes);
+      ctx = resource.engram.prepareContext(grants, (corePreloaded ? request.coreShare(0) : request).build());
     } catch (InvalidInputException e) {
       LOG.warn("no prepared context for this message: {}", e.getMessage());
       sb.append("(No memory context could be prepared for this message.)\n");

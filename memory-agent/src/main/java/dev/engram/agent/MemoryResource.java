@@ -4,11 +4,10 @@
  */
 package dev.engram.agent;
 
-import dev.engram.ClientType;
 import dev.engram.ContextRequest;
-import dev.engram.Origin;
 import dev.engram.Engram;
 import dev.engram.Grants;
+import dev.engram.WriteOptions;
 import dev.engram.InvalidInputException;
 import dev.engram.WritePolicy;
 import java.util.Objects;
@@ -42,7 +41,7 @@ public final class MemoryResource {
   final @Nullable WritePolicy writePolicy;
   final int contextBytes;
   final String source;
-  final Origin origin;
+  final String origin;
   final Tools tools;
 
   private MemoryResource(Builder b) {
@@ -53,7 +52,7 @@ public final class MemoryResource {
     this.writePolicy = b.writePolicy;
     this.contextBytes = b.contextBytes != null ? b.contextBytes : DEFAULT_CONTEXT_BYTES;
     this.source = b.source != null ? b.source : DEFAULT_SOURCE;
-    this.origin = b.origin != null ? b.origin : Origin.AGENT;
+    this.origin = b.origin != null ? b.origin : "agent";
     this.tools = new Tools(this);
   }
 
@@ -79,16 +78,16 @@ public final class MemoryResource {
 
   /**
    * Memory for one request or run of a known agent runtime: {@code memory_boot} loads that runtime's
-   * boot node {@code core://agent/<client_type>} unless the call names another runtime, and history
-   * records the tools' changes with the actor {@code <source>:<client_type>} (e.g. {@code mcp:codex}).
+   * boot node {@code core://agent/<runtime>} unless the call names another runtime, and history
+   * records the tools' changes with the actor {@code <source>:<runtime>} (e.g. {@code mcp:codex}).
    *
    * @param grants minted by trusted code; the model never sees or chooses them
-   * @param clientType the runtime the agent runs in (e.g. from the MCP client's info)
+   * @param runtime the runtime the agent runs in (e.g. from the MCP client's info)
    * @return the agent's memory, thread-safe
    */
-  public AgentMemory bind(Grants grants, ClientType clientType) {
+  public AgentMemory bind(Grants grants, AgentRuntime runtime) {
     return new AgentMemory(this, Objects.requireNonNull(grants, "grants"),
-        Objects.requireNonNull(clientType, "clientType"));
+        Objects.requireNonNull(runtime, "runtime"));
   }
 
   /**
@@ -118,7 +117,7 @@ public final class MemoryResource {
     private @Nullable WritePolicy writePolicy;
     private @Nullable Integer contextBytes;
     private @Nullable String source;
-    private @Nullable Origin origin;
+    private @Nullable String origin;
     private boolean built;
 
     private Builder(Engram engram) {
@@ -208,15 +207,17 @@ public final class MemoryResource {
     }
 
     /**
-     * Where history records the changes made through the tools come from (default {@link
-     * Origin#AGENT}; the MCP server sets {@link Origin#MCP}).
+     * Where history records the changes made through the tools come from (default {@code agent}; the
+     * MCP server sets {@code mcp}).
      *
-     * @param origin the origin of tool changes
+     * @param origin the origin of tool changes, an open id (see {@link dev.engram.MemoryEvent#origin()})
      * @return this builder
+     * @throws dev.engram.InvalidInputException when {@code origin} is not a valid origin id
      */
-    public Builder origin(Origin origin) {
+    public Builder origin(String origin) {
       requireUnset("origin", this.origin);
-      this.origin = Objects.requireNonNull(origin, "origin");
+      WriteOptions.builder().origin(origin); // the one origin rule, checked now rather than at the first write
+      this.origin = origin;
       return this;
     }
 

@@ -24,7 +24,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.BootBlock;
 import dev.engram.ChangeOptions;
-import dev.engram.ClientType;
 import dev.engram.RecentMemory;
 import dev.engram.UntrustedText;
 import dev.engram.EntryStatus;
@@ -142,8 +141,9 @@ final class Tools {
         stable user context; core://agent/<client>: rules for this runtime only) with their content, and \
         the five most recently written memories by path, priority and disclosure, without content. Pass \
         "client" to name the runtime you run in; without it, the runtime this memory was opened for.""",
-        object(properties("client", oneOf("The runtime you run in (mcp: a generic MCP client).",
-            java.util.Arrays.stream(ClientType.values()).map(ClientType::id).toList()))));
+        object(properties("client", string("The runtime you run in: a runtime id (lowercase letters, "
+            + "digits, '-') such as " + String.join(", ", AgentRuntime.KNOWN.stream().map(AgentRuntime::id).toList())
+            + " (mcp: a generic MCP client).", 1, 32))));
     this.tools = Map.copyOf(all);
     List<ToolSpec> specs = new ArrayList<>();
     for (Tool t : all.values()) {
@@ -165,7 +165,7 @@ final class Tools {
 
   // ---- dispatch
 
-  ToolResult call(Grants grants, @Nullable ClientType client, String name, String jsonArgs) {
+  ToolResult call(Grants grants, @Nullable AgentRuntime client, String name, String jsonArgs) {
     Tool tool = tools.get(name);
     if (tool == null || (tool.writes && resource.mode != MemoryMode.READ_WRITE)) {
       if (tool != null) {
@@ -200,8 +200,8 @@ final class Tools {
         case WRITE -> write(grants, actor(client), args);
         case CORRECT -> correct(grants, actor(client), args);
         case FORGET -> forget(grants, actor(client), args);
-        case BOOT -> boot(grants, args.has("client") ? ClientType.of(args.get("client").textValue())
-            : client != null ? client : ClientType.MCP);
+        case BOOT -> boot(grants, args.has("client") ? AgentRuntime.of(args.get("client").textValue())
+            : client != null ? client : AgentRuntime.MCP);
         default -> throw new IllegalStateException(name);
       };
     } catch (RefException e) {
@@ -272,7 +272,7 @@ final class Tools {
   }
 
   /** The actor history records: the configured source, with the runtime when trusted code named it. */
-  private String actor(@Nullable ClientType client) {
+  private String actor(@Nullable AgentRuntime client) {
     return client == null ? resource.source : resource.source + ":" + client.id();
   }
 
@@ -294,7 +294,7 @@ final class Tools {
   private ToolResult correct(Grants grants, String actor, JsonNode args) {
     MemoryEntry cur = current(grants, args.get("ref").textValue());
     MemoryEntry next = resource.engram.correct(grants, cur.entryId(), args.get("content").textValue(),
-        ChangeOptions.reason("corrected through " + CORRECT).withSource(actor).withOrigin(resource.origin));
+        ChangeOptions.builder().reason("corrected through " + CORRECT).source(actor).origin(resource.origin).build());
     ObjectNode out = F.objectNode();
     out.put("outcome", next.versionId().equals(cur.versionId()) ? "unchanged (same content)" : "corrected");
     return ok(out, withEntry(out, next));
@@ -303,15 +303,15 @@ final class Tools {
   private ToolResult forget(Grants grants, String actor, JsonNode args) {
     MemoryEntry cur = current(grants, args.get("ref").textValue());
     resource.engram.retire(grants, cur.citation(),
-        ChangeOptions.reason(args.get("reason").textValue()).withSource(actor).withOrigin(resource.origin));
+        ChangeOptions.builder().reason(args.get("reason").textValue()).source(actor).origin(resource.origin).build());
     ObjectNode out = F.objectNode();
     out.put("outcome", "forgotten (retired; kept in history)");
     out.put("ref", args.get("ref").textValue());
     return ok(out, List.of());
   }
 
-  private ToolResult boot(Grants grants, ClientType client) {
-    BootBlock block = resource.engram.boot(grants, client);
+  private ToolResult boot(Grants grants, AgentRuntime client) {
+    BootBlock block = resource.engram.boot(grants, client.id());
     ObjectNode out = F.objectNode();
     out.put("client", client.id());
     ArrayNode nodeList = out.putArray("nodes");

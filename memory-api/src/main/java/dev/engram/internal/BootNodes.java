@@ -6,46 +6,47 @@ package dev.engram.internal;
 
 import dev.engram.BootBlock;
 import dev.engram.BootNodeException;
-import dev.engram.ClientType;
 import dev.engram.EntryStatus;
 import dev.engram.Grants;
+import dev.engram.InvalidInputException;
 import dev.engram.MemoryEntry;
 import dev.engram.RecentMemory;
 import dev.engram.spi.StoreReader;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The fixed boot nodes: {@code core://agent}, {@code core://soul}, {@code preferences://user} and one
- * {@code core://agent/<client_type>} per {@link ClientType}. They can be edited (new versions) but
+ * {@code core://agent/<runtime>} for every valid runtime id ({@link BootBlock#bootPath}). They can be edited (new versions) but
  * never deleted, retired, moved or curated.
  */
 final class BootNodes {
   static final String AGENT = "core://agent";
   static final String SOUL = "core://soul";
   static final String USER = "preferences://user";
-  static final Set<String> PATHS;
-
-  static {
-    Set<String> paths = new LinkedHashSet<>();
-    paths.add(AGENT);
-    paths.add(SOUL);
-    paths.add(USER);
-    for (ClientType t : ClientType.values()) {
-      paths.add(t.bootPath());
-    }
-    PATHS = Set.copyOf(paths);
-  }
+  private static final Set<String> FIXED = Set.of(AGENT, SOUL, USER);
 
   private BootNodes() {}
 
   static boolean isBootPath(@Nullable String path) {
-    return path != null && PATHS.contains(path);
+    if (path == null) {
+      return false;
+    }
+    if (FIXED.contains(path)) {
+      return true;
+    }
+    if (!path.startsWith(BootBlock.RUNTIME_PREFIX)) {
+      return false;
+    }
+    try {
+      return BootBlock.bootPath(path.substring(BootBlock.RUNTIME_PREFIX.length())).equals(path);
+    } catch (InvalidInputException notARuntime) {
+      return false;
+    }
   }
 
   static boolean isBootNode(MemoryEntry e) {
@@ -70,9 +71,9 @@ final class BootNodes {
     }
   }
 
-  /** The boot block for {@code clientType} over the visible scopes. */
-  static BootBlock block(StoreReader store, Grants grants, ClientType clientType) {
-    List<String> order = List.of(AGENT, SOUL, USER, clientType.bootPath());
+  /** The boot block for {@code runtime} over the visible scopes. */
+  static BootBlock block(StoreReader store, Grants grants, String runtime) {
+    List<String> order = List.of(AGENT, SOUL, USER, BootBlock.bootPath(runtime));
     List<MemoryEntry> nodes = new ArrayList<>();
     List<MemoryEntry> others = new ArrayList<>();
     for (MemoryEntry e : store.versionsIn(grants.visibleScopes(), EnumSet.of(EntryStatus.ACTIVE))) {
@@ -91,6 +92,6 @@ final class BootNodes {
     for (MemoryEntry e : others.subList(0, Math.min(BootBlock.RECENT_LIMIT, others.size()))) {
       recent.add(new RecentMemory(e.scope(), e.entryId(), e.path(), e.priority(), e.disclosure(), e.updatedAt()));
     }
-    return new BootBlock(clientType, nodes, recent);
+    return new BootBlock(runtime, nodes, recent);
   }
 }

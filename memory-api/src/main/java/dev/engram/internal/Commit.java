@@ -11,7 +11,6 @@ import dev.engram.EntryStatus;
 import dev.engram.EventKind;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
-import dev.engram.Origin;
 import dev.engram.PriorityCapExceededException;
 import dev.engram.Revision;
 import dev.engram.RevisionConflictException;
@@ -57,7 +56,7 @@ final class Commit {
   private final List<Change> changes = new ArrayList<>();
   private final List<MemoryEvent> events = new ArrayList<>();
   private final Set<String> topics = new LinkedHashSet<>();
-  private @Nullable Origin origin;
+  private @Nullable String origin;
   private @Nullable String proposer;
   private boolean restored;
   private boolean finished;
@@ -145,7 +144,7 @@ final class Commit {
   }
 
   /** Records {@code o} as the origin of this commit's events (null: inferred from each event's actor). */
-  void origin(@Nullable Origin o) {
+  void origin(@Nullable String o) {
     this.origin = o;
   }
 
@@ -158,8 +157,8 @@ final class Commit {
     this.proposer = java.util.Objects.requireNonNull(step, "step");
   }
 
-  private Origin originOf(@Nullable String actor) {
-    return origin != null ? origin : Origin.inferred(actor);
+  private String originOf(@Nullable String actor) {
+    return origin != null ? origin : MemoryEvent.inferredOrigin(actor);
   }
 
   // ---- mutations

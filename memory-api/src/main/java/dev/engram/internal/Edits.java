@@ -167,13 +167,32 @@ final class Edits {
     return e.path() == null ? 0 : e.path().length();
   }
 
+  /** A patch of the fields given; a null field is left unset (kept). */
+  static EntryPatch patchOf(@Nullable Integer priority, @Nullable String disclosure, @Nullable List<String> glossary,
+      @Nullable List<String> topics) {
+    EntryPatch.Builder b = EntryPatch.builder();
+    if (priority != null) {
+      b.priority(priority);
+    }
+    if (disclosure != null) {
+      b.disclosure(disclosure);
+    }
+    if (glossary != null) {
+      b.glossary(glossary);
+    }
+    if (topics != null) {
+      b.topics(topics);
+    }
+    return b.build();
+  }
+
   /**
    * Applies a validated patch as a new version with an UPDATE event (a METADATA change): each field
    * the patch sets replaces the current value, the others are kept. A patch that changes nothing is
    * {@code DEDUPED}.
    */
   WriteResult update(MemoryEntry cur, EntryPatch patch, ChangeOptions opts) {
-    return metadata(cur, opts, "metadata update", now -> new EntryPatch(
+    return metadata(cur, opts, "metadata update", now -> patchOf(
         patch.priority() != null ? patch.priority() : now.priority(),
         patch.disclosure() != null ? patch.disclosure() : now.disclosure(),
         patch.glossary() != null ? patch.glossary() : now.glossary(),
@@ -185,7 +204,7 @@ final class Edits {
     return metadata(cur, opts, "glossary add", now -> {
       List<String> next = new ArrayList<>(now.glossary());
       next.addAll(terms);
-      return new EntryPatch(now.priority(), now.disclosure(), Text.glossary("terms", next), now.topics());
+      return patchOf(now.priority(), now.disclosure(), Text.glossary("terms", next), now.topics());
     }).entry();
   }
 
@@ -195,7 +214,7 @@ final class Edits {
     for (String t : terms) {
       gone.add(t.toLowerCase(Locale.ROOT));
     }
-    return metadata(cur, opts, "glossary remove", now -> new EntryPatch(now.priority(), now.disclosure(),
+    return metadata(cur, opts, "glossary remove", now -> patchOf(now.priority(), now.disclosure(),
         now.glossary().stream().filter(t -> !gone.contains(t.toLowerCase(Locale.ROOT))).toList(), now.topics()))
         .entry();
   }

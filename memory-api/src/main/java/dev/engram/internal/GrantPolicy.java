@@ -48,7 +48,8 @@ final class GrantPolicy {
     }
     AncestorPromotion promotion = requested.ancestorPromotion().compareTo(configured.ancestorPromotion()) < 0
         ? requested.ancestorPromotion() : configured.ancestorPromotion();
-    return new WritePolicy(configured.allowDescendants() && requested.allowDescendants(), promotion);
+    return WritePolicy.builder().allowDescendants(configured.allowDescendants() && requested.allowDescendants())
+        .ancestorPromotion(promotion).build();
   }
 
   void requireVisible(Grants grants, String scope, String what) {

@@ -7,7 +7,6 @@ package dev.engram.internal;
 import dev.engram.BootBlock;
 import dev.engram.CapturedSource;
 import dev.engram.ChangeOptions;
-import dev.engram.ClientType;
 import dev.engram.FlushOptions;
 import dev.engram.FlushReport;
 import dev.engram.SourceQuery;
@@ -15,7 +14,9 @@ import dev.engram.SourceRecord;
 import dev.engram.Citation;
 import dev.engram.ContextRequest;
 import dev.engram.CurateReport;
+import dev.engram.DeleteScopeOptions;
 import dev.engram.DirtyTopic;
+import dev.engram.EngramOperator;
 import dev.engram.DomainSummary;
 import dev.engram.Engram;
 import dev.engram.EntryPatch;
@@ -87,6 +88,7 @@ public final class MemoryEngine implements Engram {
   private final CurationUndo undo;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final boolean ownsStore;
+  private final EngramOperator operator = new Operator();
 
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config) {
     this(store, reasoner, config, true);
@@ -278,13 +280,14 @@ public final class MemoryEngine implements Engram {
   }
 
   @Override
-  public int deleteScope(Grants grants, String prefix, boolean recursive) {
+  public int deleteScope(Grants grants, String scope, DeleteScopeOptions options) {
     open(grants);
-    Namespaces.validate("prefix", prefix);
-    policy.requireWritable(grants, config.writePolicy(), prefix);
-    List<String> scopes = erasure.scopes(prefix, recursive);
-    for (String scope : scopes) {
-      policy.requireWritable(grants, config.writePolicy(), scope);
+    Namespaces.validate("scope", scope);
+    Objects.requireNonNull(options, "options");
+    policy.requireWritable(grants, config.writePolicy(), scope);
+    List<String> scopes = erasure.scopes(scope, options.includesDescendants());
+    for (String s : scopes) {
+      policy.requireWritable(grants, config.writePolicy(), s);
     }
     return erasure.deleteScopes(scopes);
   }
@@ -429,27 +432,23 @@ public final class MemoryEngine implements Engram {
     return search.prepareContext(grants, request);
   }
 
-  @Override
-  public VectorCacheStats vectorCacheStats() {
+  VectorCacheStats vectorCacheStats() {
     return search.vectorCacheStats();
   }
 
-  @Override
-  public int reindex(Grants grants) {
+  int reindex(Grants grants) {
     open(grants);
     return search.reindex(grants);
   }
 
   // ---- export / import
 
-  @Override
-  public TransferReport export(Grants grants, Writer out) {
+  TransferReport export(Grants grants, Writer out) {
     open(grants);
     return new Transfer(store, config, policy, commits).export(grants, out);
   }
 
-  @Override
-  public TransferReport importFrom(Grants grants, Reader in, ImportOptions options) {
+  TransferReport importFrom(Grants grants, Reader in, ImportOptions options) {
     open(grants);
     return new Transfer(store, config, policy, commits).importFrom(grants, in, options);
   }
@@ -485,8 +484,7 @@ public final class MemoryEngine implements Engram {
     return undo.undo(store, runId, spans);
   }
 
-  @Override
-  public List<DirtyTopic> listDirtyTopics(int limit) {
+  List<DirtyTopic> listDirtyTopics(int limit) {
     requireOpen();
     if (limit < 1 || limit > 100_000) {
       throw new InvalidInputException("limit", "must be between 1 and 100000, was " + limit);
@@ -546,7 +544,7 @@ public final class MemoryEngine implements Engram {
     if (topics != null && topics.isEmpty()) {
       throw new InvalidInputException("patch.topics", "is empty; an entry keeps at least one topic");
     }
-    EntryPatch valid = new EntryPatch(
+    EntryPatch valid = Edits.patchOf(
         patch.priority() == null ? null : Text.priority("patch.priority", patch.priority()),
         Text.optionalShort("patch.disclosure", patch.disclosure(), Text.MAX_DISCLOSURE_CHARS),
         patch.glossary() == null ? null : Text.glossary("patch.glossary", patch.glossary()),
@@ -560,13 +558,13 @@ public final class MemoryEngine implements Engram {
   @Override
   public MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms) {
     MemoryEntry cur = glossaryTarget(grants, entryId, terms);
-    return edits.glossaryAdd(cur, Text.glossary("terms", terms), ChangeOptions.none());
+    return edits.glossaryAdd(cur, Text.glossary("terms", terms), ChangeOptions.defaults());
   }
 
   @Override
   public MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms) {
     MemoryEntry cur = glossaryTarget(grants, entryId, terms);
-    return edits.glossaryRemove(cur, Text.glossary("terms", terms), ChangeOptions.none());
+    return edits.glossaryRemove(cur, Text.glossary("terms", terms), ChangeOptions.defaults());
   }
 
   private MemoryEntry glossaryTarget(Grants grants, String entryId, List<String> terms) {
@@ -585,10 +583,43 @@ public final class MemoryEngine implements Engram {
   // ---- boot
 
   @Override
-  public BootBlock boot(Grants grants, ClientType clientType) {
+  public EngramOperator operator() {
+    return operator;
+  }
+
+  /** The operator view: the engine's own maintenance calls behind {@link EngramOperator}. */
+  private final class Operator implements EngramOperator {
+    @Override
+    public int reindex(Grants grants) {
+      return MemoryEngine.this.reindex(grants);
+    }
+
+    @Override
+    public VectorCacheStats vectorCacheStats() {
+      return MemoryEngine.this.vectorCacheStats();
+    }
+
+    @Override
+    public TransferReport export(Grants grants, Writer out) {
+      return MemoryEngine.this.export(grants, out);
+    }
+
+    @Override
+    public TransferReport importFrom(Grants grants, Reader in, ImportOptions options) {
+      return MemoryEngine.this.importFrom(grants, in, options);
+    }
+
+    @Override
+    public List<DirtyTopic> listDirtyTopics(int limit) {
+      return MemoryEngine.this.listDirtyTopics(limit);
+    }
+  }
+
+  @Override
+  public BootBlock boot(Grants grants, String runtime) {
     open(grants);
-    Objects.requireNonNull(clientType, "clientType");
-    return BootNodes.block(store, grants, clientType);
+    Objects.requireNonNull(runtime, "runtime");
+    return BootNodes.block(store, grants, runtime);
   }
 
   /**
@@ -617,11 +648,23 @@ public final class MemoryEngine implements Engram {
   /** Validates options and returns them with source and reason normalized. */
   private static ChangeOptions checkOptions(ChangeOptions options) {
     Objects.requireNonNull(options, "options");
-    return new ChangeOptions(
-        expectedRevision(options.expectedRevision()),
-        Text.optionalShort("source", options.source(), Text.MAX_SOURCE_CHARS),
-        Text.optionalShort("reason", options.reason(), Text.MAX_REASON_CHARS),
-        options.origin());
+    Long expected = expectedRevision(options.expectedRevision());
+    String source = Text.optionalShort("source", options.source(), Text.MAX_SOURCE_CHARS);
+    String reason = Text.optionalShort("reason", options.reason(), Text.MAX_REASON_CHARS);
+    ChangeOptions.Builder b = ChangeOptions.builder();
+    if (expected != null) {
+      b.expectedRevision(expected);
+    }
+    if (source != null) {
+      b.source(source);
+    }
+    if (reason != null) {
+      b.reason(reason);
+    }
+    if (options.origin() != null) {
+      b.origin(options.origin());
+    }
+    return b.build();
   }
 
   private static void checkCitation(Citation citation) {

@@ -223,7 +223,7 @@ final class SearchService {
       return fusedSearch(grants, request);
     }
     int wide = Math.min(SearchRequest.MAX_LIMIT, Math.max(request.limit(), settings.channelDepth()));
-    SearchResult fused = fusedSearch(grants, request.withLimit(wide));
+    SearchResult fused = fusedSearch(grants, request.toBuilder().limit(wide).build());
     List<SearchHit> hits = fused.hits();
     if (hits.isEmpty()) {
       return fused;
@@ -745,9 +745,17 @@ final class SearchService {
    */
   private List<MemoryEntry> coreEntries(Grants grants, int limit) {
     List<MemoryEntry> out = new ArrayList<>();
-    for (MemoryEntry e : store.activeByTopic(grants.visibleScopes(), Text.CORE_TOPIC, limit + BootNodes.PATHS.size())) {
-      if (e.status() == EntryStatus.ACTIVE && grants.canSee(e.scope()) && !BootNodes.isBootNode(e)) {
-        out.add(e);
+    // boot nodes (one per runtime that has one) are left out after the read: read more until enough remain
+    for (int want = limit + 16; ; want *= 4) {
+      out.clear();
+      List<MemoryEntry> read = store.activeByTopic(grants.visibleScopes(), Text.CORE_TOPIC, want);
+      for (MemoryEntry e : read) {
+        if (e.status() == EntryStatus.ACTIVE && grants.canSee(e.scope()) && !BootNodes.isBootNode(e)) {
+          out.add(e);
+        }
+      }
+      if (out.size() >= limit || read.size() < want) {
+        break;
       }
     }
     out.sort(java.util.Comparator.comparingInt(MemoryEntry::priority));

@@ -65,7 +65,7 @@ final class WritePipeline {
       @Nullable String disclosure,
       @Nullable List<String> glossary, @Nullable String path, @Nullable String source, List<String> evidence,
       @Nullable Long expectedRevision, WritePolicy writePolicy, java.time.@Nullable Instant occurredAt,
-      dev.engram.@Nullable Origin origin) {}
+      @Nullable String origin) {}
 
   private record Filed(
       String scope, List<String> topics, EntryType type, String content, String hash, @Nullable String duplicateOf) {}

@@ -17,7 +17,6 @@ import dev.engram.EventKind;
 import dev.engram.InvalidInputException;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
-import dev.engram.Origin;
 import dev.engram.Revision;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -175,7 +174,7 @@ public final class EntryJson {
     n.put("reason", e.reason());
     n.put("revision", e.revision());
     n.put("at", e.at().toString());
-    n.put("origin", e.origin().name());
+    n.put("origin", e.origin());
     return n;
   }
 
@@ -210,7 +209,7 @@ public final class EntryJson {
           after == null || after.isNull() ? null : entry(after), optText(n, "actor"), optText(n, "reason"),
           longValue(n, "revision"), instant(n, "at"),
           // events written before origins were recorded carry none: infer it from the actor
-          optText(n, "origin") == null ? Origin.inferred(optText(n, "actor")) : Origin.valueOf(optText(n, "origin")));
+          optText(n, "origin"));
     } catch (IllegalArgumentException | NullPointerException e) {
       throw new InvalidInputException("event", "malformed event record: " + e.getMessage());
     }

@@ -30,7 +30,7 @@ class EntryJsonTest {
   void entriesAndEventsRoundTrip() {
     assertThat(EntryJson.readEntry(EntryJson.writeEntry(entry))).isEqualTo(entry);
     MemoryEvent event = new MemoryEvent("ev", "app/u", "e1", EventKind.UPDATE, entry, entry, null, "why", 7,
-        Instant.parse("2026-01-03T00:00:00Z"));
+        Instant.parse("2026-01-03T00:00:00Z"), null);
     assertThat(EntryJson.readEvent(EntryJson.writeEvent(event))).isEqualTo(event);
     List<Change> changes = List.of(new Change(ChangeKind.DELETE, "e1", null), new Change(ChangeKind.APPEND, "e2", "v9"));
     assertThat(EntryJson.readChanges(EntryJson.writeChanges(changes))).isEqualTo(changes);

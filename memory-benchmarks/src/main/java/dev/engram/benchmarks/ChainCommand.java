@@ -15,7 +15,6 @@ import dev.engram.HistoryOptions;
 import dev.engram.HistoryPage;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
-import dev.engram.Origin;
 import dev.engram.Revision;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.MemoryStore;
@@ -158,14 +157,14 @@ public final class ChainCommand {
           engram.retire(GRANTS, cur.citation(), "bench");
           engram.reactivate(GRANTS, engram.get(GRANTS, freshId).citation(), "bench");
         });
-        first.time(keep, () -> engram.history(GRANTS, longId, HistoryOptions.first()),
-            () -> engram.history(GRANTS, freshId, HistoryOptions.first()));
+        first.time(keep, () -> engram.history(GRANTS, longId, HistoryOptions.defaults()),
+            () -> engram.history(GRANTS, freshId, HistoryOptions.defaults()));
         deepest.time(keep, () -> {
-          HistoryPage page = engram.history(GRANTS, longId, HistoryOptions.first().after(deepCursor));
+          HistoryPage page = engram.history(GRANTS, longId, HistoryOptions.defaults().after(deepCursor));
           if (page.events().isEmpty()) {
             throw new IllegalStateException("the deepest page is empty");
           }
-        }, () -> engram.history(GRANTS, freshId, HistoryOptions.first()));
+        }, () -> engram.history(GRANTS, freshId, HistoryOptions.defaults()));
       }
       long wholeStart = System.nanoTime();
       int events = engram.history(GRANTS, longId).size();
@@ -235,7 +234,7 @@ public final class ChainCommand {
           tx.insertVersion(next);
           tx.appendEvent(new MemoryEvent(String.format("%s-e%08d", entryId, v), SCOPE, entryId,
               prev == null ? EventKind.CREATE : EventKind.UPDATE, prev, next, "bench", null, revision, at,
-              Origin.IMPORT));
+              "import"));
           tx.appendRevision(new Revision(SCOPE, revision, prev == null
               ? List.of(new Change(ChangeKind.APPEND, entryId, next.versionId()))
               : List.of(new Change(ChangeKind.UPDATE, entryId, next.versionId()),

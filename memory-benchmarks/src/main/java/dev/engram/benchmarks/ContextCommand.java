@@ -13,7 +13,6 @@ import dev.engram.EventKind;
 import dev.engram.Grants;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
-import dev.engram.Origin;
 import dev.engram.Revision;
 import dev.engram.WriteOptions;
 import dev.engram.reasoner.DeterministicReasoner;
@@ -199,7 +198,7 @@ public final class ContextCommand {
               + "-" + n, EntryStatus.ACTIVE, null, null, at, at, revision);
           tx.insertVersion(e);
           tx.appendEvent(new MemoryEvent(id + "-e1", SCOPE, id, EventKind.CREATE, null, e, "bench", null, revision, at,
-              Origin.IMPORT));
+              "import"));
           tx.appendRevision(new Revision(SCOPE, revision, List.of(new Change(ChangeKind.APPEND, id, e.versionId())), at));
           tx.markTopicsWritten(SCOPE, e.topics(), revision, at);
         }

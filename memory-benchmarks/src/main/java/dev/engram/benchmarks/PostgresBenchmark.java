@@ -248,7 +248,7 @@ public final class PostgresBenchmark {
           tx.insertVersion(e);
           tx.appendRevision(new Revision(scope, rev, List.of(new Change(ChangeKind.APPEND, e.entryId(),
               e.versionId())), now));
-          tx.appendEvent(new MemoryEvent(id(), scope, e.entryId(), EventKind.CREATE, null, e, "bench", null, rev, now));
+          tx.appendEvent(new MemoryEvent(id(), scope, e.entryId(), EventKind.CREATE, null, e, "bench", null, rev, now, null));
           tx.markTopicsWritten(scope, e.topics(), rev, now);
           return null;
         });
@@ -620,7 +620,7 @@ public final class PostgresBenchmark {
             tx.insertVersion(e);
             tx.appendRevision(new Revision(scope, rev, List.of(new Change(ChangeKind.APPEND, e.entryId(),
                 e.versionId())), now));
-            tx.appendEvent(new MemoryEvent(id(), scope, e.entryId(), EventKind.CREATE, null, e, "bench", null, rev, now));
+            tx.appendEvent(new MemoryEvent(id(), scope, e.entryId(), EventKind.CREATE, null, e, "bench", null, rev, now, null));
           }
           tx.markTopicsWritten(scope, List.of("general", "work", "home", "travel", "health"), rev, now);
           return null;

@@ -257,7 +257,7 @@ public final class ServerCommand {
         f.get();
       }
       long heapAfter = heapAfterGc();
-      VectorCacheStats cache = engram.vectorCacheStats();
+      VectorCacheStats cache = engram.operator().vectorCacheStats();
       int ops = search.size() + context.size() + write.size();
       out.println();
       out.println("| operation | count | per second | p50 ms | p99 ms |");

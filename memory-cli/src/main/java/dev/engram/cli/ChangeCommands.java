@@ -30,8 +30,8 @@ final class ChangeCommands {
     @Nullable String reason;
 
     ChangeOptions options() {
-      ChangeOptions o = ChangeOptions.none().withSource(ACTOR).withOrigin(dev.engram.Origin.CONSOLE);
-      return reason == null ? o : o.withReason(reason);
+      ChangeOptions o = ChangeOptions.builder().source(ACTOR).origin("console").build();
+      return reason == null ? o : o.toBuilder().reason(reason).build();
     }
 
     int printVersion(String verb, MemoryEntry e) {
@@ -76,7 +76,7 @@ final class ChangeCommands {
 
     @Override
     int run(Session s) {
-      WriteOptions.Builder b = WriteOptions.builder().topicsHint(topics).source(source).origin(dev.engram.Origin.CONSOLE);
+      WriteOptions.Builder b = WriteOptions.builder().topicsHint(topics).source(source).origin("console");
       if (type != null) {
         b.type(EntryType.fromWireName(type));
       }
@@ -160,7 +160,7 @@ final class ChangeCommands {
   static final class Reindex extends BaseCommand {
     @Override
     int run(Session s) {
-      int embedded = s.engram().reindex(s.grants());
+      int embedded = s.engram().operator().reindex(s.grants());
       if (json()) {
         ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("embedded", embedded);
@@ -194,7 +194,8 @@ final class ChangeCommands {
 
     @Override
     int run(Session s) {
-      int removed = s.engram().deleteScope(s.grants(), scope, recursive);
+      int removed = s.engram().deleteScope(s.grants(), scope,
+          recursive ? dev.engram.DeleteScopeOptions.withDescendants() : dev.engram.DeleteScopeOptions.defaults());
       if (json()) {
         ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("scope", scope);

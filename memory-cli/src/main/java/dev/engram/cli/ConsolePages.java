@@ -133,9 +133,9 @@ final class ConsolePages {
   Response post(String path, Map<String, String> form) {
     try {
       String reason = form.getOrDefault("reason", "").strip();
-      dev.engram.ChangeOptions opts = dev.engram.ChangeOptions.none().withSource("engram-console").withOrigin(dev.engram.Origin.CONSOLE);
+      dev.engram.ChangeOptions opts = dev.engram.ChangeOptions.builder().source("engram-console").origin("console").build();
       if (!reason.isEmpty()) {
-        opts = opts.withReason(reason);
+        opts = opts.toBuilder().reason(reason).build();
       }
       switch (path) {
         case "/rollback" -> {
@@ -464,7 +464,7 @@ final class ConsolePages {
     Html h = new Html().raw("<h1>Curation</h1>")
         .raw("<p class=\"muted\">Topics with writes newer than their last curation pass, in the scopes these"
             + " grants can see.</p>");
-    List<DirtyTopic> dirty = session.engram().listDirtyTopics(1000).stream()
+    List<DirtyTopic> dirty = session.engram().operator().listDirtyTopics(1000).stream()
         .filter(d -> grants().canSee(d.scope())).toList();
     if (dirty.isEmpty()) {
       h.raw("<p id=\"curation-status\">Every topic is curated.</p>");

@@ -76,7 +76,7 @@ final class Doctor {
         : new Finding("versions", Level.FAIL, chainProblems.size() + " problem(s) in version chains",
             limit(chainProblems)));
     out.addAll(vectors(s, scopes));
-    List<DirtyTopic> dirty = s.engram().listDirtyTopics(1000);
+    List<DirtyTopic> dirty = s.engram().operator().listDirtyTopics(1000);
     List<String> lines = new ArrayList<>();
     for (DirtyTopic d : dirty) {
       lines.add(d.scope() + " / " + d.topic() + ": written at revision " + d.lastWriteRevision()

@@ -64,7 +64,7 @@ final class Session implements AutoCloseable {
       EngramBuilder builder = Engram.builder().store(store).reasoner(new DeterministicReasoner());
       if (embedder != null) {
         // the model loads inside the first embedding call, which the default two seconds would cut short
-        builder.embedder(embedder).searchSettings(SearchSettings.DEFAULTS.withEmbedTimeout(EMBED_TIMEOUT));
+        builder.embedder(embedder).searchSettings(SearchSettings.builder().embedTimeout(EMBED_TIMEOUT).build());
       }
       Engram engram = builder.build();
       return new Session(spec, store, engram, grants);

@@ -54,7 +54,7 @@ final class TransferCommands {
     int run(Session s) throws IOException {
       if (file == null) {
         Writer w = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
-        TransferReport r = s.engram().export(s.grants(), w);
+        TransferReport r = s.engram().operator().export(s.grants(), w);
         w.flush();
         // stdout holds the export; the summary goes to stderr
         report(this, err(), "exported", r);
@@ -65,7 +65,7 @@ final class TransferCommands {
       try {
         TransferReport r;
         try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-          r = s.engram().export(s.grants(), w);
+          r = s.engram().operator().export(s.grants(), w);
         }
         Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         report(this, out(), "exported", r);
@@ -106,7 +106,7 @@ final class TransferCommands {
     @Override
     int run(Session s) throws IOException {
       try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-        TransferReport r = s.engram().importFrom(s.grants(), in,
+        TransferReport r = s.engram().operator().importFrom(s.grants(), in,
             dryRun ? ImportOptions.validateOnly() : ImportOptions.defaults());
         report(this, out(), dryRun ? "would import" : "imported", r);
       }

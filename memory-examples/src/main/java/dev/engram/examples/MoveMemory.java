@@ -53,13 +53,13 @@ public final class MoveMemory {
     Engram source = Engram.builder().store(from).reasoner(new DeterministicReasoner()).build();
     Engram target = Engram.builder().store(to).reasoner(new DeterministicReasoner()).build();
     try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      source.export(grants, out);
+      source.operator().export(grants, out);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     for (ImportOptions mode : List.of(ImportOptions.validateOnly(), ImportOptions.defaults())) {
       try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-        TransferReport report = target.importFrom(grants, in, mode);
+        TransferReport report = target.operator().importFrom(grants, in, mode);
         if (!mode.dryRun()) {
           return report;
         }

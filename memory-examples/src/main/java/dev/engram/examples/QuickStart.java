@@ -5,6 +5,7 @@
 package dev.engram.examples;
 
 import dev.engram.ContextRequest;
+import dev.engram.DeleteScopeOptions;
 import dev.engram.Engram;
 import dev.engram.Grants;
 import dev.engram.ListOptions;
@@ -85,7 +86,7 @@ public final class QuickStart {
       List<MemoryEntry> earlier = engram.list(grants);
       if (!earlier.isEmpty()) {
         out.println("== remembered from an earlier run: " + earlier.size() + " active entries");
-        engram.deleteScope(grants, "app/user/u_123", true);
+        engram.deleteScope(grants, "app/user/u_123", DeleteScopeOptions.withDescendants());
         out.println("   (erased them to start the walk-through afresh)");
       }
 

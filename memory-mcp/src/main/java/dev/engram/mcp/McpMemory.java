@@ -6,10 +6,10 @@ package dev.engram.mcp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.engram.ClientType;
 import dev.engram.Grants;
 import dev.engram.InvalidInputException;
 import dev.engram.agent.AgentMemory;
+import dev.engram.agent.AgentRuntime;
 import dev.engram.agent.MemoryResource;
 import dev.engram.agent.ToolResult;
 import dev.engram.agent.ToolSpec;
@@ -26,9 +26,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -48,14 +46,14 @@ final class McpMemory {
   private final MemoryResource resource;
   private final Function<McpSyncServerExchange, @Nullable Grants> grantsOf;
   private final McpJsonMapper mapper;
-  private final @Nullable ClientType fixedClient;
+  private final @Nullable AgentRuntime fixedClient;
 
   /**
    * @param fixedClient the runtime the operator named for every client; null: each client's runtime
-   *     is read from the name in its initialize request, else the generic {@link ClientType#MCP}
+   *     is read from the name in its initialize request, else the generic {@link AgentRuntime#MCP}
    */
   McpMemory(MemoryResource resource, Function<McpSyncServerExchange, @Nullable Grants> grantsOf, McpJsonMapper mapper,
-      @Nullable ClientType fixedClient) {
+      @Nullable AgentRuntime fixedClient) {
     this.resource = resource;
     this.grantsOf = grantsOf;
     this.mapper = mapper;
@@ -154,24 +152,25 @@ final class McpMemory {
   }
 
   private SyncPromptSpecification bootPrompt() {
-    String ids = String.join(", ", Arrays.stream(ClientType.values()).map(ClientType::id).toList());
+    String ids = String.join(", ", AgentRuntime.KNOWN.stream().map(AgentRuntime::id).toList());
     McpSchema.Prompt p = new McpSchema.Prompt(BOOT_PROMPT, "The boot memory for the start of a session: the boot nodes "
         + "(working rules, persona, user preferences, this runtime's rules) and the five most recently written "
         + "memories by path, priority and disclosure, labelled as remembered data.",
-        List.of(new McpSchema.PromptArgument("client", "The runtime (" + ids + "); default: this client's.", false)));
+        List.of(new McpSchema.PromptArgument("client", "The runtime (" + ids + ", or another runtime id); default: this client's.", false)));
     return new SyncPromptSpecification(p, (exchange, request) -> {
       Object client = request.arguments() == null ? null : request.arguments().get("client");
-      ClientType runtime = null;
+      AgentRuntime runtime = null;
       if (client != null) {
         if (!(client instanceof String id)) {
           throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS)
-              .message("the argument 'client' of the prompt memory_boot must be one of " + ids).build();
+              .message("the argument 'client' of the prompt memory_boot must be a runtime id such as " + ids).build();
         }
         try {
-          runtime = ClientType.of(id);
+          runtime = AgentRuntime.of(id);
         } catch (InvalidInputException e) {
           throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS)
-              .message("the argument 'client' of the prompt memory_boot must be one of " + ids).build();
+              .message("the argument 'client' of the prompt memory_boot must be a runtime id such as " + ids
+                  + " (1 to 32 lowercase letters, digits or '-')").build();
         }
       }
       String block = agent(exchange).boot(runtime);
@@ -185,30 +184,17 @@ final class McpMemory {
     if (grants == null) {
       throw McpError.builder(McpSchema.ErrorCodes.INVALID_REQUEST).message("unauthorized").build();
     }
-    ClientType client = fixedClient != null ? fixedClient : clientTypeOf(exchange.getClientInfo());
+    AgentRuntime client = fixedClient != null ? fixedClient : runtimeOf(exchange.getClientInfo());
     return client == null ? resource.bind(grants) : resource.bind(grants, client);
   }
 
   /**
-   * The runtime an MCP client names in its initialize request: its name with the punctuation removed
-   * ({@code claude-code} is {@code claudecode}), or the first word of it ({@code codex-mcp-client} is
-   * {@code codex}), when that is a client type's id; otherwise none.
+   * The runtime an MCP client names in its initialize request ({@link AgentRuntime#known}), or none.
    *
    * @param info the client's implementation info, when it sent one
-   * @return the client type, or null
+   * @return the runtime, or null
    */
-  static @Nullable ClientType clientTypeOf(McpSchema.@Nullable Implementation info) {
-    if (info == null || info.name() == null) {
-      return null;
-    }
-    String name = info.name().toLowerCase(Locale.ROOT);
-    String joined = name.replaceAll("[^a-z0-9]", "");
-    String first = name.split("[^a-z0-9]+", -1)[0];
-    for (ClientType t : ClientType.values()) {
-      if (t.id().equals(joined) || t.id().equals(first)) {
-        return t;
-      }
-    }
-    return null;
+  static @Nullable AgentRuntime runtimeOf(McpSchema.@Nullable Implementation info) {
+    return info == null ? null : AgentRuntime.known(info.name());
   }
 }

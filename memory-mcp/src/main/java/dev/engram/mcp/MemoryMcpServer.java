@@ -5,17 +5,16 @@
 package dev.engram.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.engram.ClientType;
 import dev.engram.Engram;
 import dev.engram.EngramBuilder;
 import dev.engram.Grants;
 import dev.engram.InvalidGrantException;
 import dev.engram.InvalidInputException;
 import dev.engram.agent.MemoryMode;
+import dev.engram.agent.AgentRuntime;
 import dev.engram.agent.MemoryResource;
 import dev.engram.embeddings.e5.E5SmallEmbedder;
 import dev.engram.embeddings.minilm.MiniLmEmbedder;
-import dev.engram.Origin;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.reasoner.llm.LlmReasoner;
 import dev.engram.spi.Embedder;
@@ -98,9 +97,10 @@ public final class MemoryMcpServer implements Callable<Integer> {
   @Option(names = "--reasoner", paramLabel = "REASONER", description = "deterministic | llm (default deterministic)")
   String reasoner = "deterministic";
 
-  @Option(names = "--client-type", paramLabel = "CLIENT",
-      description = "The runtime of every client, for memory_boot (claudecode, codex, opencode, pi, openclaw, hermes, "
-          + "zcode, dsh, mcp); default: read from each client's name.")
+  @Option(names = {"--runtime", "--client-type"}, paramLabel = "RUNTIME",
+      description = "The agent runtime of every client, for memory_boot: a runtime id such as claudecode, codex, "
+          + "opencode, pi, openclaw, hermes, zcode, dsh or mcp (any id of lowercase letters, digits and '-' works); "
+          + "default: read from each client's name.")
   @Nullable String clientType;
 
   @Option(names = "--http", paramLabel = "PORT", description = "Serve streamable HTTP on this port instead of stdio.")
@@ -171,12 +171,12 @@ public final class MemoryMcpServer implements Callable<Integer> {
     if (maxConcurrentPerToken < 1 || maxConcurrentPerToken > 1024) {
       throw new StartupException("--max-concurrent-per-token must be between 1 and 1024, was " + maxConcurrentPerToken);
     }
-    ClientType fixedClient = null;
+    AgentRuntime fixedClient = null;
     if (clientType != null) {
       try {
-        fixedClient = ClientType.of(clientType);
+        fixedClient = AgentRuntime.of(clientType);
       } catch (InvalidInputException e) {
-        throw new StartupException("--client-type: " + e.getMessage());
+        throw new StartupException("--runtime: " + e.getMessage());
       }
     }
     BearerTokens tokenMap = null;
@@ -217,7 +217,7 @@ public final class MemoryMcpServer implements Callable<Integer> {
       vectors = model.profile().id();
     }
     Engram engram = builder.build();
-    MemoryResource resource = MemoryResource.builder(engram).mode(memoryMode).autoScan(true).source("mcp").origin(Origin.MCP).build();
+    MemoryResource resource = MemoryResource.builder(engram).mode(memoryMode).autoScan(true).source("mcp").origin("mcp").build();
     McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
     String version = Version.version();
     var tools = resource.tools();

@@ -183,7 +183,7 @@ class MemoryMcpServerIT {
     assertThat(boot.toString()).doesNotContain("Webhook secrets").doesNotContain("B's rules").doesNotContain("app/user");
     assertThat(json(call(claude, "memory_boot", Map.of("client", "codex"))).path("nodes").findValuesAsText("content"))
         .containsExactly("Run the tests before every commit.", "Codex has no network.");
-    McpSchema.CallToolResult bad = call(claude, "memory_boot", Map.of("client", "vim"));
+    McpSchema.CallToolResult bad = call(claude, "memory_boot", Map.of("client", "Vim!"));
     assertThat(bad.isError()).isTrue();
     assertThat(json(bad).path("code").asText()).isEqualTo("invalid_arguments");
     assertThat(json(call(claude, "memory_boot", Map.of("client", "codex", "scope", "app/user/b"))).path("code").asText())
@@ -198,7 +198,7 @@ class MemoryMcpServerIT {
     String codexText = ((McpSchema.TextContent) claude.getPrompt(new McpSchema.GetPromptRequest("memory_boot",
         Map.of("client", "codex"))).messages().get(0).content()).text();
     assertThat(codexText).contains("Codex has no network").doesNotContain("Hooks live");
-    assertThatThrownBy(() -> claude.getPrompt(new McpSchema.GetPromptRequest("memory_boot", Map.of("client", "vim"))))
+    assertThatThrownBy(() -> claude.getPrompt(new McpSchema.GetPromptRequest("memory_boot", Map.of("client", "Vim!"))))
         .isInstanceOf(io.modelcontextprotocol.spec.McpError.class).hasMessageContaining("client");
 
     // a client without a runtime of its own gets the generic boot; the operator can name the runtime
@@ -207,7 +207,7 @@ class MemoryMcpServerIT {
     assertThat(json(call(generic, "memory_boot", Map.of())).path("nodes").findValuesAsText("path"))
         .containsExactly("core://agent");
     McpSyncClient fixed = stdio(new McpSchema.Implementation("claude-code", "2.0.1"), "--store", store, "--grant",
-        "app/user/a", "--client-type", "codex");
+        "app/user/a", "--runtime", "codex");
     assertThat(json(call(fixed, "memory_boot", Map.of())).path("client").asText()).isEqualTo("codex");
   }
 
@@ -278,7 +278,7 @@ class MemoryMcpServerIT {
         {"--store", "memory", "--grant", "a", "--mode", "write"},
         {"--store", "memory", "--grant", "a", "--reasoner", "gpt"},
         {"--store", "memory", "--grant", "a", "--embedder", "bert"},
-        {"--store", "memory", "--grant", "a", "--client-type", "vim"},
+        {"--store", "memory", "--grant", "a", "--runtime", "Vim!"},
         {"--store", "memory", "--grant", "a", "--max-request-bytes", "10"},
         {"--store", "memory", "--http", "8080", "--tokens", dir.resolve("missing.txt").toString(), "--max-concurrent-per-token", "0"},
         {"--nonsense"},

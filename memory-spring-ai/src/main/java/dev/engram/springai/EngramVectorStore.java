@@ -164,8 +164,7 @@ public final class EngramVectorStore implements VectorStore {
         } else if (!engram.get(grants, entryId).versionId().equals(old.versionId())) {
           for (MemoryEvent ev : engram.history(grants, entryId)) {
             if (ev.after() != null && ev.after().versionId().equals(old.versionId())) {
-              engram.rollback(grants, ev.eventId(), ChangeOptions.reason("a batch of documents was refused")
-                  .withSource(SOURCE));
+              engram.rollback(grants, ev.eventId(), ChangeOptions.builder().reason("a batch of documents was refused").source(SOURCE).build());
               break;
             }
           }

@@ -46,7 +46,7 @@ class ConversationIdsTest {
       assertThatThrownBy(() -> client.prompt().user("What is my card number?").call().content())
           .isInstanceOf(InvalidGrantException.class);
       assertThat(model.prompts).isEmpty();
-      assertThat(engram.sources(Grants.of("app/user/default"), SourceQuery.all())).isEmpty();
+      assertThat(engram.sources(Grants.of("app/user/default"), SourceQuery.defaults())).isEmpty();
 
       EngramMemoryAdvisor advisor = EngramMemoryAdvisor.builder(MemoryResource.builder(engram).build(), USERS).build();
       ChatClient withMemory = ChatClient.builder(model).defaultAdvisors(advisor).build();

@@ -178,13 +178,13 @@ class EngramChatMemoryRepositoryTest {
           .defaultAdvisors(EngramMemoryAdvisor.builder(resource, USERS).captureUserTurns(true).build()).build();
       client.prompt().user("I prefer metric units.").advisors(a -> a.param(ChatMemory.CONVERSATION_ID, "alice"))
           .call().content();
-      assertThat(engram.sources(Grants.of("app/user/alice"), SourceQuery.all())).singleElement()
+      assertThat(engram.sources(Grants.of("app/user/alice"), SourceQuery.defaults())).singleElement()
           .satisfies(s -> {
             assertThat(s.sessionId()).isEqualTo("alice");
             assertThat(s.speaker()).isEqualTo("user");
             assertThat(s.text()).isEqualTo("I prefer metric units.");
           });
-      assertThat(engram.sources(Grants.of("app/user/bob"), SourceQuery.all())).isEmpty();
+      assertThat(engram.sources(Grants.of("app/user/bob"), SourceQuery.defaults())).isEmpty();
     }
   }
 }

@@ -206,7 +206,7 @@ public abstract class BadInputContract extends ContractSupport {
     rows.add(bad("reason of 1025 characters", "reason", "the limit is 1024",
         f -> f.engram.retire(f.grants, f.second.citation(), "r".repeat(1025))));
     rows.add(bad("source of 257 characters", "source", "the limit is 256",
-        f -> f.engram.correct(f.grants, f.firstId(), "new", ChangeOptions.none().withSource("s".repeat(257)))));
+        f -> f.engram.correct(f.grants, f.firstId(), "new", ChangeOptions.builder().source("s".repeat(257)).build())));
     // grants
     rows.add(grant("grant with '..'", "grants[0]", "'..' segment", f -> f.engram.write(Grants.of("bad/../input"), "g")));
     rows.add(grant("grant with '*'", "grants[0]", "'*'", f -> f.engram.read(Grants.of("bad/*"), "facts")));
@@ -276,15 +276,15 @@ public abstract class BadInputContract extends ContractSupport {
     rows.add(grant("revision of a malformed scope", "scope", "'..' segment", f -> f.engram.revision(f.grants, "../x")));
     rows.add(notFound("revision of an invisible scope", f -> f.engram.revision(f.grants, "bad/other")));
     rows.add(bad("changes since -1", "sinceRevision", "must be >= 0", f -> f.engram.changes(f.grants, "bad/input", -1)));
-    rows.add(grant("deleteScope prefix with '*'", "prefix", "'*'", f -> f.engram.deleteScope(f.grants, "bad/*", true)));
-    rows.add(grant("deleteScope prefix empty", "prefix", "empty", f -> f.engram.deleteScope(f.grants, "", true)));
+    rows.add(grant("deleteScope scope with '*'", "scope", "'*'", f -> f.engram.deleteScope(f.grants, "bad/*", dev.engram.DeleteScopeOptions.withDescendants())));
+    rows.add(grant("deleteScope scope empty", "scope", "empty", f -> f.engram.deleteScope(f.grants, "", dev.engram.DeleteScopeOptions.withDescendants())));
     rows.add(bad("read no topics", "topics", "at least one topic", f -> f.engram.read(f.grants, List.of())));
     rows.add(bad("read topic with '/'", "topics[0]", "'/'", f -> f.engram.read(f.grants, "a/b")));
     rows.add(bad("read null topic", "topics[1]", "null", f -> f.engram.read(f.grants, Arrays.asList("facts", null))));
     rows.add(bad("read 65 topics", "topics", "the limit is 64",
         f -> f.engram.read(f.grants, Collections.nCopies(65, "facts"))));
     rows.add(bad("read limit 0", "limit", "between 1 and 1000", f -> f.engram.read(f.grants, "facts", ReadOptions.limit(0))));
-    rows.add(bad("listDirtyTopics limit 0", "limit", "between 1 and", f -> f.engram.listDirtyTopics(0)));
+    rows.add(bad("listDirtyTopics limit 0", "limit", "between 1 and", f -> f.engram.operator().listDirtyTopics(0)));
     // search and context
     rows.add(bad("search query empty", "query", "empty", f -> f.engram.search(f.grants, "")));
     rows.add(bad("search query blank", "query", "empty", f -> f.engram.search(f.grants, " \t\n ")));
@@ -321,7 +321,7 @@ public abstract class BadInputContract extends ContractSupport {
 
   /** Everything the fixture's auditor can observe, plus the global dirty list. */
   private static List<Object> observe(Fixture f) {
-    List<DirtyTopic> dirty = f.engram.listDirtyTopics();
+    List<DirtyTopic> dirty = f.engram.operator().listDirtyTopics();
     return List.of(VisibleState.of(f.engram, f.auditor), dirty);
   }
 

@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.engram.BootBlock;
 import dev.engram.BootNodeException;
-import dev.engram.ClientType;
 import dev.engram.ContextRequest;
 import dev.engram.CurateReport;
 import dev.engram.Engram;
@@ -62,24 +61,31 @@ public abstract class BootContract extends ContractSupport {
     engram.write(Grants.of(Fixtures.S2), "Someone else's fact zebra.",
         WriteOptions.builder().path("project://other/x").build());
 
-    BootBlock block = engram.boot(U1, ClientType.CODEX);
-    assertThat(block.clientType()).isEqualTo(ClientType.CODEX);
+    BootBlock block = engram.boot(U1, "codex");
+    assertThat(block.runtime()).isEqualTo("codex");
     assertThat(block.nodes()).containsExactly(agent, user, codex);
     assertThat(block.recent()).containsExactly(
         recent(edited), recent(others.get(6)), recent(others.get(5)), recent(others.get(4)), recent(others.get(3)));
     assertThat(RecentMemory.class.getRecordComponents()).extracting(c -> c.getName()).doesNotContain("content");
 
-    assertThat(engram.boot(U1, ClientType.CLAUDECODE).nodes()).extracting(MemoryEntry::path)
+    assertThat(engram.boot(U1, "claudecode").nodes()).extracting(MemoryEntry::path)
         .containsExactly("core://agent", "preferences://user", "core://agent/claudecode");
-    assertThat(engram.boot(U1, ClientType.MCP).nodes()).extracting(MemoryEntry::path)
+    assertThat(engram.boot(U1, "mcp").nodes()).extracting(MemoryEntry::path)
         .containsExactly("core://agent", "preferences://user");
-    assertThat(engram.boot(Grants.of("app/user/nobody"), ClientType.PI).nodes()).isEmpty();
+    assertThat(engram.boot(Grants.of("app/user/nobody"), "pi").nodes()).isEmpty();
     // a memory without a path is listed too (it has no path to show)
     MemoryEntry plain = engram.write(U1, "A memory without a path zebra.").entry();
-    assertThat(engram.boot(U1, ClientType.CODEX).recent()).first().isEqualTo(recent(plain));
-    assertThat(ClientType.of("openclaw")).isEqualTo(ClientType.OPENCLAW);
-    assertThatThrownBy(() -> ClientType.of("vim")).isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("clientType");
+    assertThat(engram.boot(U1, "codex").recent()).first().isEqualTo(recent(plain));
+    // runtimes are open ids: a runtime Engram has never heard of gets its own boot node
+    MemoryEntry vim = at(engram, "core://agent/vim", "Vim's agent keeps notes in .vim/memory zebra.");
+    assertThat(engram.boot(U1, "vim").nodes()).extracting(MemoryEntry::path)
+        .containsExactly("core://agent", "preferences://user", "core://agent/vim");
+    assertThat(engram.boot(U1, "codex").recent()).doesNotContain(recent(vim));
+    assertThatThrownBy(() -> engram.retire(U1, vim.citation(), "no")).isInstanceOf(BootNodeException.class);
+    for (String bad : List.of("", "Codex", "a/b", "../x", "x".repeat(33))) {
+      assertThatThrownBy(() -> engram.boot(U1, bad)).isInstanceOf(InvalidInputException.class)
+          .hasMessageContaining("runtime");
+    }
     assertThatThrownBy(() -> engram.boot(U1, null)).isInstanceOf(NullPointerException.class);
   }
 
@@ -118,7 +124,7 @@ public abstract class BootContract extends ContractSupport {
     assertThat(engram.get(U1, soul.entryId())).isEqualTo(cur);
     assertThat(v3.path()).isEqualTo("core://soul");
 
-    assertThat(engram.deleteScope(U1, S1, false)).as("erasing a whole scope still erases its boot nodes").isEqualTo(2);
+    assertThat(engram.deleteScope(U1, S1)).as("erasing a whole scope still erases its boot nodes").isEqualTo(2);
   }
 
   @Test
@@ -172,7 +178,7 @@ public abstract class BootContract extends ContractSupport {
     });
     assertThat(engram.get(U1, agent.entryId())).isEqualTo(agent);
     assertThat(engram.history(U1, agent.entryId())).isEqualTo(agentHistory);
-    assertThat(engram.boot(U1, ClientType.MCP).nodes()).containsExactly(agent);
+    assertThat(engram.boot(U1, "mcp").nodes()).containsExactly(agent);
     assertThat(engram.list(U1)).extracting(MemoryEntry::content)
         .containsExactlyInAnyOrder("Run the tests before reporting.", "The deploy runs on Fridays.");
     assertThat(store.sourceState(S1).pending()).isFalse();

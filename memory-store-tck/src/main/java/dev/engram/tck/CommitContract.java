@@ -116,7 +116,7 @@ public abstract class CommitContract extends ContractSupport {
     Engram engram = newEngram(reasoner, b -> b.writePolicy(WritePolicy.grantOnly()));
     Grants alice = Grants.of("app/user/alice");
     WriteOptions wide = WriteOptions.builder()
-        .writePolicy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.ANCESTORS)).build();
+        .writePolicy(WritePolicy.builder().ancestorPromotion(AncestorPromotion.ANCESTORS).build()).build();
 
     for (String target : List.of("app/user", "app", "app/user/alice/notes")) {
       reasoner.fileInto(target);
@@ -249,7 +249,7 @@ public abstract class CommitContract extends ContractSupport {
     long head = e.revision(U1, S1);
 
     EntryStateException x = catchThrowableOfType(EntryStateException.class,
-        () -> e.rollback(U1, created.eventId(), ChangeOptions.none()));
+        () -> e.rollback(U1, created.eventId(), ChangeOptions.defaults()));
     assertThat(x).isNotNull();
     assertThat(x.getMessage()).contains(b.entryId());
     assertThat(e.revision(U1, S1)).isEqualTo(head);
@@ -460,7 +460,7 @@ public abstract class CommitContract extends ContractSupport {
     MemoryEvent created = e.history(U1, dup.entryId()).get(0);
     assertThat(created.kind()).isEqualTo(EventKind.CREATE);
 
-    MemoryEntry back = e.rollback(U1, created.eventId(), ChangeOptions.none());
+    MemoryEntry back = e.rollback(U1, created.eventId(), ChangeOptions.defaults());
     assertThat(back.isActive()).isTrue();
     assertThat(back.entryId()).isEqualTo(dup.entryId());
     assertThat(back.previousVersionId()).isEqualTo(dup.versionId());
@@ -478,7 +478,7 @@ public abstract class CommitContract extends ContractSupport {
     long head = e.revision(U1, S1);
 
     EntryStateException x = catchThrowableOfType(EntryStateException.class,
-        () -> e.rollback(U1, created.eventId(), ChangeOptions.none()));
+        () -> e.rollback(U1, created.eventId(), ChangeOptions.defaults()));
     assertThat(x).isNotNull();
     assertThat(x.getMessage()).contains("RETIRED").contains("reactivate");
     assertThat(e.revision(U1, S1)).isEqualTo(head);
@@ -509,7 +509,7 @@ public abstract class CommitContract extends ContractSupport {
         () -> e.changes(U1, S1, 0),
         () -> e.search(U1, SearchRequest.of("close")),
         () -> e.curate(U1),
-        () -> e.listDirtyTopics(10),
+        () -> e.operator().listDirtyTopics(10),
         () -> e.deleteEntry(U1, a.entryId()));
     for (Runnable call : calls) {
       StoreException x = catchThrowableOfType(StoreException.class, call::run);

@@ -141,7 +141,7 @@ public abstract class ErasureContract extends ContractSupport {
             org.assertj.core.groups.Tuple.tuple("er/u1", "shared"),
             org.assertj.core.groups.Tuple.tuple("er/u1/sub", "secret-topic"),
             org.assertj.core.groups.Tuple.tuple("er/u2", "secret-topic"));
-    assertThat(f.engram.listDirtyTopics()).extracting(DirtyTopic::scope, DirtyTopic::topic)
+    assertThat(f.engram.operator().listDirtyTopics()).extracting(DirtyTopic::scope, DirtyTopic::topic)
         .doesNotContain(org.assertj.core.groups.Tuple.tuple("er/u1", "secret-topic"));
   }
 
@@ -220,7 +220,7 @@ public abstract class ErasureContract extends ContractSupport {
     if (f.fullText) {
       assertThat(f.searchable(f.grants)).contains(f.victimId);
     }
-    assertThat(f.engram.deleteScope(f.grants, "er/u1", false)).isEqualTo(2);
+    assertThat(f.engram.deleteScope(f.grants, "er/u1")).isEqualTo(2);
     assertThat(f.searchable(f.grants)).doesNotContain(f.victimId, f.bystander.entry().entryId());
 
     assertThat(f.engram.list(f.grants, ALL)).isEmpty();
@@ -233,7 +233,7 @@ public abstract class ErasureContract extends ContractSupport {
     assertThatThrownBy(() -> f.engram.history(f.grants, f.victimId)).isInstanceOf(NotFoundException.class);
     assertThatThrownBy(() -> f.engram.history(f.grants, f.bystander.entry().entryId()))
         .isInstanceOf(NotFoundException.class);
-    assertThat(f.engram.listDirtyTopics()).extracting(DirtyTopic::scope).doesNotContain("er/u1");
+    assertThat(f.engram.operator().listDirtyTopics()).extracting(DirtyTopic::scope).doesNotContain("er/u1");
     assertThat(f.engram.list(sub, ListOptions.builder().includeSuperseded(true).scope("er/u1/sub").build()))
         .isEqualTo(belowBefore).isNotEmpty();
     assertThat(f.engram.history(sub, f.below.entry().entryId())).isEqualTo(belowHistory);
@@ -258,7 +258,7 @@ public abstract class ErasureContract extends ContractSupport {
     }
     Grants beside = Grants.of("rec/aXb", "rec/a_bc", "rec/A_B", "rec/a%", "rec/ab");
     VisibleState besideBefore = VisibleState.of(engram, beside);
-    assertThat(engram.deleteScope(Grants.of("rec/a_b"), "rec/a_b", true)).isEqualTo(3);
+    assertThat(engram.deleteScope(Grants.of("rec/a_b"), "rec/a_b", dev.engram.DeleteScopeOptions.withDescendants())).isEqualTo(3);
     for (String scope : List.of("rec/a_b", "rec/a_b/c", "rec/a_b/c/d")) {
       assertThat(engram.list(Grants.of(scope), ALL)).as(scope).extracting(MemoryEntry::scope).doesNotContain(scope);
       assertThat(engram.scan(Grants.of(scope))).as(scope).extracting(TopicSummary::scope).doesNotContain(scope);
@@ -266,7 +266,7 @@ public abstract class ErasureContract extends ContractSupport {
     }
     assertThat(VisibleState.of(engram, beside)).isEqualTo(besideBefore);
 
-    assertThat(engram.deleteScope(Grants.of("rec/a%"), "rec/a%", true)).isEqualTo(1);
+    assertThat(engram.deleteScope(Grants.of("rec/a%"), "rec/a%", dev.engram.DeleteScopeOptions.withDescendants())).isEqualTo(1);
     assertThat(engram.list(Grants.of("rec/ab"), ALL)).extracting(MemoryEntry::scope).containsExactly("rec", "rec/ab");
     assertThat(engram.list(Grants.of("rec/aXb"), ALL)).extracting(MemoryEntry::scope).containsExactly("rec", "rec/aXb");
   }
@@ -313,7 +313,7 @@ public abstract class ErasureContract extends ContractSupport {
       assertThat(rows.mentioning(word)).as("the store holds '%s' before the erasure", word).isNotEmpty();
     }
 
-    engram.deleteScope(u2, "res/u2", false);
+    engram.deleteScope(u2, "res/u2");
 
     for (String word : u2Words) {
       assertThat(rows.mentioning(word)).as("rows mentioning '%s' after deleteScope", word).isEmpty();
@@ -327,7 +327,7 @@ public abstract class ErasureContract extends ContractSupport {
     Grants g = Grants.of("cnt/s");
     write(engram, g, "one", "t");
     write(engram, g, "two", "t");
-    assertThat(engram.deleteScope(g, "cnt/s", false)).isEqualTo(2);
+    assertThat(engram.deleteScope(g, "cnt/s")).isEqualTo(2);
     assertThat(engram.revision(g, "cnt/s")).isEqualTo(3);
     WriteResult after = write(engram, g, "one", "t");
     assertThat(after.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
@@ -335,7 +335,7 @@ public abstract class ErasureContract extends ContractSupport {
     assertThat(engram.changes(g, "cnt/s", 0)).extracting(Revision::revision).containsExactly(1L, 2L, 3L, 4L);
     assertThat(engram.changes(g, "cnt/s", 0)).flatExtracting(Revision::changes).extracting(Change::kind)
         .containsExactly(ChangeKind.APPEND, ChangeKind.APPEND, ChangeKind.DELETE, ChangeKind.DELETE, ChangeKind.APPEND);
-    assertThat(engram.deleteScope(g, "cnt/s/never-written", false)).isZero();
+    assertThat(engram.deleteScope(g, "cnt/s/never-written")).isZero();
   }
 
   @Test
@@ -346,11 +346,11 @@ public abstract class ErasureContract extends ContractSupport {
     VisibleState before = VisibleState.of(f.engram, all);
     assertThatThrownBy(() -> f.engram.deleteEntry(f.grants, ancestor.entry().entryId()))
         .isInstanceOf(ScopeViolationException.class).hasMessageContaining("'er'");
-    assertThatThrownBy(() -> f.engram.deleteScope(f.grants, "er", false))
+    assertThatThrownBy(() -> f.engram.deleteScope(f.grants, "er"))
         .isInstanceOf(ScopeViolationException.class).hasMessageContaining("'er'");
-    assertThatThrownBy(() -> f.engram.deleteScope(f.grants, "er", true)).isInstanceOf(ScopeViolationException.class);
-    assertThatThrownBy(() -> f.engram.deleteScope(f.grants, "er/u2", true)).isInstanceOf(ScopeViolationException.class);
-    assertThatThrownBy(() -> f.engram.deleteScope(f.grants, "er/u1x", false))
+    assertThatThrownBy(() -> f.engram.deleteScope(f.grants, "er", dev.engram.DeleteScopeOptions.withDescendants())).isInstanceOf(ScopeViolationException.class);
+    assertThatThrownBy(() -> f.engram.deleteScope(f.grants, "er/u2", dev.engram.DeleteScopeOptions.withDescendants())).isInstanceOf(ScopeViolationException.class);
+    assertThatThrownBy(() -> f.engram.deleteScope(f.grants, "er/u1x"))
         .isInstanceOf(ScopeViolationException.class);
     assertThatThrownBy(() -> f.engram.deleteEntry(f.grants, f.other.entry().entryId()))
         .isInstanceOf(NotFoundException.class);
@@ -364,10 +364,10 @@ public abstract class ErasureContract extends ContractSupport {
     write(engram, Grants.of("gw/u1/notes"), "note fact", "t");
     Grants all = Grants.of("gw/u1", "gw/u1/notes");
     VisibleState before = VisibleState.of(engram, all);
-    assertThatThrownBy(() -> engram.deleteScope(Grants.of("gw/u1"), "gw/u1", true))
+    assertThatThrownBy(() -> engram.deleteScope(Grants.of("gw/u1"), "gw/u1", dev.engram.DeleteScopeOptions.withDescendants()))
         .isInstanceOf(ScopeViolationException.class).hasMessageContaining("gw/u1/notes");
     assertThat(VisibleState.of(engram, all)).isEqualTo(before);
-    assertThat(engram.deleteScope(Grants.of("gw/u1"), "gw/u1", false)).isEqualTo(1);
+    assertThat(engram.deleteScope(Grants.of("gw/u1"), "gw/u1")).isEqualTo(1);
     assertThat(engram.list(Grants.of("gw/u1/notes"))).extracting(MemoryEntry::content).containsExactly("note fact");
   }
 
@@ -387,7 +387,7 @@ public abstract class ErasureContract extends ContractSupport {
     java.lang.ref.WeakReference<MemoryEntry> scopeHit = cachedHit(engram, u2, "lighthouse ferry dawn");
 
     engram.deleteEntry(u1, erasedEntry);
-    engram.deleteScope(u2, "er/u2", false);
+    engram.deleteScope(u2, "er/u2");
 
     assertThat(collected(entryHit)).as("deleteEntry released the cached version").isTrue();
     assertThat(collected(scopeHit)).as("deleteScope released the cached versions").isTrue();

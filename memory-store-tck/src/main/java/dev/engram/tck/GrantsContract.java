@@ -490,7 +490,7 @@ public abstract class GrantsContract extends ContractSupport {
     Engram engram = newEngram(reasoner, b -> b.writePolicy(WritePolicy.grantOnly()));
     Grants team = Grants.of("org/team");
     assertWriteRejected(engram, reasoner, team, WriteOptions.defaults(), "org/team/alice", Grants.of("org/team/alice"));
-    assertWriteRejected(engram, reasoner, team, policy(WritePolicy.DEFAULT), "org/team/alice", Grants.of("org/team/alice"));
+    assertWriteRejected(engram, reasoner, team, policy(WritePolicy.defaults()), "org/team/alice", Grants.of("org/team/alice"));
     assertWriteLands(engram, reasoner, team, WriteOptions.defaults(), "org/team");
   }
 
@@ -502,7 +502,7 @@ public abstract class GrantsContract extends ContractSupport {
     Grants auditor = Grants.of("org/team/alice");
     for (String target : List.of("org/team", "org")) {
       assertWriteRejected(engram, reasoner, alice, WriteOptions.defaults(), target, auditor);
-      assertWriteRejected(engram, reasoner, alice, policy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.NONE)),
+      assertWriteRejected(engram, reasoner, alice, policy(WritePolicy.builder().ancestorPromotion(AncestorPromotion.NONE).build()),
           target, auditor);
     }
   }
@@ -510,14 +510,14 @@ public abstract class GrantsContract extends ContractSupport {
   @Test
   void ancestorPromotionParentReachesOnlyTheParent() {
     TargetedReasoner reasoner = new TargetedReasoner();
-    Engram engram = newEngram(reasoner, b -> b.writePolicy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.PARENT)));
+    Engram engram = newEngram(reasoner, b -> b.writePolicy(WritePolicy.builder().ancestorPromotion(AncestorPromotion.PARENT).build()));
     Grants alice = Grants.of("org/team/alice");
     Grants auditor = Grants.of("org/team/alice", "org/team/bob");
-    WriteOptions parent = policy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.PARENT));
+    WriteOptions parent = policy(WritePolicy.builder().ancestorPromotion(AncestorPromotion.PARENT).build());
     assertWriteLands(engram, reasoner, alice, parent, "org/team");
     assertWriteRejected(engram, reasoner, alice, parent, "org", auditor);
     assertWriteRejected(engram, reasoner, alice, parent, "org/team/bob", auditor);
-    WriteOptions parentOnly = policy(WritePolicy.grantOnly().withAncestorPromotion(AncestorPromotion.PARENT));
+    WriteOptions parentOnly = policy(WritePolicy.builder().grantOnly().ancestorPromotion(AncestorPromotion.PARENT).build());
     assertWriteLands(engram, reasoner, alice, parentOnly, "org/team");
     assertWriteRejected(engram, reasoner, alice, parentOnly, "org/team/alice/notes", Grants.of("org/team/alice/notes"));
   }
@@ -525,7 +525,7 @@ public abstract class GrantsContract extends ContractSupport {
   @Test
   void ancestorPromotionAncestorsReachesEveryAncestorButNeverASiblingOrCousin() {
     TargetedReasoner reasoner = new TargetedReasoner();
-    Engram engram = newEngram(reasoner, b -> b.writePolicy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.ANCESTORS)));
+    Engram engram = newEngram(reasoner, b -> b.writePolicy(WritePolicy.builder().ancestorPromotion(AncestorPromotion.ANCESTORS).build()));
     Grants alice = Grants.of("org/team/alice");
     assertWriteLands(engram, reasoner, alice, WriteOptions.defaults(), "org/team");
     assertWriteLands(engram, reasoner, alice, WriteOptions.defaults(), "org");
@@ -538,9 +538,9 @@ public abstract class GrantsContract extends ContractSupport {
   @Test
   void eachGrantAuthorizesOnItsOwnAndGrantsDoNotCombine() {
     TargetedReasoner reasoner = new TargetedReasoner();
-    Engram engram = newEngram(reasoner, b -> b.writePolicy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.PARENT)));
+    Engram engram = newEngram(reasoner, b -> b.writePolicy(WritePolicy.builder().ancestorPromotion(AncestorPromotion.PARENT).build()));
     Grants two = Grants.of("x/a", "y/b");
-    WriteOptions parent = policy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.PARENT));
+    WriteOptions parent = policy(WritePolicy.builder().ancestorPromotion(AncestorPromotion.PARENT).build());
     assertWriteLands(engram, reasoner, two, WriteOptions.defaults(), "y/b/c");
     assertWriteLands(engram, reasoner, two, parent, "y");
     assertWriteLands(engram, reasoner, two, parent, "x");
@@ -601,9 +601,9 @@ public abstract class GrantsContract extends ContractSupport {
       f.assertScopeViolation("rollback " + r.entry().scope(), () -> f.engram.rollback(f.alice, eventId));
       f.assertScopeViolation("deleteEntry " + r.entry().scope(), () -> f.engram.deleteEntry(f.alice, id));
       f.assertScopeViolation("deleteScope " + r.entry().scope(),
-          () -> f.engram.deleteScope(f.alice, r.entry().scope(), false));
+          () -> f.engram.deleteScope(f.alice, r.entry().scope()));
     }
-    f.assertScopeViolation("deleteScope of a sibling", () -> f.engram.deleteScope(f.alice, "org/team/bob", true));
+    f.assertScopeViolation("deleteScope of a sibling", () -> f.engram.deleteScope(f.alice, "org/team/bob", dev.engram.DeleteScopeOptions.withDescendants()));
     MemoryEntry corrected = f.engram.correct(f.alice, f.own.entry().entryId(), "alice level fact, corrected");
     assertThat(corrected.version()).isEqualTo(2);
   }
@@ -619,7 +619,7 @@ public abstract class GrantsContract extends ContractSupport {
   @Test
   void theEngineWritePolicyGovernsChangesToExistingEntries() {
     ChangeFixture f = new ChangeFixture(newEngram(new TargetedReasoner(),
-        b -> b.writePolicy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.PARENT))));
+        b -> b.writePolicy(WritePolicy.builder().ancestorPromotion(AncestorPromotion.PARENT).build())));
     MemoryEntry team = f.engram.correct(f.alice, f.team.entry().entryId(), "team level fact, corrected by alice");
     assertThat(team.scope()).isEqualTo("org/team");
     assertThat(team.version()).isEqualTo(2);
@@ -657,7 +657,7 @@ public abstract class GrantsContract extends ContractSupport {
           () -> engram.scan(bad),
           () -> engram.revision(bad, "app"),
           () -> engram.changes(bad, "app", 0),
-          () -> engram.deleteScope(bad, BOUNDARY, true),
+          () -> engram.deleteScope(bad, BOUNDARY, dev.engram.DeleteScopeOptions.withDescendants()),
           () -> engram.curate(bad));
       for (ThrowingCallable call : calls) {
         assertThatThrownBy(call).as("%s", bad).isInstanceOfSatisfying(InvalidGrantException.class, e -> {
@@ -698,7 +698,7 @@ public abstract class GrantsContract extends ContractSupport {
     TargetedReasoner reasoner = new TargetedReasoner();
     Engram engram = newEngram(reasoner, b -> b.protectNamespace(ProtectedNamespace.of(BOUNDARY)));
     Grants u1 = Grants.of("app/private/users/u1");
-    WriteOptions ancestors = policy(WritePolicy.DEFAULT.withAncestorPromotion(AncestorPromotion.ANCESTORS));
+    WriteOptions ancestors = policy(WritePolicy.builder().ancestorPromotion(AncestorPromotion.ANCESTORS).build());
     Grants auditor = Grants.of("app/private/users/u1", "app/private/users/u2");
     assertWriteLands(engram, reasoner, u1, ancestors, "app/private/users/u1/inbox");
     assertWriteRejected(engram, reasoner, u1, ancestors, BOUNDARY, auditor);
@@ -713,14 +713,14 @@ public abstract class GrantsContract extends ContractSupport {
     Grants above = Grants.of("app/private");
     Grants auditor = Grants.of("app/private/users/u1");
     VisibleState before = VisibleState.of(engram, auditor);
-    assertThatThrownBy(() -> engram.deleteScope(above, "app/private", true))
+    assertThatThrownBy(() -> engram.deleteScope(above, "app/private", dev.engram.DeleteScopeOptions.withDescendants()))
         .isInstanceOf(ScopeViolationException.class).hasMessageContaining("app/private/users/u1");
-    assertThatThrownBy(() -> engram.deleteScope(above, "app/private/users/u1", false))
+    assertThatThrownBy(() -> engram.deleteScope(above, "app/private/users/u1"))
         .isInstanceOf(ScopeViolationException.class);
-    assertThatThrownBy(() -> engram.deleteScope(Grants.of("app"), "app", true))
+    assertThatThrownBy(() -> engram.deleteScope(Grants.of("app"), "app", dev.engram.DeleteScopeOptions.withDescendants()))
         .isInstanceOf(ScopeViolationException.class);
     assertThat(VisibleState.of(engram, auditor)).isEqualTo(before);
-    assertThat(engram.deleteScope(above, "app/private", false)).isEqualTo(1);
+    assertThat(engram.deleteScope(above, "app/private")).isEqualTo(1);
     assertThat(engram.list(auditor)).extracting(MemoryEntry::content).containsExactly("user one data");
   }
 

@@ -125,7 +125,7 @@ final class IsolationProperty {
   static WritePolicy narrow(WritePolicy configured, WritePolicy requested) {
     AncestorPromotion promotion = requested.ancestorPromotion().ordinal() < configured.ancestorPromotion().ordinal()
         ? requested.ancestorPromotion() : configured.ancestorPromotion();
-    return new WritePolicy(configured.allowDescendants() && requested.allowDescendants(), promotion);
+    return WritePolicy.builder().allowDescendants(configured.allowDescendants() && requested.allowDescendants()).ancestorPromotion(promotion).build();
   }
 
   static boolean writable(List<String> grants, WritePolicy policy, String target, @Nullable ProtectedNamespace p) {
@@ -185,7 +185,7 @@ final class IsolationProperty {
     final TargetedReasoner reasoner = new TargetedReasoner();
     @Nullable ProtectedNamespace boundary;
     /** The engine's configured write policy; a per-call policy can only narrow it. */
-    WritePolicy configured = WritePolicy.DEFAULT;
+    WritePolicy configured = WritePolicy.defaults();
     Engram engine;
     @Nullable Grants auditor;
     int checks;
@@ -240,7 +240,7 @@ final class IsolationProperty {
       universe.addAll(nodes);
       EngramBuilder builder = Engram.builder().store(store).reasoner(reasoner);
       if (random.nextBoolean()) {
-        configured = new WritePolicy(random.nextBoolean(), AncestorPromotion.values()[random.nextInt(3)]);
+        configured = WritePolicy.builder().allowDescendants(random.nextBoolean()).ancestorPromotion(AncestorPromotion.values()[random.nextInt(3)]).build();
         builder.writePolicy(configured);
       }
       if (random.nextInt(3) == 0) {
@@ -325,7 +325,7 @@ final class IsolationProperty {
     void attemptWrite() {
       boolean allowShallow = random.nextInt(10) == 0;
       List<String> writer = randomGrants(allowShallow);
-      WritePolicy policy = new WritePolicy(random.nextBoolean(), AncestorPromotion.values()[random.nextInt(3)]);
+      WritePolicy policy = WritePolicy.builder().allowDescendants(random.nextBoolean()).ancestorPromotion(AncestorPromotion.values()[random.nextInt(3)]).build();
       String target = randomNode(true);
       if (random.nextInt(10) < 3 && depth(target) < MAX_DEPTH + 1) {
         target = target + "/n" + random.nextInt(3);
@@ -561,13 +561,13 @@ final class IsolationProperty {
             expectSources.add(scope + "#" + id);
           }
         });
-        assertThat(engine.sources(reader, dev.engram.SourceQuery.all().withLimit(dev.engram.SourceQuery.MAX_LIMIT)))
+        assertThat(engine.sources(reader, dev.engram.SourceQuery.builder().limit(dev.engram.SourceQuery.MAX_LIMIT).build()))
             .as(ctx(who + " sources")).extracting(x -> x.scope() + "#" + x.id())
             .filteredOn(key -> key.startsWith(top + "/") || key.startsWith(top + "#"))
             .containsExactlyInAnyOrderElementsOf(expectSources);
         for (String scope : captured.values()) {
           if (!vis.contains(scope)) {
-            assertThatThrownBy(() -> engine.sources(reader, dev.engram.SourceQuery.all().withScope(scope)))
+            assertThatThrownBy(() -> engine.sources(reader, dev.engram.SourceQuery.builder().scope(scope).build()))
                 .as(ctx(who + " sources of " + scope)).isInstanceOf(NotFoundException.class);
           }
         }

@@ -82,7 +82,7 @@ public abstract class MetadataContract extends ContractSupport {
     Engram engram = newEngram();
     MemoryEntry v1 = seed(engram);
     WriteResult r = engram.update(U1, v1.entryId(),
-        EntryPatch.priority(1).withDisclosure("When reviewing payment retries"));
+        EntryPatch.builder().priority(1).disclosure("When reviewing payment retries").build());
     assertThat(r.outcome()).isEqualTo(WriteResult.Outcome.UPDATED);
     MemoryEntry v2 = r.entry();
     assertThat(v2.priority()).isEqualTo(1);
@@ -115,7 +115,7 @@ public abstract class MetadataContract extends ContractSupport {
     long head = engram.revision(U1, S1);
     assertThatThrownBy(() -> engram.update(U1, e.entryId(), EntryPatch.priority(0)))
         .isInstanceOf(PriorityCapExceededException.class);
-    assertThatThrownBy(() -> engram.update(U1, e.entryId(), new EntryPatch(null, null, null, null)))
+    assertThatThrownBy(() -> engram.update(U1, e.entryId(), EntryPatch.builder().build()))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("patch");
     assertThatThrownBy(() -> engram.update(U1, e.entryId(), EntryPatch.priority(-1)))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("patch.priority");

@@ -5,15 +5,16 @@
 package dev.engram.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.ChangeOptions;
 import dev.engram.Engram;
 import dev.engram.EntryPatch;
 import dev.engram.Grants;
 import dev.engram.ImportOptions;
+import dev.engram.InvalidInputException;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
-import dev.engram.Origin;
 import dev.engram.WriteOptions;
 import dev.engram.spi.CurateOp;
 import java.io.StringReader;
@@ -22,8 +23,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * History origin: every event records where its change came from as an {@link Origin}, next to the
- * free-text actor, and the store keeps it (and an export carries it).
+ * History origin: every event records where its change came from as an open lowercase id, next to
+ * the free-text actor, and the store keeps it (and an export carries it).
  */
 public abstract class OriginContract extends ContractSupport {
   private static final String S1 = Fixtures.S1;
@@ -34,27 +35,27 @@ public abstract class OriginContract extends ContractSupport {
     ScriptedReasoner reasoner = new ScriptedReasoner();
     Engram engram = newEngram(reasoner, Fixtures.clocked());
     MemoryEntry a = engram.write(U1, "A fact an agent wrote.", WriteOptions.builder().topicsHint("t")
-        .source("codex").origin(Origin.AGENT).build()).entry();
+        .source("codex").origin("agent").build()).entry();
     MemoryEntry b = write(engram, U1, "A fact the application wrote.", "t").entry();
     engram.correct(U1, a.entryId(), "A fact an agent wrote, corrected in the console.",
-        ChangeOptions.none().withSource("alice").withOrigin(Origin.CONSOLE));
-    engram.move(U1, a.entryId(), "project://x/a", ChangeOptions.none().withSource("claude").withOrigin(Origin.MCP));
+        ChangeOptions.builder().source("alice").origin("console").build());
+    engram.move(U1, a.entryId(), "project://x/a", ChangeOptions.builder().source("claude").origin("mcp").build());
     engram.update(U1, b.entryId(), EntryPatch.priority(3));
     reasoner.onCurate("t", new CurateOp.Rewrite(b.entryId(), "A fact the curator rewrote.", null));
     String run = engram.curate(U1).runId();
     engram.undoCuration(U1, run);
 
     assertThat(engram.history(U1, a.entryId())).extracting(MemoryEvent::origin, MemoryEvent::actor).containsExactly(
-        org.assertj.core.groups.Tuple.tuple(Origin.AGENT, "codex"),
-        org.assertj.core.groups.Tuple.tuple(Origin.CONSOLE, "alice"),
-        org.assertj.core.groups.Tuple.tuple(Origin.MCP, "claude"));
+        org.assertj.core.groups.Tuple.tuple("agent", "codex"),
+        org.assertj.core.groups.Tuple.tuple("console", "alice"),
+        org.assertj.core.groups.Tuple.tuple("mcp", "claude"));
     assertThat(engram.history(U1, b.entryId())).extracting(MemoryEvent::origin).containsExactly(
-        Origin.APPLICATION, Origin.APPLICATION, Origin.CURATOR, Origin.CURATOR);
+        "application", "application", "curator", "curator");
 
     StringWriter out = new StringWriter();
-    engram.export(U1, out);
+    engram.operator().export(U1, out);
     Engram copy = newEngram();
-    copy.importFrom(U1, new StringReader(out.toString()), ImportOptions.defaults());
+    copy.operator().importFrom(U1, new StringReader(out.toString()), ImportOptions.defaults());
     for (MemoryEntry e : List.of(a, b)) {
       assertThat(copy.history(U1, e.entryId())).isEqualTo(engram.history(U1, e.entryId()));
     }
@@ -62,9 +63,22 @@ public abstract class OriginContract extends ContractSupport {
 
   @Test
   void anEventWithoutARecordedOriginIsInferredFromItsActor() {
-    assertThat(Origin.inferred("curator")).isEqualTo(Origin.CURATOR);
-    assertThat(Origin.inferred("curator-undo")).isEqualTo(Origin.CURATOR);
-    assertThat(Origin.inferred(null)).isEqualTo(Origin.APPLICATION);
-    assertThat(Origin.inferred("codex")).isEqualTo(Origin.APPLICATION);
+    assertThat(MemoryEvent.inferredOrigin("curator")).isEqualTo("curator");
+    assertThat(MemoryEvent.inferredOrigin("curator-undo")).isEqualTo("curator");
+    assertThat(MemoryEvent.inferredOrigin(null)).isEqualTo("application");
+    assertThat(MemoryEvent.inferredOrigin("codex")).isEqualTo("application");
+  }
+
+  @Test
+  void anOriginIsAnOpenIdCheckedByOneRule() {
+    Engram engram = newEngram();
+    MemoryEntry e = engram.write(U1, "A fact a new runtime wrote.", WriteOptions.builder().topicsHint("t")
+        .origin("my-runtime-2").build()).entry();
+    assertThat(engram.history(U1, e.entryId())).extracting(MemoryEvent::origin).containsExactly("my-runtime-2");
+    for (String bad : List.of("", "Agent", "9lives", "a b", "x".repeat(33), "agent/../x")) {
+      assertThatThrownBy(() -> WriteOptions.builder().origin(bad)).isInstanceOf(InvalidInputException.class)
+          .hasMessageContaining("origin");
+      assertThatThrownBy(() -> ChangeOptions.builder().origin(bad).build()).isInstanceOf(InvalidInputException.class);
+    }
   }
 }

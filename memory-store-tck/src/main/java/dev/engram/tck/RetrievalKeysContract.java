@@ -115,7 +115,7 @@ public abstract class RetrievalKeysContract extends ContractSupport {
     Engram engram = newEngram(probe, new DeterministicReasoner(), b -> b);
     engram.captureAll(U1, exchange());
     // one record per window: every turn is the first of its window
-    engram.flush(U1, new FlushOptions(1, FlushOptions.DEFAULT_MAX_WINDOWS));
+    engram.flush(U1, FlushOptions.builder().windowRecords(1).build());
     MemoryEntry reply = byEvidence(engram, "t2");
     assertThat(probe.keysOf(List.of(reply.versionId())).get(reply.versionId())).singleElement().asString()
         .startsWith("Ana: What is your favourite food these days?");
@@ -208,7 +208,7 @@ public abstract class RetrievalKeysContract extends ContractSupport {
     String roomy = engram.prepareContext(U1, ContextRequest.of("favourite food")).content();
     assertThat(roomy).contains("| (before) Ana: What is your favourite food these days?\n| Ben: Sushi, always.");
     // an item cap that holds the reply but not the line before it: the reply alone
-    String tight = engram.prepareContext(U1, new ContextRequest("favourite food", 8000, 20, 8, 64)).content();
+    String tight = engram.prepareContext(U1, ContextRequest.builder("favourite food").candidates(20).maxItemBytes(64).build()).content();
     assertThat(tight).contains("| Ben: Sushi, always.").doesNotContain("(before)");
   }
 
@@ -228,7 +228,7 @@ public abstract class RetrievalKeysContract extends ContractSupport {
         .noneMatch(h -> h.entry().entryId().equals(reply.entryId()));
 
     MemoryEntry question = byEvidence(engram, "t1");
-    engram.deleteScope(U1, SCOPE, false);
+    engram.deleteScope(U1, SCOPE);
     assertThat(probe.keysOf(List.of(question.versionId(), reply.versionId()))).isEmpty();
     assertThat(probe.searchKeys(List.of(SCOPE), query("favourite food sushi garden"), 10)).isEmpty();
     assertThat(probe.activeVectors(SCOPE, KEY_PROFILE)).isEmpty();
@@ -245,7 +245,7 @@ public abstract class RetrievalKeysContract extends ContractSupport {
     assertThat(probe.keysOf(List.of(reply.versionId()))).containsOnlyKeys(reply.versionId());
     assertThat(probe.activeVectors(SCOPE, KEY_PROFILE)).isEmpty();
 
-    assertThat(engram.reindex(U1)).isGreaterThanOrEqualTo(4);
+    assertThat(engram.operator().reindex(U1)).isGreaterThanOrEqualTo(4);
     assertThat(probe.activeVectors(SCOPE, KEY_PROFILE)).extracting(v -> v.versionId()).containsExactly(reply.versionId());
     SearchHit hit = engram.search(U1, SearchRequest.builder("favourite food").mode(SearchMode.VECTOR).build()).hits()
         .stream().filter(h -> h.entry().entryId().equals(reply.entryId())).findFirst().orElseThrow();
@@ -257,12 +257,12 @@ public abstract class RetrievalKeysContract extends ContractSupport {
     Engram source = flushed(probe, null);
     MemoryEntry reply = byEvidence(source, "t2");
     StringWriter out = new StringWriter();
-    source.export(U1, out);
+    source.operator().export(U1, out);
     assertThat(out.toString()).contains("\"record\":\"keys\"");
 
     MemoryStore target = createStore();
     Engram copy = newEngram(target, new DeterministicReasoner(), b -> b);
-    copy.importFrom(U1, new StringReader(out.toString()), ImportOptions.defaults());
+    copy.operator().importFrom(U1, new StringReader(out.toString()), ImportOptions.defaults());
     assertThat(target.keysOf(List.of(reply.versionId()))).isEqualTo(probe.keysOf(List.of(reply.versionId())));
     assertThat(target.searchKeys(List.of(SCOPE), query("favourite food"), 10))
         .extracting(s -> s.entry().versionId()).containsExactly(reply.versionId());

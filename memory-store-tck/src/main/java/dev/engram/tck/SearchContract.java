@@ -249,7 +249,7 @@ public abstract class SearchContract extends ContractSupport {
     assertThat(top.matchedBy()).containsExactlyInAnyOrder(SearchChannel.FTS, SearchChannel.VECTOR);
     assertThat(top.ftsRank()).isEqualTo(1);
     assertThat(top.vectorRank()).isEqualTo(1);
-    assertThat(top.score()).isCloseTo(SearchSettings.DEFAULTS.ftsWeight() + SearchSettings.DEFAULTS.vectorWeight(),
+    assertThat(top.score()).isCloseTo(SearchSettings.defaults().ftsWeight() + SearchSettings.defaults().vectorWeight(),
         org.assertj.core.data.Offset.offset(1e-9));
     for (int i = 1; i < r.hits().size(); i++) {
       assertThat(r.hits().get(i).score()).isLessThanOrEqualTo(r.hits().get(i - 1).score());
@@ -264,7 +264,7 @@ public abstract class SearchContract extends ContractSupport {
   void anEntryFoundByBothChannelsNeverRanksBelowOneFoundByOneChannelAtEqualRanks() {
     for (SearchSettings.Fusion fusion : SearchSettings.Fusion.values()) {
       Engram engram = newEngram(new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder())
-          .searchSettings(SearchSettings.DEFAULTS.withFusion(fusion).withVectorFloor(-1)));
+          .searchSettings(SearchSettings.builder().fusion(fusion).vectorFloor(-1).build()));
       seed(engram);
       write(engram, U1, "Planning notes are kept in the shared drive.", "schedule");
       write(engram, U1, "Tuesday is also the day the recycling is collected.", "home");
@@ -350,7 +350,7 @@ public abstract class SearchContract extends ContractSupport {
   @Test
   void vectorChannelHonoursTheCosineFloor() {
     Engram engram = newEngram(new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder())
-        .searchSettings(SearchSettings.DEFAULTS.withVectorFloor(0.95)));
+        .searchSettings(SearchSettings.builder().vectorFloor(0.95).build()));
     seed(engram);
     SearchResult r = search(engram, U1, "completely unrelated volcano geology", SearchMode.VECTOR);
     assertThat(r.hits()).isEmpty();
@@ -383,7 +383,7 @@ public abstract class SearchContract extends ContractSupport {
     assertThat(after.used()).isEqualTo(SearchMode.HYBRID);
     assertThat(after.warnings()).isEmpty();
     assertThat(after.hits().get(0).matchedBy()).contains(SearchChannel.VECTOR);
-    assertThat(engram.reindex(U1)).isZero();
+    assertThat(engram.operator().reindex(U1)).isZero();
   }
 
   @Test
@@ -399,7 +399,7 @@ public abstract class SearchContract extends ContractSupport {
     SearchResult auto = search(engram, U1, "tax accountant", SearchMode.AUTO);
     assertThat(auto.used()).isEqualTo(SearchMode.FTS);
     assertThat(auto.fallbackReason()).contains("incomplete").contains("17 active entries");
-    assertThat(engram.reindex(U1)).isEqualTo(17);
+    assertThat(engram.operator().reindex(U1)).isEqualTo(17);
     assertThat(search(engram, U1, "tax accountant", SearchMode.AUTO).used()).isEqualTo(SearchMode.HYBRID);
   }
 
@@ -414,7 +414,7 @@ public abstract class SearchContract extends ContractSupport {
     }
     Engram second = newEngram(store, new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder("model-b", 32)));
     assertThat(search(second, U1, "planning", SearchMode.AUTO).used()).isEqualTo(SearchMode.FTS);
-    assertThat(second.reindex(U1)).isEqualTo(20);
+    assertThat(second.operator().reindex(U1)).isEqualTo(20);
     assertThat(search(second, U1, "planning", SearchMode.AUTO).used()).isEqualTo(SearchMode.HYBRID);
     assertThat(search(first, U1, "planning", SearchMode.AUTO).used()).isEqualTo(SearchMode.HYBRID);
   }
@@ -427,7 +427,7 @@ public abstract class SearchContract extends ContractSupport {
     // leave the seed without vectors
     seed(newEngram(store, new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder())));
     Engram engram = newEngram(store, new DeterministicReasoner(), b -> b.embedder(embedder)
-        .searchSettings(SearchSettings.DEFAULTS.withEmbedTimeout(Duration.ofMillis(50))));
+        .searchSettings(SearchSettings.builder().embedTimeout(Duration.ofMillis(50)).build()));
     embedder.stalling(1000);
     SearchResult auto = search(engram, U1, "contract tests deploys", SearchMode.AUTO);
     assertThat(auto.used()).isEqualTo(SearchMode.FTS);
@@ -574,7 +574,7 @@ public abstract class SearchContract extends ContractSupport {
     assertThat(found.content().split("The user is vegetarian\\.", -1)).hasSize(2);
     assertThat(found.citations()).hasSize(2);
 
-    assertThat(engram.prepareContext(U1, ContextRequest.of("Suggest a dinner recipe").withCoreShare(0)).status())
+    assertThat(engram.prepareContext(U1, ContextRequest.builder("Suggest a dinner recipe").coreShare(0).build()).status())
         .isEqualTo(PreparedContext.Status.EMPTY);
     assertThat(engram.prepareContext(Grants.of("app/user/u2"), ContextRequest.of("Suggest a dinner recipe")).status())
         .as("another scope's profile is not visible").isEqualTo(PreparedContext.Status.EMPTY);
@@ -586,7 +586,7 @@ public abstract class SearchContract extends ContractSupport {
     String longText = "Kubernetes upgrade checklist: " + "drain nodes, check pods, verify ingress. ".repeat(120);
     write(engram, U1, longText, "ops");
     write(engram, U1, "Kubernetes version is pinned to 1.30.", "ops");
-    PreparedContext ctx = engram.prepareContext(U1, new ContextRequest("kubernetes upgrade", 1200, 16, 8, 300));
+    PreparedContext ctx = engram.prepareContext(U1, ContextRequest.builder("kubernetes upgrade").maxBytes(1200).maxItemBytes(300).build());
     assertThat(ctx.status()).isEqualTo(PreparedContext.Status.READY);
     assertThat(ctx.contentBytes()).isLessThanOrEqualTo(1200);
     assertThat(ctx.content()).contains("…");
@@ -610,8 +610,9 @@ public abstract class SearchContract extends ContractSupport {
     for (int trial = 0; trial < 200; trial++) {
       int budget = 512 + random.nextInt(32_768 - 512 + 1);
       String query = words[random.nextInt(words.length)] + " " + words[random.nextInt(words.length)];
-      PreparedContext ctx = engram.prepareContext(U1, new ContextRequest(query, budget, 1 + random.nextInt(64),
-          1 + random.nextInt(32), 64 + random.nextInt(8192 - 64 + 1)));
+      PreparedContext ctx = engram.prepareContext(U1, ContextRequest.builder(query).maxBytes(budget)
+          .candidates(1 + random.nextInt(64)).maxItems(1 + random.nextInt(32))
+          .maxItemBytes(64 + random.nextInt(8192 - 64 + 1)).build());
       String where = "trial " + trial + " budget " + budget + " query " + query;
       assertThat(ctx.contentBytes()).as(where).isLessThanOrEqualTo(budget);
       if (ctx.status() == PreparedContext.Status.READY) {
@@ -723,8 +724,8 @@ public abstract class SearchContract extends ContractSupport {
     // the prepared context renders one of two equal contents: the one the boost puts first
     PreparedContext now = engram.prepareContext(U1, ContextRequest.of("What did Paola bake last week?"));
     assertThat(now.citations()).extracting(c -> c.entryId()).containsExactly(entryAt(engram, "notes/n1"));
-    PreparedContext then = engram.prepareContext(U1, ContextRequest.of("What did Paola bake last week?")
-        .withReferenceTime(november));
+    PreparedContext then = engram.prepareContext(U1, ContextRequest.builder("What did Paola bake last week?")
+        .referenceTime(november).build());
     assertThat(then.citations()).extracting(c -> c.entryId()).containsExactly(entryAt(engram, "notes/n2"));
   }
 

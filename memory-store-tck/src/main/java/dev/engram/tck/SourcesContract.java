@@ -116,7 +116,7 @@ public abstract class SourcesContract extends ContractSupport {
     assertThat(first.position()).isEqualTo(1);
     assertThat(first.occurredAt()).isEqualTo(T0);
     assertThat(first.scope()).isEqualTo(S1);
-    assertThat(engram.sources(U1, SourceQuery.all())).containsExactly(first);
+    assertThat(engram.sources(U1, SourceQuery.defaults())).containsExactly(first);
     assertThat(engram.revision(U1, S1)).isZero();
     assertThat(engram.list(U1)).isEmpty();
 
@@ -127,7 +127,7 @@ public abstract class SourcesContract extends ContractSupport {
     assertThat(batch.get(1)).isEqualTo(batch.get(0));
     assertThat(batch.get(2)).isEqualTo(first);
     assertThat(batch.get(0).position()).isEqualTo(2);
-    assertThat(engram.sources(U1, SourceQuery.all())).extracting(CapturedSource::id).containsExactly("m1", "m2");
+    assertThat(engram.sources(U1, SourceQuery.defaults())).extracting(CapturedSource::id).containsExactly("m1", "m2");
     assertThat(engram.revision(U1, S1)).isZero();
   }
 
@@ -174,8 +174,8 @@ public abstract class SourcesContract extends ContractSupport {
             SourceRecord.of("s1", "user", "Another.").id("m3"))));
     assertThat(twiceAcross.sourceId()).isEqualTo("m3");
 
-    assertThat(engram.sources(U1, SourceQuery.all())).containsExactly(first);
-    assertThat(engram.sources(U2, SourceQuery.all())).isEmpty();
+    assertThat(engram.sources(U1, SourceQuery.defaults())).containsExactly(first);
+    assertThat(engram.sources(U2, SourceQuery.defaults())).isEmpty();
     assertThat(store.sourceState(S1).lastPosition()).isEqualTo(1);
     assertThat(store.sourceState(S2).lastPosition()).isZero();
     assertThat(engram.capture(U1, SourceRecord.of("s1", "user", "I moved to Lisbon.")
@@ -198,8 +198,8 @@ public abstract class SourcesContract extends ContractSupport {
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("metadata");
     assertThatThrownBy(() -> engram.capture(U1, SourceRecord.of("s1", "user", "x").in(S2)))
         .isInstanceOf(ScopeViolationException.class);
-    assertThat(engram.sources(U1, SourceQuery.all())).isEmpty();
-    assertThat(engram.sources(U2, SourceQuery.all())).isEmpty();
+    assertThat(engram.sources(U1, SourceQuery.defaults())).isEmpty();
+    assertThat(engram.sources(U2, SourceQuery.defaults())).isEmpty();
   }
 
   @Test
@@ -208,15 +208,15 @@ public abstract class SourcesContract extends ContractSupport {
     engram.captureAll(U1, turns("a", 3, T0));
     engram.captureAll(U1, turns("b", 2, T0.plusSeconds(3600)));
     engram.capture(U2, SourceRecord.of("a", "user", "secret of u2").metadata(Map.of("channel", "web")));
-    assertThat(engram.sources(U1, SourceQuery.all())).hasSize(5).allMatch(s -> s.scope().equals(S1));
-    assertThat(engram.sources(U2, SourceQuery.all())).singleElement()
+    assertThat(engram.sources(U1, SourceQuery.defaults())).hasSize(5).allMatch(s -> s.scope().equals(S1));
+    assertThat(engram.sources(U2, SourceQuery.defaults())).singleElement()
         .satisfies(s -> assertThat(s.metadata()).containsEntry("channel", "web"));
-    assertThat(engram.sources(Grants.of("app"), SourceQuery.all())).isEmpty();
-    assertThatThrownBy(() -> engram.sources(U1, SourceQuery.all().withScope(S2))).isInstanceOf(NotFoundException.class);
+    assertThat(engram.sources(Grants.of("app"), SourceQuery.defaults())).isEmpty();
+    assertThatThrownBy(() -> engram.sources(U1, SourceQuery.builder().scope(S2).build())).isInstanceOf(NotFoundException.class);
     assertThat(engram.sources(U1, SourceQuery.session("b"))).extracting(CapturedSource::id).containsExactly("b-t0", "b-t1");
     assertThat(engram.sources(U1, SourceQuery.between(T0.plusSeconds(60), T0.plusSeconds(3601))))
         .extracting(CapturedSource::id).containsExactly("a-t1", "a-t2", "b-t0");
-    assertThat(engram.sources(U1, SourceQuery.all().withLimit(2))).hasSize(2);
+    assertThat(engram.sources(U1, SourceQuery.builder().limit(2).build())).hasSize(2);
   }
 
   // ---- flush
@@ -226,7 +226,7 @@ public abstract class SourcesContract extends ContractSupport {
     MemoryStore store = sourceStore();
     Engram engram = newEngram(store, new DeterministicReasoner(), b -> b);
     List<CapturedSource> captured = engram.captureAll(U1, turns("a", 5, T0));
-    FlushReport report = engram.flush(U1, FlushOptions.defaults().withWindowRecords(2));
+    FlushReport report = engram.flush(U1, FlushOptions.builder().windowRecords(2).build());
     assertThat(report.windows()).isEqualTo(3);
     assertThat(report.appended()).isEqualTo(5);
     assertThat(report.lost()).isZero();
@@ -283,7 +283,7 @@ public abstract class SourcesContract extends ContractSupport {
       Engram hostile = newEngram(store, extracting(r -> List.of(
           ExtractedMemory.of("fine candidate", List.of(r.window().get(0).id())),
           ExtractedMemory.of("cites " + bad, List.of(bad)))), b -> b);
-      FlushReport report = hostile.flush(U1, FlushOptions.defaults().withWindowRecords(3));
+      FlushReport report = hostile.flush(U1, FlushOptions.builder().windowRecords(3).build());
       assertThat(report.windows()).isZero();
       assertThat(report.scopes()).isEmpty();
       assertThat(report.failures()).singleElement().satisfies(f -> {
@@ -331,7 +331,7 @@ public abstract class SourcesContract extends ContractSupport {
       }
       return turns.extract(r);
     }), b -> b);
-    FlushReport report = flaky.flush(Grants.of(S1, S2), FlushOptions.defaults().withWindowRecords(2));
+    FlushReport report = flaky.flush(Grants.of(S1, S2), FlushOptions.builder().windowRecords(2).build());
     assertThat(report.scopes()).containsExactly(S1, S2);
     assertThat(report.windows()).isEqualTo(3);
     assertThat(report.appended()).isEqualTo(6);
@@ -344,7 +344,7 @@ public abstract class SourcesContract extends ContractSupport {
     assertThat(store.sourceState(S1)).isEqualTo(new SourceState(4, 2));
     assertThat(store.sourceState(S2)).isEqualTo(new SourceState(4, 4));
     assertThat(plain.list(U1)).hasSize(2);
-    FlushReport retry = plain.flush(U1, FlushOptions.defaults().withWindowRecords(2));
+    FlushReport retry = plain.flush(U1, FlushOptions.builder().windowRecords(2).build());
     assertThat(retry.failed()).isFalse();
     assertThat(retry.appended()).isEqualTo(2);
     assertThat(store.sourceState(S1)).isEqualTo(new SourceState(4, 4));
@@ -375,7 +375,7 @@ public abstract class SourcesContract extends ContractSupport {
     Engram engram = newEngram(store, new DeterministicReasoner(), b -> b);
     store.failAfter(FaultInjectingStore.Step.INSERT_SOURCE);
     assertThatThrownBy(() -> engram.captureAll(U1, turns("a", 3, T0))).hasMessageContaining("injected fault");
-    assertThat(engram.sources(U1, SourceQuery.all())).isEmpty();
+    assertThat(engram.sources(U1, SourceQuery.defaults())).isEmpty();
     assertThat(store.sourceState(S1)).isEqualTo(SourceState.EMPTY);
   }
 
@@ -393,7 +393,7 @@ public abstract class SourcesContract extends ContractSupport {
       for (Engram e : List.of(a, b)) {
         runs.add(pool.submit(() -> {
           start.await();
-          return e.flush(U1, FlushOptions.defaults().withWindowRecords(4));
+          return e.flush(U1, FlushOptions.builder().windowRecords(4).build());
         }));
       }
       start.countDown();
@@ -443,7 +443,7 @@ public abstract class SourcesContract extends ContractSupport {
     engram.deleteSource(U1, S1, "a-t1");
     assertThatThrownBy(() -> engram.deleteSource(U1, S1, "a-t1")).isInstanceOf(NotFoundException.class);
     assertThatThrownBy(() -> engram.deleteSource(U2, S1, "a-t0")).isInstanceOf(NotFoundException.class);
-    assertThat(engram.sources(U1, SourceQuery.all())).extracting(CapturedSource::id).containsExactly("a-t0", "a-t2");
+    assertThat(engram.sources(U1, SourceQuery.defaults())).extracting(CapturedSource::id).containsExactly("a-t0", "a-t2");
     engram.flush(U1);
     assertThat(engram.list(U1)).extracting(e -> e.evidence().get(0)).containsExactlyInAnyOrder("a-t0", "a-t2");
     MemoryEntry e0 = engram.list(U1).stream().filter(e -> e.evidence().contains("a-t0")).findFirst().orElseThrow();
@@ -451,8 +451,8 @@ public abstract class SourcesContract extends ContractSupport {
     assertThat(engram.evidence(U1, e0.entryId())).isEmpty();
 
     engram.capture(U1, SourceRecord.of("a", "Ana", "never extracted").id("pending"));
-    engram.deleteScope(U1, S1, false);
-    assertThat(engram.sources(U1, SourceQuery.all())).isEmpty();
+    engram.deleteScope(U1, S1);
+    assertThat(engram.sources(U1, SourceQuery.defaults())).isEmpty();
     assertThat(store.source(S1, "pending")).isEmpty();
     assertThat(store.sourceState(S1)).isEqualTo(SourceState.EMPTY);
     assertThat(engram.list(U1, ListOptions.builder().includeSuperseded(true).build())).isEmpty();
@@ -467,7 +467,7 @@ public abstract class SourcesContract extends ContractSupport {
     MemoryStore store = sourceStore();
     Engram engram = newEngram(store, new DeterministicReasoner(), b -> b);
     engram.capture(U1, SourceRecord.of("a", "Ana", "only a source").id("s"));
-    engram.deleteScope(Grants.of("app"), "app", true);
+    engram.deleteScope(Grants.of("app"), "app", dev.engram.DeleteScopeOptions.withDescendants());
     assertThat(store.source(S1, "s")).isEmpty();
     assertThat(store.sourceState(S1)).isEqualTo(SourceState.EMPTY);
   }

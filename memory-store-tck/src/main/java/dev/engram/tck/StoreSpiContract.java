@@ -16,7 +16,6 @@ import dev.engram.EntryType;
 import dev.engram.EventKind;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
-import dev.engram.Origin;
 import dev.engram.Revision;
 import dev.engram.spi.FullTextQuery;
 import dev.engram.spi.MemoryStore;
@@ -96,7 +95,7 @@ public abstract class StoreSpiContract {
   private static MemoryEvent event(MemoryEntry after, @org.jspecify.annotations.Nullable MemoryEntry before,
       long revision) {
     return new MemoryEvent(id("x"), after.scope(), after.entryId(), before == null ? EventKind.CREATE : EventKind.UPDATE,
-        before, after, "spi", null, revision, T0, Origin.APPLICATION);
+        before, after, "spi", null, revision, T0, "application");
   }
 
   /** Commits a new entry in {@code scope} with its event and revision, as one transaction. */

@@ -76,7 +76,7 @@ public abstract class TopicsContract extends ContractSupport {
   }
 
   private static List<DirtyTopic> dirty(Engram e) {
-    return e.listDirtyTopics();
+    return e.operator().listDirtyTopics();
   }
 
   private static TopicState topicRow(MemoryStore store, String scope, String topic) {
@@ -168,13 +168,13 @@ public abstract class TopicsContract extends ContractSupport {
     write(e, U1, "U1 fact", "a");
     write(e, U1, "U1 second fact", "z");
 
-    assertThat(e.listDirtyTopics()).extracting(DirtyTopic::scope, DirtyTopic::topic).containsExactly(
+    assertThat(e.operator().listDirtyTopics()).extracting(DirtyTopic::scope, DirtyTopic::topic).containsExactly(
         tuple(S1, "a"),
         tuple(S1, "z"),
         tuple(S2, "b"),
         tuple("org/team", "c"));
-    assertThat(e.listDirtyTopics(2)).extracting(DirtyTopic::topic).containsExactly("a", "z");
-    assertThatThrownBy(() -> e.listDirtyTopics(0)).isInstanceOf(InvalidInputException.class);
+    assertThat(e.operator().listDirtyTopics(2)).extracting(DirtyTopic::topic).containsExactly("a", "z");
+    assertThatThrownBy(() -> e.operator().listDirtyTopics(0)).isInstanceOf(InvalidInputException.class);
   }
 
   @Test
@@ -555,7 +555,7 @@ public abstract class TopicsContract extends ContractSupport {
     assertThat(report.applied()).isEmpty();
     assertThat(report.rejected()).hasSize(rejected);
     assertThat(r.snapshot().withoutTopics()).isEqualTo(before.withoutTopics());
-    assertThat(r.engram().listDirtyTopics()).extracting(DirtyTopic::scope).doesNotContain(S1);
+    assertThat(r.engram().operator().listDirtyTopics()).extracting(DirtyTopic::scope).doesNotContain(S1);
   }
 
   @Test
@@ -1050,6 +1050,6 @@ public abstract class TopicsContract extends ContractSupport {
     write(e, U1, "Fact");
     CurateReport report = e.curate(U1);
     assertThat(report.reasonerCurates()).isFalse();
-    assertThat(e.listDirtyTopics()).containsExactly(new DirtyTopic(S1, "x", 1, 0));
+    assertThat(e.operator().listDirtyTopics()).containsExactly(new DirtyTopic(S1, "x", 1, 0));
   }
 }

@@ -38,11 +38,11 @@ public abstract class TransferContract extends ContractSupport {
     source.write(u1, "Runs on Tuesdays.", WriteOptions.builder().topicsHint("schedule", "core").priority(1)
         .disclosure("When planning workouts").glossary("tuesday", "run").path("profile/schedule")
         .source("agent:coach").evidence("chat:42").build());
-    MemoryEntry b = source.correct(u1, a.entryId(), "Prefers imperial units.", ChangeOptions.reason("moved").withSource("agent:coach"));
+    MemoryEntry b = source.correct(u1, a.entryId(), "Prefers imperial units.", ChangeOptions.builder().reason("moved").source("agent:coach").build());
     source.retire(u1, b.citation(), "no longer relevant");
     write(source, Grants.of("app/user/u2"), "Likes green tea; dislikes 'SELECT * FROM x;--'.", "food");
     StringWriter out = new StringWriter();
-    TransferReport report = source.export(GRANTS, out);
+    TransferReport report = source.operator().export(GRANTS, out);
     assertThat(report.scopes()).containsExactly("app/user/u1", "app/user/u2");
     assertThat(report.versions()).isEqualTo(4);
     return out.toString();
@@ -53,7 +53,7 @@ public abstract class TransferContract extends ContractSupport {
     Engram source = newEngram();
     String json = populatedExport(source);
     Engram target = newEngram();
-    TransferReport report = target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults());
+    TransferReport report = target.operator().importFrom(GRANTS, new StringReader(json), ImportOptions.defaults());
     assertThat(report.dryRun()).isFalse();
     assertThat(report.versions()).isEqualTo(4);
 
@@ -68,7 +68,7 @@ public abstract class TransferContract extends ContractSupport {
       assertThat(target.changes(GRANTS, scope, 0)).isEqualTo(source.changes(GRANTS, scope, 0));
       assertThat(target.revision(GRANTS, scope)).isEqualTo(source.revision(GRANTS, scope));
     }
-    assertThat(target.listDirtyTopics()).isEqualTo(source.listDirtyTopics());
+    assertThat(target.operator().listDirtyTopics()).isEqualTo(source.operator().listDirtyTopics());
   }
 
   @Test
@@ -76,7 +76,7 @@ public abstract class TransferContract extends ContractSupport {
     Engram source = newEngram();
     String json = populatedExport(source);
     Engram target = newEngram();
-    target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults());
+    target.operator().importFrom(GRANTS, new StringReader(json), ImportOptions.defaults());
     Grants u1 = Grants.of("app/user/u1");
     assertThat(write(target, u1, "Runs on Tuesdays.", "schedule").outcome().name()).isEqualTo("DEDUPED");
     assertThat(write(target, u1, "Swims on Fridays.", "schedule").revision())
@@ -88,7 +88,7 @@ public abstract class TransferContract extends ContractSupport {
     Engram source = newEngram();
     String json = populatedExport(source);
     Engram target = newEngram();
-    TransferReport report = target.importFrom(GRANTS, new StringReader(json), ImportOptions.validateOnly());
+    TransferReport report = target.operator().importFrom(GRANTS, new StringReader(json), ImportOptions.validateOnly());
     assertThat(report.dryRun()).isTrue();
     assertThat(report.versions()).isEqualTo(4);
     assertThat(everything(target, GRANTS)).isEmpty();
@@ -100,7 +100,7 @@ public abstract class TransferContract extends ContractSupport {
     Engram source = newEngram();
     String json = populatedExport(source);
     Engram target = newEngram();
-    assertThatThrownBy(() -> target.importFrom(Grants.of("app/user/u1"), new StringReader(json), ImportOptions.defaults()))
+    assertThatThrownBy(() -> target.operator().importFrom(Grants.of("app/user/u1"), new StringReader(json), ImportOptions.defaults()))
         .isInstanceOf(ScopeViolationException.class)
         .hasMessageContaining("app/user/u2");
     assertThat(everything(target, GRANTS)).isEmpty();
@@ -112,7 +112,7 @@ public abstract class TransferContract extends ContractSupport {
     String json = populatedExport(source);
     Engram target = newEngram();
     String tampered = json.replace("Likes green tea", "Likes black tea");
-    assertThatThrownBy(() -> target.importFrom(GRANTS, new StringReader(tampered), ImportOptions.defaults()))
+    assertThatThrownBy(() -> target.operator().importFrom(GRANTS, new StringReader(tampered), ImportOptions.defaults()))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("hash does not match");
     assertThat(everything(target, GRANTS)).isEmpty();
@@ -122,11 +122,11 @@ public abstract class TransferContract extends ContractSupport {
   @Test
   void malformedStreamsAreRejected() {
     Engram target = newEngram();
-    assertThatThrownBy(() -> target.importFrom(GRANTS, new StringReader(""), ImportOptions.defaults()))
+    assertThatThrownBy(() -> target.operator().importFrom(GRANTS, new StringReader(""), ImportOptions.defaults()))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("empty");
-    assertThatThrownBy(() -> target.importFrom(GRANTS, new StringReader("{\"record\":\"other\"}\n"), ImportOptions.defaults()))
+    assertThatThrownBy(() -> target.operator().importFrom(GRANTS, new StringReader("{\"record\":\"other\"}\n"), ImportOptions.defaults()))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("line 1");
-    assertThatThrownBy(() -> target.importFrom(GRANTS,
+    assertThatThrownBy(() -> target.operator().importFrom(GRANTS,
         new StringReader("{\"record\":\"engram-export\",\"format\":1}\n{not json\n"), ImportOptions.defaults()))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("line 2");
     assertThat(everything(target, GRANTS)).isEmpty();
@@ -139,7 +139,7 @@ public abstract class TransferContract extends ContractSupport {
     Engram target = newEngram();
     write(target, Grants.of("app/user/u2"), "Already here.", "food");
     List<MemoryEntry> before = everything(target, GRANTS);
-    assertThatThrownBy(() -> target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults()))
+    assertThatThrownBy(() -> target.operator().importFrom(GRANTS, new StringReader(json), ImportOptions.defaults()))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("not empty");
     assertThat(everything(target, GRANTS)).isEqualTo(before);
@@ -190,7 +190,7 @@ public abstract class TransferContract extends ContractSupport {
   }
 
   private void assertRefusedWhole(Engram target, String json, String... messageParts) {
-    assertThatThrownBy(() -> target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults()))
+    assertThatThrownBy(() -> target.operator().importFrom(GRANTS, new StringReader(json), ImportOptions.defaults()))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContainingAll(messageParts);
     assertThat(everything(target, GRANTS)).isEmpty();
@@ -253,7 +253,7 @@ public abstract class TransferContract extends ContractSupport {
     populatedExport(source);
     write(source, Grants.of("app/user/u1"), "Swims on Fridays.", "schedule");
     StringWriter out = new StringWriter();
-    source.export(GRANTS, out);
+    source.operator().export(GRANTS, out);
     return out.toString();
   }
 
@@ -284,11 +284,11 @@ public abstract class TransferContract extends ContractSupport {
       source.write(u1, "Core fact number " + i + ".", WriteOptions.builder().topicsHint("core").priority(0).build());
     }
     StringWriter out = new StringWriter();
-    source.export(GRANTS, out);
+    source.operator().export(GRANTS, out);
     Engram strict = newEngram(new DeterministicReasoner(), b -> b.priorityCaps(2, 10));
     assertRefusedWhole(strict, out.toString(), "priority", "app/user/u1");
     Engram roomy = newEngram(new DeterministicReasoner(), b -> b.priorityCaps(3, 10));
-    assertThat(roomy.importFrom(GRANTS, new StringReader(out.toString()), ImportOptions.defaults()).versions()).isEqualTo(3);
+    assertThat(roomy.operator().importFrom(GRANTS, new StringReader(out.toString()), ImportOptions.defaults()).versions()).isEqualTo(3);
   }
 
   @Test
@@ -361,7 +361,7 @@ public abstract class TransferContract extends ContractSupport {
       @Override
       public void close() {}
     };
-    assertThatThrownBy(() -> target.importFrom(GRANTS, in, ImportOptions.defaults()))
+    assertThatThrownBy(() -> target.operator().importFrom(GRANTS, in, ImportOptions.defaults()))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContainingAll("line 2", "limit");
     assertThat(served.get()).as("characters read before refusing").isLessThan(5L * 1024 * 1024);
@@ -374,9 +374,9 @@ public abstract class TransferContract extends ContractSupport {
     newEngram(store, new DeterministicReasoner(), b -> b);
     java.time.Instant at = java.time.Instant.parse("2026-01-01T00:00:00Z");
     dev.engram.MemoryEvent first = new dev.engram.MemoryEvent("evdup1", "app/user/u1", "entrydup1", dev.engram.EventKind.CREATE,
-        null, null, "agent:a", "first", 1, at);
+        null, null, "agent:a", "first", 1, at, null);
     dev.engram.MemoryEvent again = new dev.engram.MemoryEvent("evdup1", "app/user/u1", "entrydup2", dev.engram.EventKind.CREATE,
-        null, null, "agent:b", "second", 1, at);
+        null, null, "agent:b", "second", 1, at, null);
     store.inTransaction("app/user/u1", tx -> {
       tx.appendEvent(first);
       return null;
@@ -417,12 +417,12 @@ public abstract class TransferContract extends ContractSupport {
   private String exportWithSources(Engram source) {
     Grants u1 = Grants.of("app/user/u1");
     source.captureAll(u1, turns("a", 5));
-    source.flush(u1, dev.engram.FlushOptions.defaults().withWindowRecords(2).withMaxWindows(1));
+    source.flush(u1, dev.engram.FlushOptions.builder().windowRecords(2).maxWindows(1).build());
     source.capture(u1, dev.engram.SourceRecord.of("a", "Ana", "Erased before the export").id("gone"));
     source.deleteSource(u1, "app/user/u1", "gone");
     source.captureAll(Grants.of("app/user/u2"), turns("b", 2));
     StringWriter out = new StringWriter();
-    TransferReport report = source.export(GRANTS, out);
+    TransferReport report = source.operator().export(GRANTS, out);
     assertThat(report.sources()).isEqualTo(7);
     assertThat(report.scopes()).containsExactly("app/user/u1", "app/user/u2");
     return out.toString();
@@ -436,10 +436,10 @@ public abstract class TransferContract extends ContractSupport {
     dev.engram.spi.MemoryStore to = sourceStore();
     Engram target = newEngram(to, new DeterministicReasoner(), b -> b);
 
-    TransferReport report = target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults());
+    TransferReport report = target.operator().importFrom(GRANTS, new StringReader(json), ImportOptions.defaults());
     assertThat(report.sources()).isEqualTo(7);
-    assertThat(target.sources(GRANTS, dev.engram.SourceQuery.all()))
-        .isEqualTo(source.sources(GRANTS, dev.engram.SourceQuery.all()))
+    assertThat(target.sources(GRANTS, dev.engram.SourceQuery.defaults()))
+        .isEqualTo(source.sources(GRANTS, dev.engram.SourceQuery.defaults()))
         .hasSize(7);
     for (String scope : List.of("app/user/u1", "app/user/u2")) {
       assertThat(to.sourceState(scope)).as(scope).isEqualTo(from.sourceState(scope));
@@ -468,14 +468,14 @@ public abstract class TransferContract extends ContractSupport {
       FaultInjectingStore store = new FaultInjectingStore(sourceStore());
       Engram target = newEngram(store, new DeterministicReasoner(), b -> b);
       store.failAfter(step);
-      assertThatThrownBy(() -> target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults()))
+      assertThatThrownBy(() -> target.operator().importFrom(GRANTS, new StringReader(json), ImportOptions.defaults()))
           .as("fault after %s", step).hasMessageContaining("injected fault");
       assertThat(store.faultsInjected()).isEqualTo(1);
       assertThat(everything(target, GRANTS)).as("after %s", step).isEmpty();
       assertThat(target.revision(GRANTS, "app/user/u1")).isZero();
-      assertThat(target.sources(GRANTS, dev.engram.SourceQuery.all())).isEmpty();
+      assertThat(target.sources(GRANTS, dev.engram.SourceQuery.defaults())).isEmpty();
       assertThat(store.sourceState("app/user/u1")).isEqualTo(dev.engram.spi.SourceState.EMPTY);
-      TransferReport again = target.importFrom(GRANTS, new StringReader(json), ImportOptions.defaults());
+      TransferReport again = target.operator().importFrom(GRANTS, new StringReader(json), ImportOptions.defaults());
       assertThat(again.sources()).as("a retry after %s", step).isEqualTo(7);
       assertThat(store.sourceState("app/user/u1")).isEqualTo(new dev.engram.spi.SourceState(6, 2));
     }
@@ -488,7 +488,7 @@ public abstract class TransferContract extends ContractSupport {
     String old = json.replaceFirst("\\{\"record\":\"engram-export\",\"format\":\\d+\\}", "{\"record\":\"engram-export\",\"format\":1}");
     assertThat(old).startsWith("{\"record\":\"engram-export\",\"format\":1}");
     Engram target = newEngram();
-    TransferReport report = target.importFrom(GRANTS, new StringReader(old), ImportOptions.defaults());
+    TransferReport report = target.operator().importFrom(GRANTS, new StringReader(old), ImportOptions.defaults());
     assertThat(report.versions()).isEqualTo(4);
     assertThat(report.sources()).isZero();
     assertThat(everything(target, GRANTS)).isEqualTo(everything(source, GRANTS));
@@ -498,7 +498,7 @@ public abstract class TransferContract extends ContractSupport {
     dev.engram.spi.MemoryStore store = sourceStore();
     Engram target = newEngram(store, new DeterministicReasoner(), b -> b);
     assertRefusedWhole(target, json, messageParts);
-    assertThat(target.sources(GRANTS, dev.engram.SourceQuery.all())).isEmpty();
+    assertThat(target.sources(GRANTS, dev.engram.SourceQuery.defaults())).isEmpty();
     for (String scope : List.of("app/user/u1", "app/user/u2")) {
       assertThat(store.sourceState(scope)).isEqualTo(dev.engram.spi.SourceState.EMPTY);
     }
@@ -572,9 +572,9 @@ public abstract class TransferContract extends ContractSupport {
     String json = exportWithSources(newEngram(sourceStore(), new DeterministicReasoner(), b -> b));
     dev.engram.spi.MemoryStore store = sourceStore();
     Engram target = newEngram(store, new DeterministicReasoner(), b -> b);
-    assertThatThrownBy(() -> target.importFrom(Grants.of("app/user/u1"), new StringReader(json), ImportOptions.defaults()))
+    assertThatThrownBy(() -> target.operator().importFrom(Grants.of("app/user/u1"), new StringReader(json), ImportOptions.defaults()))
         .isInstanceOf(ScopeViolationException.class).hasMessageContaining("app/user/u2");
-    assertThat(target.sources(GRANTS, dev.engram.SourceQuery.all())).isEmpty();
+    assertThat(target.sources(GRANTS, dev.engram.SourceQuery.defaults())).isEmpty();
     assertThat(store.sourceState("app/user/u1")).isEqualTo(dev.engram.spi.SourceState.EMPTY);
   }
 
@@ -649,13 +649,13 @@ public abstract class TransferContract extends ContractSupport {
             super.write(str);
           }
         };
-        source.export(GRANTS, out);
+        source.operator().export(GRANTS, out);
         if (writes.get() > atStart) {
           exportsWithWritesDuring++;
         }
         exporting.set(false);
         Engram target = newEngram();
-        TransferReport report = target.importFrom(GRANTS, new StringReader(out.toString()), ImportOptions.defaults());
+        TransferReport report = target.operator().importFrom(GRANTS, new StringReader(out.toString()), ImportOptions.defaults());
         assertThat(report.scopes()).as("round %d", round).containsExactly("app/user/u1", "app/user/u2");
         assertThat(everything(target, GRANTS)).as("round %d", round).hasSize(report.versions());
         for (String scope : List.of("app/user/u1", "app/user/u2")) {

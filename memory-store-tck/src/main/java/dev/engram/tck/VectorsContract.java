@@ -70,7 +70,7 @@ public abstract class VectorsContract extends ContractSupport {
         .contains("embedding service unavailable").contains("reindex"));
     assertThat(engram.get(U1, gap.entry().entryId()).content()).isEqualTo("Quarterly taxes are filed by the accountant.");
 
-    assertThat(engram.reindex(U1)).isEqualTo(1);
+    assertThat(engram.operator().reindex(U1)).isEqualTo(1);
     assertThat(search(engram, U1, "taxes accountant", SearchMode.VECTOR).hits().get(0).entry().entryId())
         .isEqualTo(gap.entry().entryId());
   }
@@ -157,7 +157,7 @@ public abstract class VectorsContract extends ContractSupport {
     assertThatThrownBy(() -> search(engram, U1, "planning", SearchMode.VECTOR))
         .isInstanceOf(CapabilityNotSupportedException.class).hasMessageContaining("in app ");
 
-    engram.reindex(APP);
+    engram.operator().reindex(APP);
     SearchResult after = search(engram, U1, "team planning Tuesday", SearchMode.AUTO);
     assertThat(after.used()).isEqualTo(SearchMode.HYBRID);
     assertThat(after.warnings()).isEmpty();
@@ -193,14 +193,14 @@ public abstract class VectorsContract extends ContractSupport {
     // seeded with the default timeout, so a slow machine cannot leave the seed without vectors
     seed(newEngram(store, new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder())));
     Engram engram = newEngram(store, new DeterministicReasoner(), b -> b.embedder(embedder)
-        .searchSettings(SearchSettings.DEFAULTS.withEmbedTimeout(Duration.ofMillis(100))));
+        .searchSettings(SearchSettings.builder().embedTimeout(Duration.ofMillis(100)).build()));
     embedder.stalling(60_000);
     WriteResult w = write(engram, U1, "Quarterly taxes are filed by the accountant.", "finance");
     embedder.stalling(0);
     // had the write waited for the embedder, it would carry vectors
     assertThat(w.vectorsMissing()).isTrue();
     assertThat(w.warnings()).anySatisfy(x -> assertThat(x).contains("did not finish within 100 ms"));
-    assertThat(engram.reindex(U1)).isEqualTo(1);
+    assertThat(engram.operator().reindex(U1)).isEqualTo(1);
     assertThat(search(engram, U1, "taxes accountant", SearchMode.AUTO).used()).isEqualTo(SearchMode.HYBRID);
   }
 
@@ -241,7 +241,7 @@ public abstract class VectorsContract extends ContractSupport {
     MemoryStore store = createStore();
     seed(newEngram(store, new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder())));
     Engram engram = newEngram(store, new DeterministicReasoner(), b -> b.embedder(embedder)
-        .searchSettings(SearchSettings.DEFAULTS.withEmbedTimeout(Duration.ofMillis(20))));
+        .searchSettings(SearchSettings.builder().embedTimeout(Duration.ofMillis(20)).build()));
     long before = threadsNamed("engram-embedding-");
     embedder.hung = true;
     try {
@@ -302,7 +302,7 @@ public abstract class VectorsContract extends ContractSupport {
     assertThat(before.fallbackReason()).contains("incomplete");
 
     long epoch = store.vectorEpoch();
-    assertThat(writer.reindex(U1)).isEqualTo(17);
+    assertThat(writer.operator().reindex(U1)).isEqualTo(17);
     assertThat(store.vectorEpoch()).isGreaterThan(epoch);
     SearchResult after = search(reader, U1, "taxes accountant", SearchMode.AUTO);
     assertThat(after.used()).isEqualTo(SearchMode.HYBRID);
@@ -329,12 +329,12 @@ public abstract class VectorsContract extends ContractSupport {
         Grants g = Grants.of("app/tenant/t" + t);
         SearchResult r = search(engram, g, "unique marker word zq" + t + "x", SearchMode.VECTOR);
         assertThat(r.hits().get(0).entry().content()).contains("zq" + t + "x");
-        VectorCacheStats stats = engram.vectorCacheStats();
+        VectorCacheStats stats = engram.operator().vectorCacheStats();
         assertThat(stats.bytes()).isLessThanOrEqualTo(bound);
         assertThat(stats.maxBytes()).isEqualTo(bound);
       }
     }
-    VectorCacheStats stats = engram.vectorCacheStats();
+    VectorCacheStats stats = engram.operator().vectorCacheStats();
     assertThat(stats.evictions()).isPositive();
     assertThat(stats.blocks()).isLessThan(tenants);
     assertThat(stats.loads()).isGreaterThan(tenants);
@@ -377,13 +377,13 @@ public abstract class VectorsContract extends ContractSupport {
         MemoryEntry e = live.remove(random.nextInt(live.size()));
         warm.deleteEntry(U1, e.entryId());
       } else {
-        warm.reindex(U1);
+        warm.operator().reindex(U1);
       }
       for (String q : queries) {
         assertThat(answer(warm, q)).as("step %d, query %s", step, q).isEqualTo(coldAnswer(store, q));
       }
     }
-    assertThat(warm.vectorCacheStats().updates()).as("blocks were updated, not reloaded").isPositive();
+    assertThat(warm.operator().vectorCacheStats().updates()).as("blocks were updated, not reloaded").isPositive();
   }
 
   private static String sentence(Random random, String[] words) {

@@ -87,7 +87,7 @@ public abstract class VersionsContract extends ContractSupport {
     Engram e = engram();
     MemoryEntry v1 = richEntry(e);
     MemoryEntry v2 = e.correct(U1, v1.entryId(), "Deploys happen on Wednesdays",
-        ChangeOptions.reason("team moved the slot").withSource("agent:fixer"));
+        ChangeOptions.builder().reason("team moved the slot").source("agent:fixer").build());
 
     assertThat(v2.entryId()).isEqualTo(v1.entryId());
     assertThat(v2.versionId()).isNotEqualTo(v1.versionId());
@@ -146,7 +146,7 @@ public abstract class VersionsContract extends ContractSupport {
   void retireDeactivatesTheCitedVersionAndRecordsTheReason() {
     Engram e = engram();
     MemoryEntry v1 = richEntry(e);
-    MemoryEntry retired = e.retire(U1, v1.citation(), ChangeOptions.reason("process changed").withSource("agent:ops"));
+    MemoryEntry retired = e.retire(U1, v1.citation(), ChangeOptions.builder().reason("process changed").source("agent:ops").build());
 
     assertThat(retired.status()).isEqualTo(EntryStatus.RETIRED);
     assertThat(retired.versionId()).isEqualTo(v1.versionId());
@@ -244,9 +244,9 @@ public abstract class VersionsContract extends ContractSupport {
     Engram e = engram();
     MemoryEntry v1 = e.write(U1, "Uses Postgres 14", WriteOptions.builder().source("agent:a").build()).entry();
     MemoryEntry v2 = e.correct(U1, v1.entryId(), "Uses Postgres 16",
-        ChangeOptions.reason("upgraded").withSource("agent:b"));
-    MemoryEntry retired = e.retire(U1, v2.citation(), ChangeOptions.reason("moved to sqlite").withSource("agent:c"));
-    MemoryEntry back = e.reactivate(U1, v2.citation(), ChangeOptions.reason("moved back").withSource("agent:d"));
+        ChangeOptions.builder().reason("upgraded").source("agent:b").build());
+    MemoryEntry retired = e.retire(U1, v2.citation(), ChangeOptions.builder().reason("moved to sqlite").source("agent:c").build());
+    MemoryEntry back = e.reactivate(U1, v2.citation(), ChangeOptions.builder().reason("moved back").source("agent:d").build());
 
     List<MemoryEvent> history = e.history(U1, v1.entryId());
     assertThat(history).extracting(MemoryEvent::kind)
@@ -298,7 +298,7 @@ public abstract class VersionsContract extends ContractSupport {
     assertThat(v2.version()).isEqualTo(2);
 
     MemoryEvent create = event(e, v1, EventKind.CREATE);
-    MemoryEntry v3 = e.rollback(U1, create.eventId(), ChangeOptions.reason("daily was a mistake").withSource("agent:r"));
+    MemoryEntry v3 = e.rollback(U1, create.eventId(), ChangeOptions.builder().reason("daily was a mistake").source("agent:r").build());
 
     assertThat(v3.entryId()).isEqualTo(v1.entryId());
     assertThat(v3.version()).isEqualTo(3);
@@ -492,7 +492,7 @@ public abstract class VersionsContract extends ContractSupport {
     assertThatThrownBy(() -> e.rollback(U1, event(e, v1, EventKind.CREATE).eventId(), ChangeOptions.expectedRevision(2)))
         .isInstanceOf(RevisionConflictException.class);
     assertThat(e.get(U1, v1.entryId())).isEqualTo(v2);
-    MemoryEntry retired = e.retire(U1, v2.citation(), ChangeOptions.expectedRevision(3).withReason("done"));
+    MemoryEntry retired = e.retire(U1, v2.citation(), ChangeOptions.builder().expectedRevision(3).reason("done").build());
     assertThat(retired.status()).isEqualTo(EntryStatus.RETIRED);
   }
 
@@ -609,7 +609,7 @@ public abstract class VersionsContract extends ContractSupport {
       tx.updateStatus(existing.versionId(), EntryStatus.RETIRED, null, now);
       tx.insertVersion(fresh);
       tx.appendRevision(new Revision(S1, 2, List.of(new Change(ChangeKind.APPEND, entryId, versionId)), now));
-      tx.appendEvent(new MemoryEvent(eventId, S1, entryId, EventKind.CREATE, null, fresh, null, null, 2, now));
+      tx.appendEvent(new MemoryEvent(eventId, S1, entryId, EventKind.CREATE, null, fresh, null, null, 2, now, null));
       tx.markTopicsWritten(S1, List.of("facts", "injected"), 2, now);
       tx.markTopicCurated(S1, "facts", 2, "blurb");
       assertThat(tx.headRevision(S1)).isEqualTo(2);
@@ -683,7 +683,7 @@ public abstract class VersionsContract extends ContractSupport {
         .hasMessageContaining("limit");
     assertThatThrownBy(() -> dev.engram.HistoryOptions.of(dev.engram.HistoryOptions.MAX_LIMIT + 1))
         .isInstanceOf(InvalidInputException.class);
-    assertThatThrownBy(() -> engram.history(Grants.of(S2), entryId, dev.engram.HistoryOptions.first()))
+    assertThatThrownBy(() -> engram.history(Grants.of(S2), entryId, dev.engram.HistoryOptions.defaults()))
         .isInstanceOf(NotFoundException.class);
   }
 }

@@ -112,7 +112,7 @@ public final class RetrievalCommand {
     to.println("  --captions on|off      append the shared image's caption to the turn (default on)");
     to.println();
     to.println("search settings (SearchSettings):");
-    to.println("  (defaults: SearchSettings.DEFAULTS, what an application gets)");
+    to.println("  (defaults: SearchSettings.defaults(), what an application gets)");
     to.println("  --fusion score|rrf     score fusion (the default) or reciprocal rank fusion");
     to.println("  --fts-weight W         weight of the full-text channel in fusion");
     to.println("  --vector-weight W      weight of the vector channel in fusion");

@@ -36,8 +36,8 @@ import java.util.List;
  * Fills one scope through the public bulk path: an export stream in the engine's JSON Lines format
  * holding, for each text, exactly what {@link Engram#write} with the deterministic reasoner would have
  * committed (one entry, topic {@code general}, type fact, priority 2, its revision and its create
- * event), read back with {@link Engram#importFrom}, which validates every record; then
- * {@link Engram#reindex} embeds every entry through the configured embedder, the same path that fills
+ * event), read back with {@link dev.engram.EngramOperator#importFrom}, which validates every record; then
+ * {@link dev.engram.EngramOperator#reindex} embeds every entry through the configured embedder, the same path that fills
  * in vectors after a profile change.
  */
 final class BulkLoad {
@@ -55,14 +55,14 @@ final class BulkLoad {
     }
     TransferReport report;
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      report = engram.importFrom(grants, in, ImportOptions.defaults());
+      report = engram.operator().importFrom(grants, in, ImportOptions.defaults());
     } finally {
       Files.delete(file);
     }
     if (report.versions() != texts.size()) {
       throw new IllegalStateException("imported " + report.versions() + " versions, expected " + texts.size());
     }
-    return engram.reindex(grants);
+    return engram.operator().reindex(grants);
   }
 
   /** The retrieval key of entry {@code i > 0}: the text before it, clipped, and its own, as turn extraction makes it. */
@@ -130,7 +130,7 @@ final class BulkLoad {
     for (int i = 0; i < entries.length; i++) {
       MemoryEntry e = entries[i];
       line(out, typed("event", EntryJson.writeEvent(new MemoryEvent(
-          id("c", i), scope, e.entryId(), EventKind.CREATE, null, e, null, null, e.createdInRevision(), e.createdAt()))));
+          id("c", i), scope, e.entryId(), EventKind.CREATE, null, e, null, null, e.createdInRevision(), e.createdAt(), null))));
     }
     ObjectNode topic = MAPPER.createObjectNode();
     topic.put("record", "topic");

@@ -208,7 +208,7 @@ public final class VectorCommand {
           int next = n;
           for (int i = 0; i < o.warmup() + o.measured(); i++) {
             if (i == o.warmup()) {
-              before = engram.vectorCacheStats();
+              before = engram.operator().vectorCacheStats();
             }
             boolean measure = i >= o.warmup();
             long t = System.nanoTime();
@@ -230,7 +230,7 @@ public final class VectorCommand {
               written.add(dt);
             }
           }
-          VectorCacheStats after = engram.vectorCacheStats();
+          VectorCacheStats after = engram.operator().vectorCacheStats();
           String cache = (after.loads() - before.loads()) + " / " + (after.updates() - before.updates()) + " / "
               + (after.hits() - before.hits());
           out.printf(Locale.ROOT, "  %s: unchanged p50 %.2f ms p99 %.2f ms | after a write p50 %.2f ms p99 %.2f ms"
@@ -331,8 +331,8 @@ public final class VectorCommand {
           }
         }
         double recall = wanted == 0 ? 1 : (double) found / wanted;
-        out.println("  cache, two-pass engine: " + quick.vectorCacheStats());
-        out.println("  cache, exact engine: " + exact.vectorCacheStats());
+        out.println("  cache, two-pass engine: " + quick.operator().vectorCacheStats());
+        out.println("  cache, exact engine: " + exact.operator().vectorCacheStats());
         out.printf(Locale.ROOT, "  quantized p50 %.2f ms p99 %.2f ms | exact p50 %.2f ms p99 %.2f ms | ratio p50 %.2f"
             + " | recall@10 %.4f over %d queries%n", q.p50(), q.p99(), e.p50(), e.p99(), q.p50() / e.p50(), recall,
             queriesWanted);
@@ -389,7 +389,7 @@ public final class VectorCommand {
           }
         }
         long after = usedHeapAfterGc();
-        VectorCacheStats stats = engram.vectorCacheStats();
+        VectorCacheStats stats = engram.operator().vectorCacheStats();
         out.printf(Locale.ROOT, "  bound %d MiB: heap %.1f -> %.1f MiB (+%.1f), %s%n", bound >> 20,
             before / 1048576.0, after / 1048576.0, (after - before) / 1048576.0, stats);
         table.add(String.format(Locale.ROOT, "| %d MiB | %.1f MiB | %.1f MiB | %+.1f MiB | %,d | %.1f MiB | %,d | %.2f |",

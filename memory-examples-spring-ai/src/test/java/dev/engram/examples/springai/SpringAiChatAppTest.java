@@ -37,7 +37,7 @@ class SpringAiChatAppTest {
       assertThat(engram.sources(dev.engram.Grants.of("app/user/alice"), dev.engram.SourceQuery.session("alice")))
           .extracting(dev.engram.CapturedSource::text)
           .contains("Remember: I keep my bike in the blue shed.", "From memory: I keep my bike in the blue shed.");
-      assertThat(engram.sources(dev.engram.Grants.of("app/user/bob"), dev.engram.SourceQuery.all()))
+      assertThat(engram.sources(dev.engram.Grants.of("app/user/bob"), dev.engram.SourceQuery.defaults()))
           .extracting(dev.engram.CapturedSource::text).doesNotContain("Remember: I keep my bike in the blue shed.");
     }
   }

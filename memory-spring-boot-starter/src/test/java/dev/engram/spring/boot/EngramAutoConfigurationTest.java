@@ -201,7 +201,7 @@ class EngramAutoConfigurationTest {
         assertThatThrownBy(() -> resolver.resolve(id)).as(id).isInstanceOf(InvalidGrantException.class);
         assertThatThrownBy(() -> repository.findByConversationId(id)).as(id).isInstanceOf(InvalidInputException.class);
       }
-      assertThat(context.getBean(Engram.class).sources(Grants.of("app/user/default"), dev.engram.SourceQuery.all()))
+      assertThat(context.getBean(Engram.class).sources(Grants.of("app/user/default"), dev.engram.SourceQuery.defaults()))
           .isEmpty();
     });
   }
@@ -218,7 +218,7 @@ class EngramAutoConfigurationTest {
               .containsExactly("I moved to Lisbon.", "Noted.");
           Engram engram = context.getBean(Engram.class);
           assertThat(engram.sources(Grants.of("app/user/u1"), dev.engram.SourceQuery.session("u1"))).hasSize(2);
-          assertThat(engram.sources(Grants.of("app/user/u2"), dev.engram.SourceQuery.all())).isEmpty();
+          assertThat(engram.sources(Grants.of("app/user/u2"), dev.engram.SourceQuery.defaults())).isEmpty();
 
           // the advisor captures user turns when engram.capture-user-turns is set
           org.springframework.ai.chat.client.ChatClient client = org.springframework.ai.chat.client.ChatClient
@@ -227,7 +227,7 @@ class EngramAutoConfigurationTest {
               .defaultAdvisors(context.getBean(EngramMemoryAdvisor.class)).build();
           client.prompt().user("Prefers tea.").advisors(a -> a.param(
               org.springframework.ai.chat.memory.ChatMemory.CONVERSATION_ID, "u2")).call().content();
-          assertThat(engram.sources(Grants.of("app/user/u2"), dev.engram.SourceQuery.all()))
+          assertThat(engram.sources(Grants.of("app/user/u2"), dev.engram.SourceQuery.defaults()))
               .extracting(dev.engram.CapturedSource::text).containsExactly("Prefers tea.");
         });
     runner.withPropertyValues("engram.grants-resolver=app/user/{id}", "engram.chat-memory.enabled=false")

@@ -59,9 +59,9 @@ class PostgresMemoryStoreTest {
       Instant to = t0.plusSeconds(103).plusNanos(2);
       assertThat(engram.sources(Grants.of("app/u1"), dev.engram.SourceQuery.between(from, to)))
           .extracting(dev.engram.CapturedSource::id).containsExactly("t101", "t102", "t103");
-      assertThat(engram.sources(Grants.of("app/u1"), dev.engram.SourceQuery.between(from, to).withSession("s4")))
+      assertThat(engram.sources(Grants.of("app/u1"), dev.engram.SourceQuery.builder().between(from, to).session("s4").build()))
           .extracting(dev.engram.CapturedSource::id).containsExactly("t102");
-      assertThat(engram.sources(Grants.of("app/u1"), dev.engram.SourceQuery.all().withRange(null, t0.plusSeconds(2))))
+      assertThat(engram.sources(Grants.of("app/u1"), dev.engram.SourceQuery.builder().between(null, t0.plusSeconds(2)).build()))
           .extracting(dev.engram.CapturedSource::id).containsExactly("t0", "t1");
     }
     Sql sql = new Sql(schema, PostgresMemoryStore.DEFAULT_TABLE_PREFIX);
@@ -115,7 +115,7 @@ class PostgresMemoryStoreTest {
       assertThat(pg.queryInts("SELECT active_count FROM " + schema + ".engram_scope_counts WHERE scope = 'app/u1'"))
           .containsExactly(10);
       assertThat(rows(kept)).isEqualTo(rows(counted));
-      engram.deleteScope(u1, "app/u1", false);
+      engram.deleteScope(u1, "app/u1");
       assertThat(pg.queryInts("SELECT coalesce(sum(active_count), 0)::int FROM " + schema
           + ".engram_scope_counts WHERE scope = 'app/u1'")).containsExactly(0);
     }
@@ -230,7 +230,7 @@ class PostgresMemoryStoreTest {
       assertThat(texts(counters)).contains("app/u1/hiv-status=1").noneMatch(r -> r.contains("short-lived"));
       engram.deleteEntry(u1, erased.entry().entryId());
       assertThat(PostgresMemoryStoreTckTest.rowsMentioning(schema, "hiv-status")).isEmpty();
-      engram.deleteScope(u1, "app/u1", false);
+      engram.deleteScope(u1, "app/u1");
       assertThat(PostgresMemoryStoreTckTest.rowsMentioning(schema, "short-lived")).isEmpty();
     }
     assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
@@ -531,7 +531,7 @@ class PostgresMemoryStoreTest {
                 break;
               }
               for (SourceClaim c : claims) {
-                appended += engram.flush(Grants.of(c.scope()), dev.engram.FlushOptions.defaults().withWindowRecords(3))
+                appended += engram.flush(Grants.of(c.scope()), dev.engram.FlushOptions.builder().windowRecords(3).build())
                     .appended();
                 store.releaseSourceClaim(c);
               }
@@ -611,7 +611,7 @@ class PostgresMemoryStoreTest {
       assertThat(before.used()).isEqualTo(dev.engram.SearchMode.FTS);
       assertThat(before.fallbackReason()).contains("incomplete");
 
-      assertThat(writer.reindex(u1)).isEqualTo(17);
+      assertThat(writer.operator().reindex(u1)).isEqualTo(17);
       dev.engram.SearchResult after = reader.search(u1, dev.engram.SearchRequest.of("taxes accountant"));
       assertThat(after.used()).isEqualTo(dev.engram.SearchMode.HYBRID);
       assertThat(after.hits().get(0).matchedBy()).contains(dev.engram.SearchChannel.VECTOR);

@@ -77,12 +77,12 @@ class PostgresPlanStatisticsTest {
       }
       assertThat(reltuples(source, "versions")).isGreaterThanOrEqualTo(PostgresMemoryStore.ANALYZE_AFTER_VERSIONS);
       assertThat(estimatedRows(source)).isBetween(n * 8L / 10, n * 12L / 10);
-      engram.export(U1, exported);
+      engram.operator().export(U1, exported);
     }
     try (PostgresMemoryStore store = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(target).build();
         Engram engram = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build()) {
       assertThat(reltuples(target, "versions")).isLessThanOrEqualTo(0);
-      engram.importFrom(U1, new StringReader(exported.toString()), ImportOptions.defaults());
+      engram.operator().importFrom(U1, new StringReader(exported.toString()), ImportOptions.defaults());
       assertThat(reltuples(target, "versions")).isGreaterThanOrEqualTo(PostgresMemoryStore.ANALYZE_AFTER_VERSIONS);
       assertThat(reltuples(target, "version_topics")).isGreaterThanOrEqualTo(PostgresMemoryStore.ANALYZE_AFTER_VERSIONS);
       assertThat(estimatedRows(target)).isBetween(n * 8L / 10, n * 12L / 10);

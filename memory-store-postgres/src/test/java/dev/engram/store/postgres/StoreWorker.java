@@ -125,7 +125,8 @@ public final class StoreWorker {
         } else {
           MemoryEntry target = current.get(random.nextInt(current.size()));
           MemoryEntry next = engram.correct(grants, target.entryId(), "worker " + worker + " corrects with " + i,
-              new ChangeOptions(expected, "worker-" + worker, null));
+              expected == null ? ChangeOptions.builder().source("worker-" + worker).build()
+                  : ChangeOptions.builder().expectedRevision(expected).source("worker-" + worker).build());
           report(next.createdInRevision(), "UPDATE", next, expected);
         }
       } catch (RevisionConflictException e) {
@@ -196,7 +197,7 @@ public final class StoreWorker {
         return;
       }
       for (SourceClaim c : claims) {
-        report(c.scope(), engram.flush(Grants.of(c.scope()), FlushOptions.defaults().withWindowRecords(4)));
+        report(c.scope(), engram.flush(Grants.of(c.scope()), FlushOptions.builder().windowRecords(4).build()));
         if (!store.releaseSourceClaim(c)) {
           throw new IllegalStateException("the claim on " + c.scope() + " ended before its release");
         }
@@ -208,7 +209,7 @@ public final class StoreWorker {
     Engram engram = Engram.builder().borrowedStore(store).reasoner(reporting()).build();
     ready(in);
     while (store.sourceState(scope).pending()) {
-      report(scope, engram.flush(Grants.of(scope), FlushOptions.defaults().withWindowRecords(4).withMaxWindows(1)));
+      report(scope, engram.flush(Grants.of(scope), FlushOptions.builder().windowRecords(4).maxWindows(1).build()));
     }
   }
 

@@ -8,7 +8,6 @@ import dev.engram.EntryStatus;
 import dev.engram.EntryType;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
-import dev.engram.Origin;
 import dev.engram.Revision;
 import dev.engram.EventKind;
 import dev.engram.spi.EntryJson;
@@ -766,7 +765,7 @@ final class Queries {
         rs.getString(1), rs.getString(2), rs.getString(3), EventKind.valueOf(rs.getString(4)),
         snapshot(rs.getString(5)), snapshot(rs.getString(6)), rs.getString(7), rs.getString(8), rs.getLong(9),
         Codec.instant(rs.getString(10)),
-        rs.getString(11) == null ? Origin.inferred(rs.getString(7)) : Origin.valueOf(rs.getString(11)));
+        rs.getString(11));
   }
 
   private static List<TopicState> topicStates(PreparedStatement ps) throws SQLException {

@@ -274,7 +274,7 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       ps.setString(8, e.reason());
       ps.setLong(9, e.revision());
       ps.setString(10, Codec.instant(e.at()));
-      ps.setString(11, e.origin().name());
+      ps.setString(11, e.origin());
       ps.executeUpdate();
     } catch (SQLException ex) {
       if (SqliteErrors.isConstraint(ex)) {

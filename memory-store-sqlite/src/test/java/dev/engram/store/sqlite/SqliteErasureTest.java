@@ -77,7 +77,7 @@ class SqliteErasureTest {
       }
       MemoryEntry victim = e.write(U1, "The vault code is zqxvictimone and only Mira knows it.", rich("zqxvictimone", "vault")).entry();
       e.correct(U1, victim.entryId(), "The vault code is zqxvictimone, changed, and only Mira knows it.",
-          ChangeOptions.reason("zqxvictimone rotated").withSource("agent:zqxvictimone"));
+          ChangeOptions.builder().reason("zqxvictimone rotated").source("agent:zqxvictimone").build());
       MemoryEntry current = e.get(U1, victim.entryId());
       e.retire(U1, current.citation(), "zqxvictimone retired");
       e.reactivate(U1, e.get(U1, victim.entryId()).citation(), "zqxvictimone back");
@@ -111,7 +111,7 @@ class SqliteErasureTest {
       assertThat(filesContaining(db, "zqxsourceone")).as("files holding an erased source").isEmpty();
       assertThat(filesContaining(db, "keepsakeqq")).as("the bystanders are still there").isNotEmpty();
 
-      e.deleteScope(U2, "app/user/u2", false);
+      e.deleteScope(U2, "app/user/u2");
       assertThat(filesContaining(db, "zqxsourcetwo")).as("files holding a source of an erased scope").isEmpty();
     }
     assertThat(filesContaining(db, "zqxsourceone")).isEmpty();
@@ -132,7 +132,7 @@ class SqliteErasureTest {
       }
       assertThat(filesContaining(db, "zqxtenantsecret")).isNotEmpty();
 
-      e.deleteScope(U1, "app/user/u1", false);
+      e.deleteScope(U1, "app/user/u1");
 
       assertThat(filesContaining(db, "zqxtenantsecret")).as("files holding erased text after deleteScope").isEmpty();
       assertThat(filesContaining(db, "keepsakeqq")).as("the other tenant is still found").isNotEmpty();

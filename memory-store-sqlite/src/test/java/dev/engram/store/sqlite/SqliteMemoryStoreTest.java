@@ -59,7 +59,7 @@ class SqliteMemoryStoreTest {
       Instant to = t0.plusSeconds(103).plusNanos(2);
       assertThat(e.sources(U1, dev.engram.SourceQuery.between(from, to))).extracting(dev.engram.CapturedSource::id)
           .as("t100 (+100 s 1 ns) is before from, t103 (+103 s 1 ns) before to").containsExactly("t101", "t102", "t103");
-      assertThat(e.sources(U1, dev.engram.SourceQuery.between(from, to).withSession("s4")))
+      assertThat(e.sources(U1, dev.engram.SourceQuery.builder().between(from, to).session("s4").build()))
           .extracting(dev.engram.CapturedSource::id).containsExactly("t102");
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
@@ -369,7 +369,7 @@ class SqliteMemoryStoreTest {
       assertThat(before.used()).isEqualTo(dev.engram.SearchMode.FTS);
       assertThat(before.fallbackReason()).contains("incomplete");
 
-      assertThat(writer.reindex(u1)).isEqualTo(1 + MORE_THAN_A_SEARCH_REPAIRS);
+      assertThat(writer.operator().reindex(u1)).isEqualTo(1 + MORE_THAN_A_SEARCH_REPAIRS);
       dev.engram.SearchResult after = reader.search(u1, dev.engram.SearchRequest.of("taxes accountant"));
       assertThat(after.used()).isEqualTo(dev.engram.SearchMode.HYBRID);
       assertThat(after.hits().get(0).matchedBy()).contains(dev.engram.SearchChannel.VECTOR);

@@ -1,0 +1,95 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.engram;
+
+import java.util.List;
+
+/**
+ * The operator view of an {@link Engram} ({@link Engram#operator()}): the work an operator or a
+ * maintenance job does over a whole store or whole scopes, apart from the tenant operations an
+ * application calls per request. Calls that act on scopes still take grants (an operator tool is
+ * trusted code that mints them); the store-wide calls ({@link #listDirtyTopics(int)},
+ * {@link #vectorCacheStats()}) take none and return no content.
+ *
+ * <p>Thread-safe, like the engine it views.
+ */
+public interface EngramOperator {
+  /**
+   * Embeds every active version in the visible scopes that has no vector for the current embedder
+   * profile (after a profile change, after write-time embedding failed, or after an import), and the
+   * retrieval keys of every active version whose keys have no vectors under it.
+   *
+   * @param grants what the caller may see and write
+   * @return the number of versions embedded (a version whose content and keys were both embedded counts twice)
+   * @throws CapabilityNotSupportedException if no embedder is configured or the store keeps no vectors
+   */
+  int reindex(Grants grants);
+
+  /**
+   * Counters of this engine's vector block cache: how often searches found a scope's vectors current,
+   * brought them up to date from the revisions written since, or read them whole from the store, and
+   * how much the cache holds against its bound ({@link EngramBuilder#vectorCacheBytes(long)}).
+   *
+   * @return a snapshot of the counters
+   */
+  VectorCacheStats vectorCacheStats();
+
+  /**
+   * Writes everything in the scopes visible to {@code grants} as JSON Lines: every version of every
+   * entry, every event, the revision log, the topic bookkeeping and (on stores with sources) the captured
+   * source records with their positions and the extraction cursor. Lossless: importing the result into
+   * an empty store gives identical {@code list(includeSuperseded)}, {@code history}, {@code scan},
+   * {@code sources} and cursors, so a flush after the import extracts only what was pending before it.
+   * Each scope is read inside one store transaction on it, so it is written at one revision even while
+   * writes continue (they wait for that scope meanwhile); an export taken under traffic imports.
+   *
+   * @param grants what the caller may see
+   * @param out where the lines go; flushed, not closed
+   * @return what was exported
+   * @throws java.io.UncheckedIOException if writing fails
+   */
+  TransferReport export(Grants grants, java.io.Writer out);
+
+  /**
+   * Reads an {@link #export(Grants, java.io.Writer)} stream. Every record is validated first (well-formed, lines of at most 4 M
+   * characters, every scope writable with {@code grants}, target scopes empty, no id used twice or
+   * already in use, and every rule the engine keeps: version chains, one active entry per content and
+   * per path in a scope, priority caps, topic stamps, actor and reason text, change sets and snapshots
+   * within their scope; captured sources as capture would have stored them: well-formed ids unique in
+   * their scope, text and metadata within their limits, positions unique and within the scope's last
+   * position, the cursor within it); then each scope is written in one transaction. Nothing is written
+   * when any record fails, or in dry-run mode. Exports of format 1 (made before sources were exported)
+   * import as they are.
+   *
+   * @param grants what the caller may write
+   * @param in the export; read to the end, not closed
+   * @param options dry run or not
+   * @return what was (or, in a dry run, would be) imported
+   * @throws InvalidInputException naming the line or id when the stream breaks a rule
+   * @throws ScopeViolationException when a scope of the stream is not writable with {@code grants}
+   * @throws CapabilityNotSupportedException when the stream carries captured sources and the store does
+   *     not declare {@code SOURCES} (nothing is written)
+   * @throws java.io.UncheckedIOException if reading fails
+   */
+  TransferReport importFrom(Grants grants, java.io.Reader in, ImportOptions options);
+
+  /**
+   * Dirty (scope, topic) pairs across the whole store: the work list of curation workers.
+   *
+   * @param limit the most pairs returned
+   * @return dirty topics, at most {@code limit}
+   * @throws InvalidInputException if {@code limit} is not between 1 and 100,000
+   */
+  List<DirtyTopic> listDirtyTopics(int limit);
+
+  /**
+   * Up to 1,000 dirty (scope, topic) pairs across the whole store.
+   *
+   * @return dirty topics
+   */
+  default List<DirtyTopic> listDirtyTopics() {
+    return listDirtyTopics(1000);
+  }
+}
