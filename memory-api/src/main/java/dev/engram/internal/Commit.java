@@ -320,7 +320,7 @@ final class Commit {
 
   /** Fails unless the scope holds nothing at all. */
   void requireEmptyScope() {
-    if (head != 0 || !tx.scopes(scope, false).isEmpty()) {
+    if (head != 0 || tx.hasScope(scope)) {
       throw new dev.engram.InvalidInputException("scope", "scope '" + scope + "' is not empty in the target store");
     }
   }

@@ -39,8 +39,8 @@ final class Erasure {
   }
 
   /** Scopes {@code deleteScope} would erase (to authorize each before anything is erased). */
-  List<String> scopes(String prefix, boolean recursive) {
-    return store.scopes(prefix, recursive);
+  List<String> scopes(String prefix, boolean withDescendants) {
+    return withDescendants ? store.scopesFrom(prefix) : store.hasScope(prefix) ? List.of(prefix) : List.of();
   }
 
   /** Erases each scope in its own commit; returns the entries removed. */

@@ -162,7 +162,7 @@ final class Flush {
   private List<String> scopes(Grants grants) {
     TreeSet<String> out = new TreeSet<>();
     for (String grant : grants.namespaces()) {
-      for (String scope : store.scopes(grant, true)) {
+      for (String scope : store.scopesFrom(grant)) {
         if (policy.writable(grants, config.writePolicy(), scope)) {
           out.add(scope);
         }

@@ -94,7 +94,7 @@ final class Transfer {
       header.put("format", FORMAT);
       line(out, header);
       for (String scope : new java.util.TreeSet<>(grants.visibleScopes())) {
-        if (store.headRevision(scope) == 0 && store.scopes(scope, false).isEmpty()) {
+        if (store.headRevision(scope) == 0 && !store.hasScope(scope)) {
           continue;
         }
         ScopeSnapshot snap = store.inTransaction(scope, tx -> ScopeSnapshot.read(tx, scope, withSources));
@@ -790,7 +790,7 @@ final class Transfer {
             + t.lastCurated + ", outside 0.." + d.revision);
       }
     }
-    if (store.headRevision(d.scope) != 0 || !store.scopes(d.scope, false).isEmpty()) {
+    if (store.headRevision(d.scope) != 0 || store.hasScope(d.scope)) {
       throw new InvalidInputException("scope", "scope '" + d.scope + "' is not empty in the target store; import only into empty scopes");
     }
   }

@@ -192,13 +192,21 @@ public interface StoreReader {
   int countActiveWithPriority(String scope, int priority);
 
   /**
-   * Scopes that hold any version, topic row or source state and equal {@code prefix} or (when recursive) lie below it.
+   * Whether {@code scope} holds any version, topic row or source state.
+   *
+   * @param scope the scope
+   * @return whether the store holds anything of it
+   */
+  boolean hasScope(String scope);
+
+  /**
+   * The scopes that hold any version, topic row or source state and equal {@code prefix} or lie
+   * below it ({@code app/u1} gives {@code app/u1} and {@code app/u1/notes}, never {@code app/u10}).
    *
    * @param prefix the scope
-   * @param recursive whether scopes below {@code prefix} count
-   * @return the scopes
+   * @return the scopes, sorted
    */
-  List<String> scopes(String prefix, boolean recursive);
+  List<String> scopesFrom(String prefix);
 
   // ---- search (optional capabilities)
 

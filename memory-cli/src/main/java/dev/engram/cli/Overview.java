@@ -44,7 +44,7 @@ final class Overview {
     Grants g = s.grants();
     TreeSet<String> out = new TreeSet<>();
     for (String scope : g.visibleScopes()) {
-      if (!s.store().scopes(scope, false).isEmpty()) {
+      if (s.store().hasScope(scope)) {
         out.add(scope);
       }
     }

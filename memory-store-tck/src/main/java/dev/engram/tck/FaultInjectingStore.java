@@ -198,8 +198,13 @@ public final class FaultInjectingStore implements MemoryStore {
   }
 
   @Override
-  public List<String> scopes(String prefix, boolean recursive) {
-    return delegate.scopes(prefix, recursive);
+  public boolean hasScope(String scope) {
+    return delegate.hasScope(scope);
+  }
+
+  @Override
+  public List<String> scopesFrom(String prefix) {
+    return delegate.scopesFrom(prefix);
   }
 
   @Override
@@ -356,8 +361,13 @@ public final class FaultInjectingStore implements MemoryStore {
     }
 
     @Override
-    public List<String> scopes(String prefix, boolean recursive) {
-      return tx.scopes(prefix, recursive);
+    public boolean hasScope(String scope) {
+      return tx.hasScope(scope);
+    }
+
+    @Override
+    public List<String> scopesFrom(String prefix) {
+      return tx.scopesFrom(prefix);
     }
   
     @Override

@@ -226,8 +226,13 @@ abstract class InMemoryReads implements StoreReader {
   }
 
   @Override
-  public List<String> scopes(String prefix, boolean recursive) {
-    return read(d -> Queries.scopes(d, prefix, recursive));
+  public boolean hasScope(String scope) {
+    return !read(d -> Queries.scopes(d, scope, false)).isEmpty();
+  }
+
+  @Override
+  public List<String> scopesFrom(String prefix) {
+    return read(d -> Queries.scopes(d, prefix, true));
   }
 
   @Override

@@ -139,8 +139,13 @@ abstract class ConnectionReads implements StoreReader {
   }
 
   @Override
-  public List<String> scopes(String prefix, boolean recursive) {
-    return query("listing scopes under " + prefix, c -> reads().scopes(c, prefix, recursive));
+  public boolean hasScope(String scope) {
+    return !query("listing scopes under " + scope, c -> reads().scopes(c, scope, false)).isEmpty();
+  }
+
+  @Override
+  public List<String> scopesFrom(String prefix) {
+    return query("listing scopes under " + prefix, c -> reads().scopes(c, prefix, true));
   }
 
   @Override

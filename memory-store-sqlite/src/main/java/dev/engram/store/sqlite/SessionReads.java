@@ -138,8 +138,13 @@ abstract class SessionReads implements StoreReader {
   }
 
   @Override
-  public List<String> scopes(String prefix, boolean recursive) {
-    return read("list scopes", false, s -> Queries.scopes(s, prefix, recursive));
+  public boolean hasScope(String scope) {
+    return !read("list scopes", false, s -> Queries.scopes(s, scope, false)).isEmpty();
+  }
+
+  @Override
+  public List<String> scopesFrom(String prefix) {
+    return read("list scopes", false, s -> Queries.scopes(s, prefix, true));
   }
 
   @Override
