@@ -289,4 +289,23 @@ public class EngramAutoConfiguration {
       throw new InvalidInputException(property, "needs " + artifact + " on the classpath");
     }
   }
+
+  /**
+   * Observations of Engram (memory-observation on the class path): the {@code Engram}, reasoner and
+   * embedder beans are wrapped when the application has an {@code ObservationRegistry}.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = {"dev.engram.observation.EngramObservation", "io.micrometer.observation.ObservationRegistry"})
+  static class Observations {
+    /**
+     * @param registry the application's registry, if any
+     * @param store the store the engine is built with
+     * @return the post-processor that wraps the beans
+     */
+    @Bean
+    static org.springframework.beans.factory.config.BeanPostProcessor engramObservations(
+        ObjectProvider<io.micrometer.observation.ObservationRegistry> registry, ObjectProvider<MemoryStore> store) {
+      return new EngramObservations(registry, store);
+    }
+  }
 }

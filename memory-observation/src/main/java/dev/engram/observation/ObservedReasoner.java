@@ -1,0 +1,78 @@
+/*
+ * Copyright 2026 The Engram developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.engram.observation;
+
+import dev.engram.spi.CurateOp;
+import dev.engram.spi.CurateRequest;
+import dev.engram.spi.EntryViews;
+import dev.engram.spi.ExtractRequest;
+import dev.engram.spi.ExtractedMemory;
+import dev.engram.spi.Reasoner;
+import dev.engram.spi.TagFailure;
+import dev.engram.spi.TagProposal;
+import dev.engram.spi.TagRequest;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link Reasoner} whose jobs (tag, curate, extract, views) are observations named
+ * {@value EngramObservation#REASONER}. Every method of {@code Reasoner} is forwarded, the defaults
+ * included, so the engine sees exactly what the wrapped reasoner declares.
+ */
+final class ObservedReasoner implements Reasoner {
+  private final Reasoner delegate;
+  private final Observations observation;
+
+  ObservedReasoner(Reasoner delegate, Observations observation) {
+    this.delegate = delegate;
+    this.observation = observation;
+  }
+
+  @Override
+  public TagProposal tag(TagRequest request) {
+    return observation.call("tag", () -> delegate.tag(request));
+  }
+
+  @Override
+  public boolean usesContext() {
+    return delegate.usesContext();
+  }
+
+  @Override
+  public TagFailure tagFailure() {
+    return delegate.tagFailure();
+  }
+
+  @Override
+  public boolean curates() {
+    return delegate.curates();
+  }
+
+  @Override
+  public List<CurateOp> curate(CurateRequest request) {
+    return observation.call("curate", () -> delegate.curate(request));
+  }
+
+  @Override
+  public boolean extracts() {
+    return delegate.extracts();
+  }
+
+  @Override
+  public List<ExtractedMemory> extract(ExtractRequest request) {
+    return observation.call("extract", () -> delegate.extract(request));
+  }
+
+  @Override
+  public @Nullable EntryViews views(String content, @Nullable String disclosure, List<String> glossary,
+      @Nullable String path) {
+    return observation.call("views", () -> delegate.views(content, disclosure, glossary, path));
+  }
+
+  @Override
+  public String toString() {
+    return delegate.toString();
+  }
+}
