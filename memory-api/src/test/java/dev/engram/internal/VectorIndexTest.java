@@ -395,4 +395,27 @@ class VectorIndexTest {
     }
     return s;
   }
+
+  @Test
+  void unrolledDotMatchesTheNaiveSum() {
+    Random random = new Random(2);
+    for (int dim : new int[] {1, 7, 8, 9, 64, 383, 384}) {
+      float[] q = new float[dim];
+      float[] data = new float[dim * 3];
+      for (int i = 0; i < dim; i++) {
+        q[i] = random.nextFloat() - 0.5f;
+      }
+      for (int i = 0; i < data.length; i++) {
+        data[i] = random.nextFloat() - 0.5f;
+      }
+      for (int row = 0; row < 3; row++) {
+        double naive = 0;
+        for (int i = 0; i < dim; i++) {
+          naive += q[i] * data[row * dim + i];
+        }
+        assertThat((double) VectorIndex.dot(q, data, row * dim, dim)).as("dim %d", dim)
+            .isCloseTo(naive, org.assertj.core.data.Offset.offset(1e-4));
+      }
+    }
+  }
 }
