@@ -71,11 +71,11 @@ final class Reindex {
    * calls reindex. A scope lacking more, or whose completion fails, is returned as it was (and the search
    * says so in its warnings). Needs an embedder: a search only asks when one is configured.
    */
-  List<VectorIndex.Block> repaired(List<VectorIndex.Block> blocks) {
+  List<VectorBlock> repaired(List<VectorBlock> blocks) {
     Embeddings with = java.util.Objects.requireNonNull(embeddings, "embeddings");
-    List<VectorIndex.Block> out = null;
+    List<VectorBlock> out = null;
     for (int i = 0; i < blocks.size(); i++) {
-      VectorIndex.Block b = blocks.get(i);
+      VectorBlock b = blocks.get(i);
       if (b.missing == 0 || b.missing > REPAIR_MAX) {
         continue;
       }

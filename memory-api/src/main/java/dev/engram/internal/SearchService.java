@@ -241,7 +241,7 @@ final class SearchService {
       if (mode == SearchMode.HYBRID) {
         requireFts(fts);
       }
-      List<VectorIndex.Block> blocks = readyBlocks(scopes);
+      List<VectorBlock> blocks = readyBlocks(scopes);
       Embeddings.PendingQuery pending = embeddings.startQuery(query);
       List<Fusion.Arm> arms = new ArrayList<>();
       if (mode == SearchMode.HYBRID) {
@@ -257,9 +257,9 @@ final class SearchService {
     String reason = vectorsUnconfigured();
     List<Fusion.Arm> text = null;
     if (reason == null) {
-      List<VectorIndex.Block> complete = new ArrayList<>();
-      List<VectorIndex.Block> incomplete = new ArrayList<>();
-      for (VectorIndex.Block b : reindex.repaired(blocks(scopes))) {
+      List<VectorBlock> complete = new ArrayList<>();
+      List<VectorBlock> incomplete = new ArrayList<>();
+      for (VectorBlock b : reindex.repaired(blocks(scopes))) {
         (b.missing == 0 ? complete : incomplete).add(b);
       }
       boolean anyVectors = complete.stream().anyMatch(b -> b.live > 0);
@@ -267,7 +267,7 @@ final class SearchService {
         reason = incompleteReason(incomplete);
       } else {
         List<String> warnings = new ArrayList<>();
-        for (VectorIndex.Block b : incomplete) {
+        for (VectorBlock b : incomplete) {
           warnings.add(incompleteReason(List.of(b)) + "; its entries were searched by full text only");
         }
         Embeddings.PendingQuery pending = embeddings.startQuery(query);
@@ -300,10 +300,10 @@ final class SearchService {
     return new SearchResult(mode, SearchMode.FTS, hits, reason, warnings);
   }
 
-  private String incompleteReason(List<VectorIndex.Block> incomplete) {
+  private String incompleteReason(List<VectorBlock> incomplete) {
     StringBuilder sb = new StringBuilder("vectors are incomplete: ");
     for (int i = 0; i < incomplete.size(); i++) {
-      VectorIndex.Block b = incomplete.get(i);
+      VectorBlock b = incomplete.get(i);
       sb.append(i == 0 ? "" : ", ").append(b.missing).append(" active entries in ").append(b.scope);
     }
     return sb.append(" have no ").append(embeddings.profile().id()).append(" vector (call reindex)").toString();
@@ -361,11 +361,11 @@ final class SearchService {
   }
 
   /** The blocks of every scope, for an explicit vector or hybrid search: each scope's vectors must be complete. */
-  private List<VectorIndex.Block> readyBlocks(Set<String> scopes) {
+  private List<VectorBlock> readyBlocks(Set<String> scopes) {
     String reason = vectorsUnconfigured();
-    List<VectorIndex.Block> blocks = reason == null ? reindex.repaired(blocks(scopes)) : List.of();
-    List<VectorIndex.Block> incomplete = new ArrayList<>();
-    for (VectorIndex.Block b : blocks) {
+    List<VectorBlock> blocks = reason == null ? reindex.repaired(blocks(scopes)) : List.of();
+    List<VectorBlock> incomplete = new ArrayList<>();
+    for (VectorBlock b : blocks) {
       if (b.missing > 0) {
         incomplete.add(b);
       }
@@ -380,9 +380,9 @@ final class SearchService {
   }
 
   /** The current block of each scope, at the store's vector epoch read once before them. */
-  private List<VectorIndex.Block> blocks(Set<String> scopes) {
+  private List<VectorBlock> blocks(Set<String> scopes) {
     long epoch = store.vectorEpoch();
-    List<VectorIndex.Block> out = new ArrayList<>();
+    List<VectorBlock> out = new ArrayList<>();
     for (String scope : new TreeSet<>(scopes)) {
       out.add(vectors.block(scope, embeddings.profile().id(), embeddings.profile().dimension(), epoch));
     }
@@ -472,7 +472,7 @@ final class SearchService {
    * The vector arms over {@code blocks}: the entries' content and views, and (when on) the vectors of their
    * retrieval keys in the same scopes.
    */
-  private List<Fusion.Arm> vectorArms(Grants grants, List<VectorIndex.Block> blocks, float[] q, int depth,
+  private List<Fusion.Arm> vectorArms(Grants grants, List<VectorBlock> blocks, float[] q, int depth,
       VectorIndex.Filter filter) {
     List<Fusion.Arm> arms = new ArrayList<>(2);
     arms.add(Fusion.Arm.ofVectors(SearchChannel.VECTOR, grants, vectors.search(blocks, q, vectorFloor(), depth, filter),
@@ -480,8 +480,8 @@ final class SearchService {
     if (keyArmsOn()) {
       long epoch = store.vectorEpoch();
       String keyProfile = Embeddings.keyProfileId(embeddings.profile().id());
-      List<VectorIndex.Block> keyBlocks = new ArrayList<>(blocks.size());
-      for (VectorIndex.Block b : blocks) {
+      List<VectorBlock> keyBlocks = new ArrayList<>(blocks.size());
+      for (VectorBlock b : blocks) {
         keyBlocks.add(vectors.block(b.scope, keyProfile, embeddings.profile().dimension(), epoch));
       }
       arms.add(Fusion.Arm.ofVectors(SearchChannel.KEY_VECTOR, grants, vectors.search(keyBlocks, q, vectorFloor(), depth, filter),
