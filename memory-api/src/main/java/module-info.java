@@ -5,7 +5,8 @@
 /**
  * Engram's API: the {@code Engram} facade and its value types ({@code dev.engram}) and the service
  * provider interfaces stores, reasoners and embedders implement ({@code dev.engram.spi}). The engine
- * behind them ({@code dev.engram.internal}) is not exported.
+ * behind them ({@code dev.engram.internal}) and the JSON forms as trees ({@code dev.engram.json}) are not
+ * exported.
  */
 module dev.engram {
   requires com.fasterxml.jackson.databind;

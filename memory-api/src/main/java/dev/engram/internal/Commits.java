@@ -37,12 +37,12 @@ final class Commits {
 
   private final MemoryStore store;
   private final Rules rules;
-  private final SearchService search;
+  private final WriteVectors writeVectors;
 
-  Commits(MemoryStore store, EngineConfig config, SearchService search) {
+  Commits(MemoryStore store, EngineConfig config, WriteVectors writeVectors) {
     this.store = store;
     this.rules = new Rules(config.clock(), config.corePriorityCap(), config.keyPriorityCap());
-    this.search = search;
+    this.writeVectors = writeVectors;
   }
 
   MemoryStore store() {
@@ -66,7 +66,7 @@ final class Commits {
    */
   <T> T run(String scope, List<Embeddings.PendingVectors> prepared, List<String> contentHashes,
       Function<Commit, T> work) {
-    Vectors vectors = new Vectors(search.embedsOnWrite() ? search.profileId() : null, prepared);
+    Vectors vectors = new Vectors(writeVectors.embedsOnWrite() ? writeVectors.profileId() : null, prepared);
     for (int attempt = 1; ; attempt++) {
       vectors.mayAsk = attempt < MAX_ATTEMPTS;
       try {
@@ -85,7 +85,7 @@ final class Commits {
         }
         return out;
       } catch (NeedsVectors need) {
-        vectors.prepared.add(search.pendingFor(need.version.content(), need.version.disclosure(),
+        vectors.prepared.add(writeVectors.pendingFor(need.version.content(), need.version.disclosure(),
             need.version.glossary(), need.version.path()));
       }
     }

@@ -45,18 +45,20 @@ final class CurationRun {
   private final GrantPolicy policy;
   private final WritePolicy writePolicy;
   private final int maxContentBytes;
-  private final SearchService search;
+  private final WriteVectors writeVectors;
+  private final Reindex reindex;
   private final Commits commits;
 
   CurationRun(
-      MemoryStore store, Reasoner reasoner, GrantPolicy policy, EngineConfig config, SearchService search,
-      Commits commits) {
+      MemoryStore store, Reasoner reasoner, GrantPolicy policy, EngineConfig config, WriteVectors writeVectors,
+      Reindex reindex, Commits commits) {
     this.store = store;
     this.reasoner = reasoner;
     this.policy = policy;
     this.writePolicy = config.writePolicy();
     this.maxContentBytes = config.maxContentBytes();
-    this.search = search;
+    this.writeVectors = writeVectors;
+    this.reindex = reindex;
     this.commits = commits;
   }
 
@@ -128,11 +130,11 @@ final class CurationRun {
       });
       curated.add(new DirtyTopic(t.scope(), t.topic(), t.lastWriteRevision(), at));
     }
-    if (!curated.isEmpty() && search.profileId() != null
+    if (!curated.isEmpty() && writeVectors.profileId() != null
         && store.capabilities().contains(StoreCapability.VECTOR_STORAGE)) {
       List<String> scopes = new ArrayList<>(new TreeSet<>(curated.stream().map(DirtyTopic::scope).toList()));
       try {
-        search.reindex(Grants.of(scopes));
+        reindex.reindex(Grants.of(scopes));
       } catch (MemoryException | IllegalStateException e) {
         rejected.add("reindex after curation failed (vectors stay incomplete until reindex): " + e.getMessage());
         LOG.warn("Reindex after curation failed; vectors stay incomplete until reindex: {}", e.toString());

@@ -66,17 +66,17 @@ final class Flush {
   private final Reasoner reasoner;
   private final EngineConfig config;
   private final GrantPolicy policy;
-  private final SearchService search;
+  private final WriteVectors writeVectors;
   private final Commits commits;
   private final Sources sources;
 
-  Flush(MemoryStore store, Reasoner reasoner, EngineConfig config, GrantPolicy policy, SearchService search,
+  Flush(MemoryStore store, Reasoner reasoner, EngineConfig config, GrantPolicy policy, WriteVectors writeVectors,
       Commits commits, Sources sources) {
     this.store = store;
     this.reasoner = reasoner;
     this.config = config;
     this.policy = policy;
-    this.search = search;
+    this.writeVectors = writeVectors;
     this.commits = commits;
     this.sources = sources;
   }
@@ -190,7 +190,7 @@ final class Flush {
       before = store.sources(scope, SourceFilter.after(cursor - 1, 1)).stream()
           .filter(s -> s.position() == cursor).toList();
     }
-    List<ExtractedMemory> proposed = extract(new ExtractRequest(scope, window, nearby, search.embedsOnWrite(), before));
+    List<ExtractedMemory> proposed = extract(new ExtractRequest(scope, window, nearby, writeVectors.embedsOnWrite(), before));
     List<Candidate> candidates = validate(proposed, window);
     long end = window.get(window.size() - 1).position();
     return commits.run(scope, pending(candidates), c -> {
@@ -348,7 +348,7 @@ final class Flush {
       EntryViews views = proposed.get(i).views();
       boolean likelyDuplicate = k.path == null && store.findActiveByHash(window.get(0).scope(), k.hash).isPresent();
       Embeddings.PendingVectors v = likelyDuplicate
-          ? null : search.pendingFor(k.content, k.disclosure, k.glossary, k.path, views);
+          ? null : writeVectors.pendingFor(k.content, k.disclosure, k.glossary, k.path, views);
       withVectors.add(new Candidate(k.content, k.hash, k.topics, k.type, k.evidence, k.occurredAt, k.path,
           k.disclosure, k.glossary, k.source, v));
     }

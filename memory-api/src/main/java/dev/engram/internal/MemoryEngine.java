@@ -64,7 +64,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The engine's facade: checks that it is open, validates every argument, authorizes grants, and
  * hands the call to the part that does it — {@link WritePipeline}, {@link Versioning},
- * {@link Erasure}, {@link Reads}, {@link CurationRun}, {@link SearchService}, {@link Transfer}. Every
+ * {@link Erasure}, {@link Reads}, {@link CurationRun}, {@link SearchService}, {@link PreparedContexts},
+ * {@link Reindex}, {@link Transfer}. Every
  * mutation commits through {@link Commits}. Thread-safe; all state lives in the store.
  */
 public final class MemoryEngine implements Engram {
@@ -73,7 +74,11 @@ public final class MemoryEngine implements Engram {
   private final MemoryStore store;
   private final EngineConfig config;
   private final GrantPolicy policy;
+  private final @Nullable Embeddings embeddings;
+  private final VectorIndex vectorIndex;
+  private final Reindex reindex;
   private final SearchService search;
+  private final PreparedContexts contexts;
   private final Commits commits;
   private final WritePipeline writes;
   private final Versioning versioning;
@@ -102,22 +107,25 @@ public final class MemoryEngine implements Engram {
     this.config = Objects.requireNonNull(config, "config");
     this.policy = new GrantPolicy(config.protectedNamespaces());
     EngineConfig.Vectors vc = config.vectors();
-    this.search = new SearchService(store, reasoner, config.search(),
-        config.embedder() == null ? null
-            : new Embeddings(config.embedder(), config.search().embedTimeout(), vc.embeddingExecutor()),
-        new VectorIndex(store, vc.cacheBytes(), vc.scanExecutor(), vc.quantized()), config.reranker(),
+    this.embeddings = config.embedder() == null ? null
+        : new Embeddings(config.embedder(), config.search().embedTimeout(), vc.embeddingExecutor());
+    this.vectorIndex = new VectorIndex(store, vc.cacheBytes(), vc.scanExecutor(), vc.quantized());
+    this.reindex = new Reindex(store, reasoner, embeddings, vectorIndex);
+    this.search = new SearchService(store, config.search(), embeddings, vectorIndex, reindex, config.reranker(),
         config.clock());
-    this.commits = new Commits(store, config, search);
-    this.writes = new WritePipeline(store, reasoner, config, policy, search, commits);
-    this.versioning = new Versioning(search, commits);
+    this.contexts = new PreparedContexts(store, search);
+    WriteVectors writeVectors = new WriteVectors(store, reasoner, embeddings);
+    this.commits = new Commits(store, config, writeVectors);
+    this.writes = new WritePipeline(store, reasoner, config, policy, search, writeVectors, commits);
+    this.versioning = new Versioning(writeVectors, commits);
     this.erasure = new Erasure(store, commits, search);
     this.reads = new Reads(store);
-    this.curation = new CurationRun(store, reasoner, policy, config, search, commits);
+    this.curation = new CurationRun(store, reasoner, policy, config, writeVectors, reindex, commits);
     this.sources = new Sources(store, config, policy, commits);
-    this.flush = new Flush(store, reasoner, config, policy, search, commits, sources);
+    this.flush = new Flush(store, reasoner, config, policy, writeVectors, commits, sources);
     this.paths = new PathIndex(store);
     this.manifests = new Manifests(store);
-    this.edits = new Edits(search, commits);
+    this.edits = new Edits(writeVectors, commits);
     this.undo = new CurationUndo(commits);
   }
 
@@ -429,7 +437,7 @@ public final class MemoryEngine implements Engram {
   public PreparedContext prepareContext(Grants grants, ContextRequest request) {
     open(grants);
     Objects.requireNonNull(request, "request");
-    return search.prepareContext(grants, request);
+    return contexts.prepareContext(grants, request);
   }
 
   VectorCacheStats vectorCacheStats() {
@@ -438,7 +446,7 @@ public final class MemoryEngine implements Engram {
 
   int reindex(Grants grants) {
     open(grants);
-    return search.reindex(grants);
+    return reindex.reindex(grants);
   }
 
   // ---- export / import
@@ -629,7 +637,11 @@ public final class MemoryEngine implements Engram {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      search.close();
+      // the threads the engine started (embedding, scan slices); executors handed in stay as they are
+      if (embeddings != null) {
+        embeddings.close();
+      }
+      vectorIndex.close();
       if (ownsStore) {
         store.close();
       }

@@ -23,18 +23,18 @@ import java.util.Objects;
  * ids and options arrive validated and authorized by the facade.
  */
 final class Versioning {
-  private final SearchService search;
+  private final WriteVectors writeVectors;
   private final Commits commits;
 
-  Versioning(SearchService search, Commits commits) {
-    this.search = search;
+  Versioning(WriteVectors writeVectors, Commits commits) {
+    this.writeVectors = writeVectors;
     this.commits = commits;
   }
 
   MemoryEntry correct(MemoryEntry cur, String content, ChangeOptions opts) {
     String hash = Text.contentHash(content);
     Embeddings.PendingVectors pending = cur.contentHash().equals(hash)
-        ? null : search.pendingFor(content, cur.disclosure(), cur.glossary(), cur.path());
+        ? null : writeVectors.pendingFor(content, cur.disclosure(), cur.glossary(), cur.path());
     return commits.run(cur.scope(), pending == null ? List.of() : List.of(pending), c -> {
       c.expect(opts.expectedRevision());
       c.origin(opts.origin());

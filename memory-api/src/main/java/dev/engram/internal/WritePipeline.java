@@ -75,16 +75,18 @@ final class WritePipeline {
   private final EngineConfig config;
   private final GrantPolicy policy;
   private final SearchService search;
+  private final WriteVectors writeVectors;
   private final Commits commits;
 
   WritePipeline(
       MemoryStore store, Reasoner reasoner, EngineConfig config, GrantPolicy policy, SearchService search,
-      Commits commits) {
+      WriteVectors writeVectors, Commits commits) {
     this.store = store;
     this.reasoner = reasoner;
     this.config = config;
     this.policy = policy;
     this.search = search;
+    this.writeVectors = writeVectors;
     this.commits = commits;
   }
 
@@ -188,7 +190,7 @@ final class WritePipeline {
     @Nullable EntryViews views;
     try {
       TagProposal proposal = tag(new TagRequest(grants.namespaces(), visibleTopics, in.content(), in.hints(),
-          in.typeHint(), candidates, search.embedsOnWrite()));
+          in.typeHint(), candidates, writeVectors.embedsOnWrite()));
       filed = callersFields(validateProposal(proposal, grants, in.writePolicy(), candidates), in);
       views = proposal.views();
     } catch (ReasonerException e) {
@@ -213,8 +215,8 @@ final class WritePipeline {
     }
     List<Slot> sameScope = byScope.computeIfAbsent(filed.scope, k -> new ArrayList<>());
     // A likely duplicate is not embedded up front; the commit asks for vectors if it turns out to store one.
-    if (search.embedsOnWrite() && !likelyDuplicate(filed, in, sameScope)) {
-      slot.vectors = search.pendingFor(filed.content, in.disclosure(),
+    if (writeVectors.embedsOnWrite() && !likelyDuplicate(filed, in, sameScope)) {
+      slot.vectors = writeVectors.pendingFor(filed.content, in.disclosure(),
           in.glossary() == null ? List.of() : in.glossary(), in.path(), views);
     }
     slot.filed = filed;

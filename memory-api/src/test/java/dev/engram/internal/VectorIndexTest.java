@@ -30,16 +30,16 @@ class VectorIndexTest {
   /** The exact rescoring gets a fixed share of a large scan's rows, so its recall does not fall as a scope grows. */
   @Test
   void theOneBitPassRescoresAtLeastAFixedShareOfTheRowsScanned() {
-    assertThat(VectorIndex.candidates(10_000, 5)).isEqualTo(VectorIndex.MIN_CANDIDATES);
-    assertThat(VectorIndex.candidates(4_096, 100)).isEqualTo(2_000);
-    assertThat(VectorIndex.candidates(100_000, 100)).isEqualTo(2_000);
-    assertThat(VectorIndex.candidates(1_000_000, 100)).isEqualTo(10_000);
-    assertThat(VectorIndex.candidates(300_000, 100)).isEqualTo(3_000);
-    assertThat(VectorIndex.candidates(Long.MAX_VALUE, 100)).isEqualTo(Integer.MAX_VALUE - 1);
+    assertThat(OneBit.candidates(10_000, 5)).isEqualTo(OneBit.MIN_CANDIDATES);
+    assertThat(OneBit.candidates(4_096, 100)).isEqualTo(2_000);
+    assertThat(OneBit.candidates(100_000, 100)).isEqualTo(2_000);
+    assertThat(OneBit.candidates(1_000_000, 100)).isEqualTo(10_000);
+    assertThat(OneBit.candidates(300_000, 100)).isEqualTo(3_000);
+    assertThat(OneBit.candidates(Long.MAX_VALUE, 100)).isEqualTo(Integer.MAX_VALUE - 1);
   }
 
   /** A block of {@code entries} versions with 1..3 rows each; every seventh version repeats an earlier vector. */
-  private static VectorIndex.Block block(String scope, int first, int entries, int dim, Random random) {
+  private static VectorBlock block(String scope, int first, int entries, int dim, Random random) {
     List<MemoryEntry> es = new ArrayList<>();
     List<List<float[]>> vectors = new ArrayList<>();
     List<float[]> rows = new ArrayList<>();
@@ -63,25 +63,25 @@ class VectorIndexTest {
       }
       vectors.add(mine);
     }
-    return VectorIndex.Block.of(scope, 1, 0, "p@" + dim, dim, es, vectors);
+    return VectorBlock.of(scope, 1, 0, "p@" + dim, dim, es, vectors);
   }
 
   @Test
   void partitionCoversEveryRowOnceAndKeepsVersionsWhole() {
     Random random = new Random(3);
-    List<VectorIndex.Block> blocks = List.of(
+    List<VectorBlock> blocks = List.of(
         block("a", 0, 50, 4, random), block("b", 1000, 0, 4, random), block("c", 2000, 13, 4, random),
         block("d", 3000, 1, 4, random));
     int total = 0;
-    for (VectorIndex.Block b : blocks) {
+    for (VectorBlock b : blocks) {
       total += b.rows;
     }
     for (int parts = 1; parts <= 9; parts++) {
-      List<List<VectorIndex.Segment>> slices = VectorIndex.partition(blocks, parts);
+      List<List<ScanSlices.Segment>> slices = ScanSlices.partition(blocks, parts);
       assertThat(slices).as("parts %d", parts).hasSizeBetween(1, parts);
       int covered = 0;
-      for (List<VectorIndex.Segment> slice : slices) {
-        for (VectorIndex.Segment s : slice) {
+      for (List<ScanSlices.Segment> slice : slices) {
+        for (ScanSlices.Segment s : slice) {
           int[] owner = s.block().rowEntry;
           assertThat(s.from()).isLessThan(s.to());
           if (s.from() > 0) {
@@ -101,7 +101,7 @@ class VectorIndexTest {
   void parallelSearchReturnsWhatOneThreadReturns() {
     Random random = new Random(4);
     int dim = 256;
-    List<VectorIndex.Block> blocks = List.of(block("a", 0, 9000, dim, random), block("b", 100_000, 4000, dim, random));
+    List<VectorBlock> blocks = List.of(block("a", 0, 9000, dim, random), block("b", 100_000, 4000, dim, random));
     for (int trial = 0; trial < 6; trial++) {
       float[] q = new float[dim];
       for (int d = 0; d < dim; d++) {
@@ -146,7 +146,7 @@ class VectorIndexTest {
       }
       vectors.add(views);
     }
-    List<VectorIndex.Block> blocks = List.of(VectorIndex.Block.of("s", 1, 0, "p@" + dim, dim, es, vectors));
+    List<VectorBlock> blocks = List.of(VectorBlock.of("s", 1, 0, "p@" + dim, dim, es, vectors));
     assertThat(blocks.get(0).rows).isGreaterThanOrEqualTo(VectorIndex.QUANTIZED_MIN_ROWS);
     int found = 0;
     int wanted = 0;
@@ -185,10 +185,10 @@ class VectorIndexTest {
   @ValueSource(ints = {8, 64})
   void theOneBitPassKeepsTheNearestByHammingDistanceTiesInScanOrderAtEverySplit(int dim) {
     Random random = new Random(21);
-    List<VectorIndex.Block> blocks = List.of(block("a", 0, 5000, dim, random), block("b", 100_000, 1500, dim, random));
+    List<VectorBlock> blocks = List.of(block("a", 0, 5000, dim, random), block("b", 100_000, 1500, dim, random));
     long rows = blocks.get(0).rows + blocks.get(1).rows;
     int depth = 10;
-    int keep = VectorIndex.candidates(rows, depth);
+    int keep = OneBit.candidates(rows, depth);
     int tiedAtTheCut = 0;
     for (int trial = 0; trial < 4; trial++) {
       float[] q = Embeddings.normalize(gaussian(random, dim, 1f), dim);
@@ -198,9 +198,9 @@ class VectorIndexTest {
       // distance puts the ties at the cut in scan order
       List<int[]> byDistance = new ArrayList<>();
       for (int bi = 0; bi < blocks.size(); bi++) {
-        VectorIndex.Block b = blocks.get(bi);
+        VectorBlock b = blocks.get(bi);
         long[] qb = new long[b.words];
-        VectorIndex.signs(q, b.mean, qb, 0);
+        OneBit.signs(q, b.mean, qb, 0);
         for (int e = 0; e < b.entryCount; e++) {
           if (b.isDead(e) || !filter.admits(b.entries[e]) || b.rowCount[e] == 0) {
             continue;
@@ -232,7 +232,7 @@ class VectorIndexTest {
       }
       for (int parts = 1; parts <= 7; parts++) {
         List<String> candidates = new ArrayList<>();
-        for (VectorIndex.Candidate c : VectorIndex.oneBitPass(VectorIndex.partition(blocks, parts), q, keep, filter,
+        for (TopK.Candidate c : OneBit.pass(ScanSlices.partition(blocks, parts), q, keep, filter,
             java.util.concurrent.ForkJoinPool.commonPool())) {
           candidates.add(c.block().entries[c.entry()].versionId());
         }
@@ -240,10 +240,10 @@ class VectorIndexTest {
       }
       List<VectorIndex.Scored> expected = new ArrayList<>();
       for (int[] c : kept) {
-        VectorIndex.Block b = blocks.get(c[0]);
+        VectorBlock b = blocks.get(c[0]);
         float best = -2;
         for (int r = b.firstRow[c[1]]; r < b.firstRow[c[1]] + b.rowCount[c[1]]; r++) {
-          best = Math.max(best, VectorIndex.dot(q, b.data, r * dim, dim));
+          best = Math.max(best, DotKernels.dot(q, b.data, r * dim, dim));
         }
         expected.add(new VectorIndex.Scored(b.entries[c[1]], best));
       }
@@ -251,23 +251,58 @@ class VectorIndexTest {
           .thenComparing(x -> x.entry().versionId(), java.util.Comparator.reverseOrder()));
       expected = expected.subList(0, depth);
       for (int parts = 1; parts <= 7; parts++) {
-        assertThat(VectorIndex.search(blocks, rows, q, -1f, depth, filter,
-            java.util.concurrent.ForkJoinPool.commonPool(), parts, true)).as("trial %d, %d slices", trial, parts)
+        assertThat(VectorIndex.search(blocks, new VectorIndex.Plan(true, parts, rows), q, -1f, depth, filter,
+            java.util.concurrent.ForkJoinPool.commonPool())).as("trial %d, %d slices", trial, parts)
             .isEqualTo(expected);
       }
     }
     assertThat(tiedAtTheCut).as("trials with versions tied at the cut distance on both sides of it").isPositive();
   }
 
+  /**
+   * Below {@value VectorIndex#QUANTIZED_MIN_ROWS} rows the plan is exact even with quantization on, and the
+   * search finds what only the exact scan finds: the nearest version's signs are the opposite of the
+   * query's on all but one value (its cosine comes from that one large value), so its Hamming distance is
+   * the largest of the block and a one-bit pass keeping {@link OneBit#candidates} of the 500 rows would drop
+   * it. At the gate, the plan takes the one-bit pass.
+   */
   @Test
   void smallSearchesAreExactEvenWhenQuantizationIsOn() {
     Random random = new Random(12);
     int dim = 64;
-    List<VectorIndex.Block> blocks = List.of(block("a", 0, 500, dim, random));
-    assertThat(blocks.get(0).rows).isLessThan(VectorIndex.QUANTIZED_MIN_ROWS);
-    float[] q = Embeddings.normalize(gaussian(random, dim, 1f), dim);
-    assertThat(VectorIndex.search(blocks, q, -1f, 50, VectorIndex.Filter.NONE, Runnable::run, 1, true))
-        .isEqualTo(VectorIndex.search(blocks, q, -1f, 50, VectorIndex.Filter.NONE, Runnable::run, 1, false));
+    List<MemoryEntry> es = new ArrayList<>();
+    List<List<float[]>> vectors = new ArrayList<>();
+    float[] q = new float[dim];
+    float[] nearest = new float[dim];
+    q[0] = 10;
+    nearest[0] = 10;
+    for (int d = 1; d < dim; d++) {
+      q[d] = 0.5f;
+      nearest[d] = -0.5f;
+    }
+    q = Embeddings.normalize(q, dim);
+    for (int i = 0; i < 500; i++) {
+      es.add(entry("a", i, EntryType.FACT));
+      vectors.add(List.of(Embeddings.normalize(i == 250 ? nearest : gaussian(random, dim, 1f), dim)));
+    }
+    List<VectorBlock> blocks = List.of(VectorBlock.of("a", 1, 0, "p@" + dim, dim, es, vectors));
+    int depth = 5;
+    assertThat(OneBit.candidates(500, depth)).as("a one-bit pass would rescore only some rows").isLessThan(500);
+
+    assertThat(VectorIndex.plan(blocks, 1, true).oneBit()).as("the plan below the gate").isFalse();
+    List<VectorIndex.Scored> quantizedOn = VectorIndex.search(blocks, q, -1f, depth, VectorIndex.Filter.NONE,
+        Runnable::run, 1, true);
+    assertThat(quantizedOn.get(0).entry()).isEqualTo(es.get(250));
+    assertThat(quantizedOn)
+        .isEqualTo(VectorIndex.search(blocks, q, -1f, depth, VectorIndex.Filter.NONE, Runnable::run, 1, false));
+    // what the gate keeps out: the one-bit pass over these rows loses the nearest version
+    assertThat(VectorIndex.search(blocks, new VectorIndex.Plan(true, 1, 500), q, -1f, depth, VectorIndex.Filter.NONE,
+        Runnable::run).get(0).entry()).isNotEqualTo(es.get(250));
+
+    List<VectorBlock> atTheGate = List.of(block("b", 0, VectorIndex.QUANTIZED_MIN_ROWS, dim, random));
+    assertThat(atTheGate.get(0).rows).isGreaterThanOrEqualTo(VectorIndex.QUANTIZED_MIN_ROWS);
+    assertThat(VectorIndex.plan(atTheGate, 1, true).oneBit()).as("the plan at the gate").isTrue();
+    assertThat(VectorIndex.plan(atTheGate, 1, false).oneBit()).as("quantization off").isFalse();
   }
 
   /** A refusing executor makes the calling thread scan every slice: same answer, no stall. */
@@ -275,7 +310,7 @@ class VectorIndexTest {
   void aRefusingScanExecutorSlowsTheSearchButGivesTheSameAnswer() {
     Random random = new Random(13);
     int dim = 256;
-    List<VectorIndex.Block> blocks = List.of(block("a", 0, 9000, dim, random), block("b", 100_000, 4000, dim, random));
+    List<VectorBlock> blocks = List.of(block("a", 0, 9000, dim, random), block("b", 100_000, 4000, dim, random));
     float[] q = Embeddings.normalize(gaussian(random, dim, 1f), dim);
     java.util.concurrent.Executor refusing = task -> {
       throw new java.util.concurrent.RejectedExecutionException("busy");
@@ -305,8 +340,8 @@ class VectorIndexTest {
   void aBlockGrownByAppendsAnswersLikeOneBuiltAtOnce() {
     Random random = new Random(14);
     int dim = 384;
-    VectorIndex.Block whole = block("g", 0, 700, dim, random);
-    VectorIndex.Backing grown = new VectorIndex.Backing(whole.profileId, dim, 0, 0, new float[dim]);
+    VectorBlock whole = block("g", 0, 700, dim, random);
+    VectorBlock.Backing grown = new VectorBlock.Backing(whole.profileId, dim, 0, 0, new float[dim]);
     for (int e = 0; e < whole.entryCount; e++) {
       List<float[]> vs = new ArrayList<>();
       for (int r = whole.firstRow[e]; r < whole.firstRow[e] + whole.rowCount[e]; r++) {
@@ -314,7 +349,7 @@ class VectorIndexTest {
       }
       grown.append(whole.entries[e], vs);
     }
-    VectorIndex.Block b;
+    VectorBlock b;
     synchronized (grown) {
       b = grown.publish("g", 1, 0);
     }
@@ -366,7 +401,7 @@ class VectorIndexTest {
       float sigma = i % 100 == 7 ? 1.5f : 0.3f;
       vectors.add(List.of(Embeddings.normalize(plus(near, gaussian(random, dim, sigma)), dim)));
     }
-    List<VectorIndex.Block> blocks = List.of(VectorIndex.Block.of("s", 1, 0, "p@" + dim, dim, es, vectors));
+    List<VectorBlock> blocks = List.of(VectorBlock.of("s", 1, 0, "p@" + dim, dim, es, vectors));
     VectorIndex.Filter filter = new VectorIndex.Filter(Set.of(), Set.of(), from, to);
     List<VectorIndex.Scored> unfiltered = VectorIndex.search(blocks, near, -1f, 10, VectorIndex.Filter.NONE,
         Runnable::run, 1, false);
@@ -394,5 +429,28 @@ class VectorIndexTest {
       s += a[i] * b[i];
     }
     return s;
+  }
+
+  @Test
+  void unrolledDotMatchesTheNaiveSum() {
+    Random random = new Random(2);
+    for (int dim : new int[] {1, 7, 8, 9, 64, 383, 384}) {
+      float[] q = new float[dim];
+      float[] data = new float[dim * 3];
+      for (int i = 0; i < dim; i++) {
+        q[i] = random.nextFloat() - 0.5f;
+      }
+      for (int i = 0; i < data.length; i++) {
+        data[i] = random.nextFloat() - 0.5f;
+      }
+      for (int row = 0; row < 3; row++) {
+        double naive = 0;
+        for (int i = 0; i < dim; i++) {
+          naive += q[i] * data[row * dim + i];
+        }
+        assertThat((double) DotKernels.dot(q, data, row * dim, dim)).as("dim %d", dim)
+            .isCloseTo(naive, org.assertj.core.data.Offset.offset(1e-4));
+      }
+    }
   }
 }

@@ -29,10 +29,11 @@ import org.junit.jupiter.api.Test;
  * module's test class path:
  *
  * <ul>
- *   <li>the API and the engine ({@code dev.engram}, {@code .spi}, {@code .internal}) depend on no
- *       adapter (store, reasoner, embedder, or anything built on top);
+ *   <li>the API and the engine ({@code dev.engram}, {@code .spi}, {@code .internal}, and the JSON forms
+ *       both share, {@code .json}) depend on no adapter (store, reasoner, embedder, or anything built on
+ *       top);
  *   <li>the SPI never reaches into the engine, and its public surface carries no Jackson type;
- *   <li>nothing outside memory-api touches {@code dev.engram.internal};
+ *   <li>nothing outside memory-api touches {@code dev.engram.internal} or {@code dev.engram.json};
  *   <li>stores, reasoners and embedders never depend on one another (the offline embedders share the
  *       ONNX encoder of memory-embeddings-onnx, which knows no model).
  * </ul>
@@ -41,6 +42,8 @@ class LayeringTest {
   private static final String API = "dev.engram";
   private static final String SPI = "dev.engram.spi";
   private static final String INTERNAL = "dev.engram.internal..";
+  /** The JSON forms as Jackson trees, shared by the SPI's string codec and the engine; not exported. */
+  private static final String JSON = "dev.engram.json";
   private static final String ONNX = "dev.engram.embeddings.onnx..";
   private static final String[] ONNX_EMBEDDERS = {"dev.engram.embeddings.e5..", "dev.engram.embeddings.minilm.."};
 
@@ -66,9 +69,9 @@ class LayeringTest {
 
   @Test
   void theEngineDependsOnNoAdapter() {
-    classes().that().resideInAnyPackage(API, SPI, INTERNAL)
+    classes().that().resideInAnyPackage(API, SPI, INTERNAL, JSON)
         .should().onlyDependOnClassesThat().resideInAnyPackage(
-            API, SPI, INTERNAL, "java..", "javax..", "com.fasterxml.jackson..", "org.jspecify..", "org.slf4j..")
+            API, SPI, INTERNAL, JSON, "java..", "javax..", "com.fasterxml.jackson..", "org.jspecify..", "org.slf4j..")
         .because("the engine sees stores, reasoners and embedders only through the SPI")
         .check(classes);
   }
@@ -89,9 +92,9 @@ class LayeringTest {
 
   @Test
   void nothingOutsideTheApiModuleTouchesTheEngine() {
-    noClasses().that().resideOutsideOfPackages(API, SPI, INTERNAL)
-        .should().dependOnClassesThat().resideInAPackage(INTERNAL)
-        .because("dev.engram.internal is not exported; adapters use dev.engram and dev.engram.spi")
+    noClasses().that().resideOutsideOfPackages(API, SPI, INTERNAL, JSON)
+        .should().dependOnClassesThat().resideInAnyPackage(INTERNAL, JSON)
+        .because("dev.engram.internal and dev.engram.json are not exported; adapters use dev.engram and dev.engram.spi")
         .check(classes);
   }
 

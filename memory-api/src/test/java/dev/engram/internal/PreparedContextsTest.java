@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-class SearchServiceTest {
+class PreparedContextsTest {
   @Test
   void truncateFitsTheBudgetOnCodePointBoundaries() {
     Random random = new Random(1);
@@ -24,7 +24,7 @@ class SearchServiceTest {
       }
       String s = sb.toString();
       int max = 4 + random.nextInt(300);
-      String cut = SearchService.truncate(s, max);
+      String cut = PreparedContexts.truncate(s, max);
       int bytes = cut.getBytes(StandardCharsets.UTF_8).length;
       assertThat(bytes).as("trial %d", trial).isLessThanOrEqualTo(Math.max(max, 0));
       assertThat(new String(cut.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(cut);
@@ -33,29 +33,6 @@ class SearchServiceTest {
       } else {
         assertThat(cut).endsWith("…");
         assertThat(s).startsWith(cut.substring(0, cut.length() - 1));
-      }
-    }
-  }
-
-  @Test
-  void unrolledDotMatchesTheNaiveSum() {
-    Random random = new Random(2);
-    for (int dim : new int[] {1, 7, 8, 9, 64, 383, 384}) {
-      float[] q = new float[dim];
-      float[] data = new float[dim * 3];
-      for (int i = 0; i < dim; i++) {
-        q[i] = random.nextFloat() - 0.5f;
-      }
-      for (int i = 0; i < data.length; i++) {
-        data[i] = random.nextFloat() - 0.5f;
-      }
-      for (int row = 0; row < 3; row++) {
-        double naive = 0;
-        for (int i = 0; i < dim; i++) {
-          naive += q[i] * data[row * dim + i];
-        }
-        assertThat((double) VectorIndex.dot(q, data, row * dim, dim)).as("dim %d", dim)
-            .isCloseTo(naive, org.assertj.core.data.Offset.offset(1e-4));
       }
     }
   }
