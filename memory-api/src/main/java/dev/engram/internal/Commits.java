@@ -21,16 +21,19 @@ import org.slf4j.LoggerFactory;
  * Runs {@link Commit}s: one store transaction per commit, finished (revision, events, topic marks)
  * when the work returns, rolled back when it throws.
  *
- * <p>Vectors are decided inside the commit's own view of the scope: when a version becomes active
- * and no vectors made from exactly its texts are at hand, the attempt is abandoned before anything is
- * written, the vectors are made outside the transaction (an embedder may be slow), and the commit runs
- * again. When the embedder fails or is late, the commit stores the version without vectors: the gap is
- * logged at WARN (ids and the reason, never content), a write reports it on its
- * {@link dev.engram.WriteResult}, searches judge the scope incomplete, and {@code reindex} fills it.
+ * <p>A commit's work runs once. Vectors are made before the transaction for the texts the caller
+ * knows (a write's, a correction's, an edit's: an embedder may be slow, and a transaction holds the
+ * scope's head); the commit stores them with the versions they were made from. A version the commit
+ * activates without vectors made for exactly its texts (a rollback or reactivation of an older version,
+ * a curation rewrite or merge, an undo) gets them right after the commit, outside it, unless it already
+ * has them: they are derived data, stored without a revision and announced through the vector epoch,
+ * as search's own completion does. When the embedder fails or is late, the version stays without
+ * vectors: the gap is logged at WARN (ids and the reason, never content), a write reports it on its
+ * {@link dev.engram.WriteResult}, searches judge the scope incomplete (completing a few themselves),
+ * and {@code reindex} fills it.
  */
 final class Commits {
   private static final Logger LOG = LoggerFactory.getLogger(Commits.class);
-  private static final int MAX_ATTEMPTS = 4;
 
   /** The limits a commit enforces. */
   record Rules(Clock clock, int corePriorityCap, int keyPriorityCap) {}
@@ -67,26 +70,74 @@ final class Commits {
   <T> T run(String scope, List<Embeddings.PendingVectors> prepared, List<String> contentHashes,
       Function<Commit, T> work) {
     Vectors vectors = new Vectors(writeVectors.embedsOnWrite() ? writeVectors.profileId() : null, prepared);
-    for (int attempt = 1; ; attempt++) {
-      vectors.mayAsk = attempt < MAX_ATTEMPTS;
-      try {
-        T out = store.inTransaction(scope, contentHashes, tx -> {
-          // the store may run this more than once (see MemoryStore#inTransaction): only the last run counts
-          vectors.gaps.clear();
-          Commit commit = new Commit(tx, scope, rules, vectors);
-          T result = work.apply(commit);
-          commit.finish();
-          return result;
-        });
-        for (Map.Entry<MemoryEntry, String> gap : vectors.gaps.entrySet()) {
-          LOG.warn("Version {} of entry {} in {} was stored without {} vectors ({}); search finds it by full text"
-                  + " only until reindex", gap.getKey().versionId(), gap.getKey().entryId(), scope, vectors.profile,
-              gap.getValue());
+    T out = store.inTransaction(scope, contentHashes, tx -> {
+      vectors.reset();
+      Commit commit = new Commit(tx, scope, rules, vectors);
+      T result = work.apply(commit);
+      commit.finish();
+      return result;
+    });
+    if (!vectors.unprepared.isEmpty()) {
+      complete(scope, vectors);
+    }
+    for (Map.Entry<MemoryEntry, String> gap : vectors.gaps.entrySet()) {
+      LOG.warn("Version {} of entry {} in {} was stored without {} vectors ({}); search finds it by full text"
+              + " only until reindex", gap.getKey().versionId(), gap.getKey().entryId(), scope, vectors.profile,
+          gap.getValue());
+    }
+    return out;
+  }
+
+  /**
+   * Vectors for the versions the commit activated without any made for them, of those that still have
+   * none: embedded now, after the commit, and stored without a revision (the vector epoch moves, so
+   * every cache learns of them). What cannot be embedded stays a gap.
+   */
+  private void complete(String scope, Vectors vectors) {
+    String profile = vectors.profile;
+    Map<String, MemoryEntry> todo = new LinkedHashMap<>();
+    for (MemoryEntry v : vectors.unprepared) {
+      todo.put(v.versionId(), v);
+    }
+    try {
+      for (dev.engram.spi.StoredVector have : store.vectorsOf(scope, profile, todo.keySet())) {
+        todo.remove(have.versionId());
+      }
+    } catch (RuntimeException e) {
+      for (MemoryEntry v : todo.values()) {
+        vectors.gaps.put(v, "its vectors could not be checked after the commit (" + e.getClass().getName() + ")");
+      }
+      return;
+    }
+    Map<String, List<dev.engram.spi.StoredVector>> made = new LinkedHashMap<>();
+    for (MemoryEntry v : todo.values()) {
+      Embeddings.PendingVectors p = writeVectors.pendingFor(v.content(), v.disclosure(), v.glossary(), v.path());
+      if (p == null || p.failure() != null) {
+        vectors.gaps.put(v, p == null ? "no vectors could be made" : p.failure());
+      } else {
+        made.put(v.versionId(), p.bind(v.versionId()));
+      }
+    }
+    if (made.isEmpty()) {
+      return;
+    }
+    try {
+      store.inTransaction(scope, tx -> {
+        List<dev.engram.spi.StoredVector> put = new ArrayList<>();
+        for (Map.Entry<String, List<dev.engram.spi.StoredVector>> e : made.entrySet()) {
+          if (tx.version(e.getKey()).isPresent()) {
+            put.addAll(e.getValue());
+          }
         }
-        return out;
-      } catch (NeedsVectors need) {
-        vectors.prepared.add(writeVectors.pendingFor(need.version.content(), need.version.disclosure(),
-            need.version.glossary(), need.version.path()));
+        if (!put.isEmpty()) {
+          tx.putVectors(profile, put);
+          tx.advanceVectorEpoch();
+        }
+        return null;
+      });
+    } catch (RuntimeException e) {
+      for (String id : made.keySet()) {
+        vectors.gaps.put(todo.get(id), "its vectors could not be stored after the commit (" + e.getClass().getName() + ")");
       }
     }
   }
@@ -96,7 +147,8 @@ final class Commits {
     private final @Nullable String profile;
     private final List<Embeddings.PendingVectors> prepared;
     private final Map<MemoryEntry, String> gaps = new LinkedHashMap<>();
-    private boolean mayAsk;
+    /** Versions this commit activated without vectors made for their texts. */
+    private final List<MemoryEntry> unprepared = new ArrayList<>();
 
     Vectors(@Nullable String profile, List<Embeddings.PendingVectors> prepared) {
       this.profile = profile;
@@ -132,13 +184,15 @@ final class Commits {
           return;
         }
       }
-      if (profile == null) {
-        return;
+      if (profile != null) {
+        unprepared.add(version);
       }
-      if (mayAsk) {
-        throw new NeedsVectors(version);
-      }
-      gaps.put(version, "its texts changed while the commit was retried " + MAX_ATTEMPTS + " times");
+    }
+
+    /** Forgets what a run of the work recorded (a store may run the work again after rolling it back). */
+    void reset() {
+      gaps.clear();
+      unprepared.clear();
     }
 
     /** Why {@code versionId} was stored without vectors in this attempt, or null when it has them (or needs none). */
@@ -149,17 +203,6 @@ final class Commits {
         }
       }
       return null;
-    }
-  }
-
-  /** Abandons an attempt that would activate a version without vectors; nothing was committed. */
-  private static final class NeedsVectors extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-    private final transient MemoryEntry version;
-
-    NeedsVectors(MemoryEntry version) {
-      super(null, null, false, false);
-      this.version = version;
     }
   }
 }

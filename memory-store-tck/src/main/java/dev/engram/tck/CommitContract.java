@@ -380,6 +380,67 @@ public abstract class CommitContract extends ContractSupport {
   }
 
   /**
+   * The engine runs a commit's work once, on the calling thread, whatever the commit activates: a
+   * rollback to content the commit had no vectors made for gets them right after the commit, in a
+   * transaction of its own, instead of abandoning the commit to embed and running it again.
+   */
+  @Test
+  void theEngineRunsACommitsWorkOnceAndVersionsItActivatesGetVectorsAfterIt() {
+    MemoryStore raw = createStore();
+    Assumptions.assumeTrue(raw.capabilities().contains(StoreCapability.VECTOR_STORAGE), "store keeps vectors");
+    java.util.concurrent.atomic.AtomicInteger transactions = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger abandoned = new java.util.concurrent.atomic.AtomicInteger();
+    List<String> foreignThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    InvocationHandler handler = (proxy, method, args) -> {
+      try {
+        if (method.getName().equals("inTransaction")) {
+          transactions.incrementAndGet();
+          Thread caller = Thread.currentThread();
+          int last = args.length - 1;
+          @SuppressWarnings("unchecked")
+          MemoryStore.StoreWork<Object> work = (MemoryStore.StoreWork<Object>) args[last];
+          args[last] = (MemoryStore.StoreWork<Object>) tx -> {
+            runs.incrementAndGet();
+            if (Thread.currentThread() != caller) {
+              foreignThreads.add(Thread.currentThread().getName());
+            }
+            try {
+              return work.run(tx);
+            } catch (RuntimeException thrown) {
+              abandoned.incrementAndGet();
+              throw thrown;
+            }
+          };
+        }
+        return method.invoke(raw, args);
+      } catch (InvocationTargetException ex) {
+        throw ex.getCause();
+      }
+    };
+    MemoryStore counted = (MemoryStore) Proxy.newProxyInstance(
+        MemoryStore.class.getClassLoader(), new Class<?>[] {MemoryStore.class}, handler);
+    Engram e = newEngram(counted, new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder()));
+    MemoryEntry first = write(e, U1, "Walks the dog at six every morning").entry();
+    e.correct(U1, first.entryId(), "Cycles to the lake at seven every morning");
+    MemoryEvent created = e.history(U1, first.entryId()).get(0);
+
+    transactions.set(0);
+    runs.set(0);
+    MemoryEntry back = e.rollback(U1, created.eventId());
+    assertThat(back.content()).isEqualTo("Walks the dog at six every morning");
+    assertThat(runs.get()).as("each transaction ran its work once").isEqualTo(transactions.get());
+    assertThat(abandoned.get()).as("no run of the work was abandoned to be run again").isZero();
+    assertThat(raw.vectorsOf(S1, new HashingEmbedder().profile().id(), List.of(back.versionId())))
+        .as("the rolled-back content has vectors before any search").isNotEmpty();
+    assertThat(foreignThreads).as("work ran on the calling thread").isEmpty();
+    SearchResult hits = e.search(U1, SearchRequest.builder("walks the dog at six").mode(SearchMode.VECTOR).build());
+    assertThat(hits.used()).isEqualTo(SearchMode.VECTOR);
+    assertThat(hits.warnings()).isEmpty();
+    assertThat(hits.hits()).extracting(h -> h.entry().versionId()).containsExactly(back.versionId());
+  }
+
+  /**
    * A store may run a write's work again after rolling back an earlier run (the hinted
    * {@code inTransaction} of {@link MemoryStore}): what the caller gets and what the store holds are
    * those of the last run alone, for single writes, batches, dedupes and vectors.
