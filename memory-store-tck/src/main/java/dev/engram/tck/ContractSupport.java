@@ -4,12 +4,18 @@
  */
 package dev.engram.tck;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.engram.Engram;
 import dev.engram.EngramBuilder;
 import dev.engram.Grants;
 import dev.engram.ListOptions;
 import dev.engram.MemoryEntry;
+import dev.engram.SearchMode;
+import dev.engram.SearchRequest;
+import dev.engram.SearchResult;
 import dev.engram.WriteOptions;
+import dev.engram.WritePolicy;
 import dev.engram.WriteResult;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.MemoryStore;
@@ -46,8 +52,9 @@ public abstract class ContractSupport {
     return engram;
   }
 
+  /** Closes every engine {@link #newEngram} made in the test. */
   @AfterEach
-  void closeEngrams() {
+  protected void closeEngrams() {
     for (Engram e : opened) {
       e.close();
     }
@@ -56,6 +63,54 @@ public abstract class ContractSupport {
 
   protected static WriteResult write(Engram engram, Grants grants, String content, String... topics) {
     return engram.write(grants, content, WriteOptions.builder().topicsHint(topics).build());
+  }
+
+  /** A rig over a fresh store: an engine with a {@link ScriptedReasoner} and a stepping clock. */
+  protected ScriptedRig rig() {
+    return rig(createStore(), b -> b);
+  }
+
+  /** A rig over {@code store}: an engine with a {@link ScriptedReasoner}, a stepping clock and {@code settings}. */
+  protected ScriptedRig rig(MemoryStore store, UnaryOperator<EngramBuilder> settings) {
+    ScriptedReasoner reasoner = new ScriptedReasoner();
+    return new ScriptedRig(store, newEngram(store, reasoner, Fixtures.clocked(settings)), reasoner);
+  }
+
+  /** An engine over a fresh store with the deterministic reasoner and {@code embedder}. */
+  protected Engram withEmbedder(HashingEmbedder embedder) {
+    return newEngram(new DeterministicReasoner(), b -> b.embedder(embedder));
+  }
+
+  /** A search in {@code mode}. */
+  protected static SearchResult search(Engram engram, Grants grants, String query, SearchMode mode) {
+    return engram.search(grants, SearchRequest.builder(query).mode(mode).build());
+  }
+
+  /** The hits' contents, in order. */
+  protected static List<String> contents(SearchResult r) {
+    return r.hits().stream().map(h -> h.entry().content()).toList();
+  }
+
+  /** Four entries of {@value Fixtures#S1} on four topics: payments, schedule, preferences, process. */
+  protected static void seedFourTopics(Engram engram) {
+    Grants u1 = Grants.of(Fixtures.S1);
+    write(engram, u1, "Refund webhooks are idempotent by event id.", "payments");
+    write(engram, u1, "The team meets every Tuesday morning for planning.", "schedule");
+    write(engram, u1, "Prefers metric units for every workout log.", "preferences");
+    write(engram, u1, "Deploys happen only after the contract tests pass.", "process");
+  }
+
+  /** Writes into exactly {@code scope}: the reasoners used here file into the first grant unless told otherwise. */
+  protected static WriteResult seed(Engram engram, String scope, String content, String... topics) {
+    WriteResult r = write(engram, Grants.of(scope), content, topics);
+    assertThat(r.outcome()).as("seeding %s", scope).isEqualTo(WriteResult.Outcome.APPENDED);
+    assertThat(r.entry().scope()).isEqualTo(scope);
+    return r;
+  }
+
+  /** Write options with only a per-call write policy. */
+  protected static WriteOptions policy(WritePolicy policy) {
+    return WriteOptions.builder().writePolicy(policy).build();
   }
 
   /** Every version in every scope the grants can see, whatever its status. */

@@ -12,29 +12,32 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.function.UnaryOperator;
 
-/** Small shared values and settings of the contract layers. */
-final class Fixtures {
-  static final String S1 = "app/user/u1";
-  static final String S2 = "app/user/u2";
+/** Small shared values and settings of the contract layers (and of the engine's own rule tests). */
+public final class Fixtures {
+  /** A user scope of the fixtures. */
+  public static final String S1 = "app/user/u1";
+  /** Its sibling. */
+  public static final String S2 = "app/user/u2";
 
   private Fixtures() {}
 
   /** Engine settings with a fresh {@link SteppingClock}, so timestamps are deterministic. */
-  static UnaryOperator<EngramBuilder> clocked() {
+  public static UnaryOperator<EngramBuilder> clocked() {
     return b -> b.clock(new SteppingClock());
   }
 
   /** {@link #clocked()} plus more settings. */
-  static UnaryOperator<EngramBuilder> clocked(UnaryOperator<EngramBuilder> more) {
+  public static UnaryOperator<EngramBuilder> clocked(UnaryOperator<EngramBuilder> more) {
     return b -> more.apply(b.clock(new SteppingClock()));
   }
 
-  static WriteOptions.Builder topics(String... topics) {
+  /** Write options with these topic hints. */
+  public static WriteOptions.Builder topics(String... topics) {
     return WriteOptions.builder().topicsHint(topics);
   }
 
   /** SHA-256 of {@code s} in lowercase hex. */
-  static String sha256(String s) {
+  public static String sha256(String s) {
     try {
       return HexFormat.of().formatHex(
           MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));

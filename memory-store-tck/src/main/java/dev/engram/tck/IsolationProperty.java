@@ -46,7 +46,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The randomized isolation property of {@link GrantsContract}. Each trial builds a random namespace
+ * The randomized isolation property of {@link IsolationContract}. Each trial builds a random namespace
  * tree under its own top-level namespace (so many trials share one store), optionally protects a
  * random subtree, writes entries, attempts random writes, captures (on stores with sources),
  * corrections and erasures with random grants and policies, and then checks every read path (read,

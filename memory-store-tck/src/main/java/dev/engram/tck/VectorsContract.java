@@ -14,7 +14,6 @@ import dev.engram.MemoryEntry;
 import dev.engram.SearchChannel;
 import dev.engram.SearchHit;
 import dev.engram.SearchMode;
-import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
 import dev.engram.SearchSettings;
 import dev.engram.VectorCacheStats;
@@ -40,10 +39,6 @@ import org.junit.jupiter.api.Test;
 public abstract class VectorsContract extends ContractSupport {
   private static final Grants U1 = Grants.of("app/user/u1");
   private static final Grants APP = Grants.of("app");
-
-  private static SearchResult search(Engram engram, Grants grants, String query, SearchMode mode) {
-    return engram.search(grants, SearchRequest.builder(query).mode(mode).build());
-  }
 
   private static void seed(Engram engram) {
     write(engram, U1, "Refund webhooks are idempotent by event id.", "payments");

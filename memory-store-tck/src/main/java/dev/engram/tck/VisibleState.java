@@ -21,15 +21,28 @@ import java.util.TreeMap;
  * Everything a caller with {@code grants} can observe through the public API, for "nothing changed"
  * assertions: every version (whatever its status), every history, the topic summaries, and the
  * revision head and log of each visible scope.
+ *
+ * @param versions every visible version
+ * @param histories the history of each visible entry
+ * @param topics the topic summaries
+ * @param heads each visible scope's head revision
+ * @param logs each visible scope's revision log
  */
-record VisibleState(
+public record VisibleState(
     List<MemoryEntry> versions,
     Map<String, List<MemoryEvent>> histories,
     List<TopicSummary> topics,
     Map<String, Long> heads,
     Map<String, List<Revision>> logs) {
 
-  static VisibleState of(Engram engram, Grants grants) {
+  /**
+   * What {@code grants} observe of {@code engram} now.
+   *
+   * @param engram the engine
+   * @param grants the caller's grants
+   * @return the observable state
+   */
+  public static VisibleState of(Engram engram, Grants grants) {
     List<MemoryEntry> versions = engram.list(grants, ListOptions.builder().includeSuperseded(true).build());
     Set<String> entryIds = new LinkedHashSet<>();
     for (MemoryEntry v : versions) {

@@ -20,6 +20,13 @@ class PostgresMemoryStoreTckTest extends MemoryStoreTck {
     return TestPostgres.get().freshStore();
   }
 
+  /** A second store over the same schema, on the shared pool. */
+  @Override
+  protected MemoryStore openAgain(MemoryStore store) {
+    return PostgresMemoryStore.builder().dataSource(TestPostgres.get().pool())
+        .schema(((PostgresMemoryStore) store).schema()).build();
+  }
+
   /** Every table of the store's schema, each row rendered as JSON (text, arrays, JSON bodies, tsvectors). */
   @Override
   protected StoredRows storedRows(MemoryStore store) {

@@ -35,6 +35,12 @@ class SqliteMemoryStoreTckTest extends MemoryStoreTck {
     return store;
   }
 
+  /** A second store over the same file. */
+  @Override
+  protected MemoryStore openAgain(MemoryStore store) {
+    return new SqliteMemoryStore(files.get(store));
+  }
+
   /** Every table of the file (the full-text index's own tables included), each text value of each column. */
   @Override
   protected StoredRows storedRows(MemoryStore store) {

@@ -2,22 +2,24 @@
  * Copyright 2026 The Engram developers
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.engram.tck;
+package dev.engram.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.engram.Engram;
 import dev.engram.EntryPatch;
 import dev.engram.Grants;
 import dev.engram.WriteOptions;
 import dev.engram.WriteResult;
 import org.junit.jupiter.api.Test;
+import dev.engram.tck.Fixtures;
 
 /**
- * The disclosure check: a write or patch whose disclosure is missing, worded with OR, or naming
- * several situations succeeds, stores what was written, and says so in {@code WriteResult.warnings()}.
+ * The disclosure check: a write or patch whose disclosure is missing, worded with OR, or naming several
+ * situations succeeds, stores what was written, and says so in {@code WriteResult.warnings()}. Engine
+ * rules, run once against the reference store.
  */
-public abstract class DisclosureContract extends ContractSupport {
+class DisclosureTest extends EngineRules {
+
   private static final Grants U1 = Grants.of(Fixtures.S1);
 
   private static WriteResult withDisclosure(Engram engram, String content, String disclosure) {

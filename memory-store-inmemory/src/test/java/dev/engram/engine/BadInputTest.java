@@ -2,12 +2,11 @@
  * Copyright 2026 The Engram developers
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.engram.tck;
+package dev.engram.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
-
 import dev.engram.ChangeOptions;
 import dev.engram.Citation;
 import dev.engram.ContextRequest;
@@ -19,26 +18,21 @@ import dev.engram.Grants;
 import dev.engram.InvalidGrantException;
 import dev.engram.InvalidInputException;
 import dev.engram.ListOptions;
-import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.NotFoundException;
 import dev.engram.ReadOptions;
 import dev.engram.Revision;
 import dev.engram.RevisionConflictException;
-import dev.engram.SearchMode;
 import dev.engram.SearchRequest;
-import dev.engram.TopicSummary;
 import dev.engram.WriteOptions;
 import dev.engram.WriteResult;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.MemoryStore;
-import dev.engram.spi.StoreCapability;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -46,86 +40,48 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import dev.engram.tck.InputFixture;
+import dev.engram.tck.VisibleState;
 
 /**
- * Bad input: every malformed value gets a typed exception whose message names the field and the
- * problem, and nothing already stored changes. Hostile-looking text that is valid (SQL, LIKE and
- * full-text syntax, quotes) is data and round-trips verbatim.
+ * Bad input: every malformed value gets a typed exception whose message names the field and the problem,
+ * and nothing already stored changes (no revision is consumed). Engine rules, run once against the
+ * reference store.
  */
-public abstract class BadInputContract extends ContractSupport {
+class BadInputTest extends EngineRules {
+
 
   private static final String SQL = "x'; DROP TABLE entries;--";
-
-  /** What the bad calls run against: two scopes with live, superseded and retired versions. */
-  protected static final class Fixture {
-    final Engram engram;
-    final Grants grants = Grants.of("bad/input");
-    final Grants auditor = Grants.of("bad/input", "bad/other");
-    final WriteResult first;
-    final MemoryEntry firstV2;
-    final WriteResult second;
-    final MemoryEntry retired;
-    final WriteResult foreign;
-    final String createEventId;
-
-    Fixture(Engram engram) {
-      this.engram = engram;
-      first = engram.write(grants, "the first fact",
-          WriteOptions.builder().topicsHint("facts").path("doc/one").glossary("first").build());
-      firstV2 = engram.correct(grants, first.entry().entryId(), "the first fact, corrected");
-      second = ContractSupport.write(engram, grants, "the second fact", "facts");
-      WriteResult toRetire = ContractSupport.write(engram, grants, "a fact that was retired", "facts");
-      retired = engram.retire(grants, toRetire.citation(), "obsolete");
-      foreign = ContractSupport.write(engram, Grants.of("bad/other"), "a fact in a scope bad/input cannot see", "facts");
-      createEventId = engram.history(grants, first.entry().entryId()).get(0).eventId();
-    }
-
-    String firstId() {
-      return first.entry().entryId();
-    }
-
-    MemoryEntry write(String content, UnaryOperator<WriteOptions.Builder> options) {
-      return engram.write(grants, content, options.apply(WriteOptions.builder()).build()).entry();
-    }
-
-    Citation with(Citation c, @Nullable String scope, @Nullable String entryId, @Nullable String versionId, long rev) {
-      return new Citation(
-          scope != null ? scope : c.scope(),
-          entryId != null ? entryId : c.entryId(),
-          versionId != null ? versionId : c.versionId(),
-          rev);
-    }
-  }
 
   /**
    * One bad call: the exception type it must raise, the field the message must name (and
    * {@link InvalidInputException#field()} must start with, when it is one), and the problem it must state.
    */
   protected record BadCall(
-      String name, Class<? extends Throwable> type, @Nullable String field, String problem, Consumer<Fixture> call) {
+      String name, Class<? extends Throwable> type, @Nullable String field, String problem, Consumer<InputFixture> call) {
     @Override
     public String toString() {
       return name;
     }
   }
 
-  private static BadCall bad(String name, String field, String problem, Consumer<Fixture> call) {
+  private static BadCall bad(String name, String field, String problem, Consumer<InputFixture> call) {
     return new BadCall(name, InvalidInputException.class, field, problem, call);
   }
 
-  private static BadCall grant(String name, String field, String problem, Consumer<Fixture> call) {
+  private static BadCall grant(String name, String field, String problem, Consumer<InputFixture> call) {
     return new BadCall(name, InvalidGrantException.class, field, problem, call);
   }
 
-  private static BadCall nul(String name, String field, Consumer<Fixture> call) {
+  private static BadCall nul(String name, String field, Consumer<InputFixture> call) {
     return new BadCall(name, NullPointerException.class, null, field, call);
   }
 
-  private static BadCall notFound(String name, Consumer<Fixture> call) {
+  private static BadCall notFound(String name, Consumer<InputFixture> call) {
     return new BadCall(name, NotFoundException.class, null, "not found", call);
   }
 
-  private static BadCall noSuchCitation(String name, Consumer<Fixture> call) {
+  private static BadCall noSuchCitation(String name, Consumer<InputFixture> call) {
     return new BadCall(name, NotFoundException.class, null, "no version matches citation", call);
   }
 
@@ -311,16 +267,13 @@ public abstract class BadInputContract extends ContractSupport {
     return rows.stream();
   }
 
-  private boolean fullText;
-
-  private Fixture fixture() {
+  private InputFixture fixture() {
     MemoryStore store = createStore();
-    fullText = store.capabilities().contains(StoreCapability.FULL_TEXT_SEARCH);
-    return new Fixture(newEngram(store, new DeterministicReasoner(), b -> b));
+    return new InputFixture(newEngram(store, new DeterministicReasoner(), b -> b));
   }
 
   /** Everything the fixture's auditor can observe, plus the global dirty list. */
-  private static List<Object> observe(Fixture f) {
+  private static List<Object> observe(InputFixture f) {
     List<DirtyTopic> dirty = f.engram.operator().listDirtyTopics();
     return List.of(VisibleState.of(f.engram, f.auditor), dirty);
   }
@@ -328,7 +281,7 @@ public abstract class BadInputContract extends ContractSupport {
   @ParameterizedTest(name = "{0}")
   @MethodSource("badCalls")
   void badInputIsRejectedWithATypedErrorAndChangesNothing(BadCall bad) {
-    Fixture f = fixture();
+    InputFixture f = fixture();
     List<Object> before = observe(f);
     Throwable thrown = catchThrowable(() -> bad.call().accept(f));
     assertThat(thrown).as(bad.name()).isInstanceOf(bad.type());
@@ -342,7 +295,7 @@ public abstract class BadInputContract extends ContractSupport {
 
   @Test
   void contentIsMeasuredAfterNormalizationAndTheLimitIsInclusive() {
-    Fixture f = fixture();
+    InputFixture f = fixture();
     assertThat(f.engram.write(f.grants, "x".repeat(8192)).entry().content()).hasSize(8192);
     String euros = "\u20AC".repeat(2730) + "ab";
     assertThat(f.engram.write(f.grants, euros).entry().content()).isEqualTo(euros);
@@ -357,7 +310,7 @@ public abstract class BadInputContract extends ContractSupport {
     Grants g = Grants.of("small/limit");
     WriteResult ok = engram.write(g, "m".repeat(100));
     assertThat(ok.entry().content()).hasSize(100);
-    Fixture f = new Fixture(engram);
+    InputFixture f = new InputFixture(engram);
     List<Object> before = observe(f);
     assertThatThrownBy(() -> engram.write(g, "m".repeat(101)))
         .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.field()).isEqualTo("content"))
@@ -375,7 +328,7 @@ public abstract class BadInputContract extends ContractSupport {
 
   @Test
   void rejectedCallsConsumeNoRevisions() {
-    Fixture f = fixture();
+    InputFixture f = fixture();
     long head = f.engram.revision(f.grants, "bad/input");
     for (String badContent : List.of("", "a\u0000", "\uD800", "x".repeat(9000))) {
       assertThatThrownBy(() -> f.engram.write(f.grants, badContent)).isInstanceOf(InvalidInputException.class);
@@ -388,87 +341,9 @@ public abstract class BadInputContract extends ContractSupport {
         .containsExactly(LongStream.rangeClosed(1, head + 1).boxed().toArray(Long[]::new));
   }
 
-  static Stream<String> hostileButValidContent() {
-    return Stream.of(
-        SQL,
-        "Robert'); DROP TABLE students;--",
-        "1' OR '1'='1",
-        "\"double\" 'single' `backtick` [bracket]",
-        "100% of a_b LIKE 'a%' ESCAPE '\\' and \\\\ backslashes",
-        "$1 $$dollar quoted$$ ? :name @param",
-        "NEAR(alpha beta) OR \"exact phrase\" AND -minus* title:col ^boost",
-        "{\"json\": [1, 2, {\"nested\": null}]}",
-        "<script>alert('x')</script> &amp; &#0;",
-        "/* comment */ -- line comment\n; semicolon; COMMIT; ROLLBACK;",
-        "tabs\tand\nnew lines\nstay",
-        "\uD83D\uDE00 emoji, \u6F22\u5B57, \u00FCml\u00E4ut, \u0645\u0631\u062D\u0628\u0627, \u05E9\u05DC\u05D5\u05DD");
-  }
-
-  @ParameterizedTest
-  @MethodSource("hostileButValidContent")
-  void hostileLookingContentIsStoredAndReadBackVerbatim(String content) {
-    Fixture f = fixture();
-    String expected = content.replace("\t", " ");
-    WriteResult r = f.engram.write(f.grants, content, WriteOptions.builder().topicsHint("hostile").build());
-    assertThat(r.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
-    assertThat(r.entry().content()).isEqualTo(expected);
-    assertThat(f.engram.get(f.grants, r.entry().entryId()).content()).isEqualTo(expected);
-    assertThat(f.engram.get(f.grants, r.citation()).content()).isEqualTo(expected);
-    assertThat(f.engram.read(f.grants, "hostile")).extracting(MemoryEntry::content).containsExactly(expected);
-    assertThat(f.engram.list(f.grants, ListOptions.builder().topic("hostile").build()))
-        .extracting(MemoryEntry::content).containsExactly(expected);
-    assertThat(f.engram.history(f.grants, r.entry().entryId())).singleElement()
-        .extracting(e -> e.after().content()).isEqualTo(expected);
-    if (fullText) {
-      assertThat(f.engram.search(f.grants, SearchRequest.builder(content).mode(SearchMode.FTS).build()).hits())
-          .extracting(h -> h.entry().entryId()).contains(r.entry().entryId());
-    }
-    assertThat(f.engram.write(f.grants, content).outcome()).isEqualTo(WriteResult.Outcome.DEDUPED);
-    MemoryEntry corrected = f.engram.correct(f.grants, r.entry().entryId(), expected + " (again)");
-    assertThat(f.engram.get(f.grants, corrected.citation()).content()).isEqualTo(expected + " (again)");
-    assertThat(f.engram.get(f.grants, r.citation()).content()).isEqualTo(expected);
-    assertThat(f.engram.list(f.grants)).extracting(MemoryEntry::content)
-        .contains("the first fact, corrected", "the second fact");
-  }
-
-  @Test
-  void hostileLookingTopicsGlossarySourceAndEvidenceAreData() {
-    Fixture f = fixture();
-    String topic = "o'brien\"; drop table topics;--";
-    WriteResult r = f.engram.write(f.grants, "metadata with quotes", WriteOptions.builder()
-        .topicsHint(topic.toUpperCase(java.util.Locale.ROOT), "100%")
-        .glossary("it's", "50% off", "a_b")
-        .source("agent'); DELETE FROM events;--")
-        .evidence("file:///tmp/x?y='1'", SQL)
-        .disclosure("when someone says 'DROP'")
-        .build());
-    MemoryEntry stored = f.engram.get(f.grants, r.entry().entryId());
-    assertThat(stored.topics()).containsExactly(topic, "100%");
-    assertThat(stored.glossary()).containsExactly("it's", "50% off", "a_b");
-    assertThat(stored.source()).isEqualTo("agent'); DELETE FROM events;--");
-    assertThat(stored.evidence()).containsExactly("file:///tmp/x?y='1'", SQL);
-    assertThat(stored.disclosure()).isEqualTo("when someone says 'DROP'");
-    assertThat(f.engram.read(f.grants, topic)).extracting(MemoryEntry::entryId).containsExactly(stored.entryId());
-    assertThat(f.engram.scan(f.grants)).extracting(TopicSummary::topic).contains(topic, "100%");
-    assertThat(f.engram.list(f.grants)).hasSize(3);
-  }
-
-  @Test
-  void likeWildcardsInTopicsMatchOnlyThemselves() {
-    Fixture f = fixture();
-    f.write("percent topic", o -> o.topicsHint("a%"));
-    f.write("underscore topic", o -> o.topicsHint("a_c"));
-    f.write("plain topic", o -> o.topicsHint("abc"));
-    assertThat(f.engram.read(f.grants, "a%")).extracting(MemoryEntry::content).containsExactly("percent topic");
-    assertThat(f.engram.read(f.grants, "a_c")).extracting(MemoryEntry::content).containsExactly("underscore topic");
-    assertThat(f.engram.read(f.grants, "ab")).isEmpty();
-    assertThat(f.engram.list(f.grants, ListOptions.builder().topic("a_c").build()))
-        .extracting(MemoryEntry::content).containsExactly("underscore topic");
-  }
-
   @Test
   void historyOfTheFixtureIsIntactAfterEveryKindOfRejection() {
-    Fixture f = fixture();
+    InputFixture f = fixture();
     List<MemoryEvent> history = f.engram.history(f.grants, f.firstId());
     badCalls().forEach(bad -> catchThrowable(() -> bad.call().accept(f)));
     assertThat(f.engram.history(f.grants, f.firstId())).isEqualTo(history);
