@@ -338,6 +338,15 @@ public interface Engram extends AutoCloseable {
    */
   void deleteSource(Grants grants, String scope, String sourceId);
 
+  /**
+   * {@link #flush(Grants, FlushOptions)} with {@link FlushOptions#defaults()}.
+   *
+   * @param grants the caller's grants
+   * @return what was processed, and the windows that failed
+   * @throws StoreException when the store fails (the window in progress is not written)
+   * @throws CapabilityNotSupportedException when the store does not declare {@code SOURCES} or the reasoner
+   *     does not extract
+   */
   default FlushReport flush(Grants grants) {
     return flush(grants, FlushOptions.defaults());
   }

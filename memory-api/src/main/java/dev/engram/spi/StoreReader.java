@@ -321,17 +321,37 @@ public interface StoreReader {
   /**
    * The source bookkeeping of {@code scope} ({@link SourceState#EMPTY} when nothing was captured there).
    * Stores declaring {@link StoreCapability#SOURCES} implement it.
+   *
+   * @param scope the scope
+   * @return the scope's last captured position and extraction cursor
+   * @throws CapabilityNotSupportedException if the store keeps no sources
    */
   default SourceState sourceState(String scope) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }
 
-  /** The record of {@code scope} with this id, if any. */
+  /**
+   * The record of {@code scope} with this id, if any. Stores declaring {@link StoreCapability#SOURCES}
+   * implement it.
+   *
+   * @param scope the scope
+   * @param sourceId the record's id
+   * @return the record, or empty when the scope holds none with that id
+   * @throws CapabilityNotSupportedException if the store keeps no sources
+   */
   default Optional<dev.engram.CapturedSource> source(String scope, String sourceId) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }
 
-  /** Records of {@code scope} matching {@code filter}, by position ascending, at most {@code filter.limit()}. */
+  /**
+   * Records of {@code scope} matching {@code filter}, by position ascending, at most {@code filter.limit()}.
+   * Stores declaring {@link StoreCapability#SOURCES} implement it.
+   *
+   * @param scope the scope
+   * @param filter which records, and how many
+   * @return the matching records in position order
+   * @throws CapabilityNotSupportedException if the store keeps no sources
+   */
   default List<dev.engram.CapturedSource> sources(String scope, SourceFilter filter) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }
