@@ -85,8 +85,7 @@ public final class ListOptions {
     }
 
     /**
-     * Lists only this scope; the list then fails with {@link ScopeViolationException} unless the grants see
-     * it.
+     * Lists only this scope; the list then fails with {@link NotFoundException} unless the grants see it.
      *
      * @param scope a visible scope
      * @return this builder

@@ -18,6 +18,10 @@ import dev.engram.CapabilityNotSupportedException;
  * The queries a store answers. Scopes passed in are already validated and authorized by the engine;
  * a store returns exactly what is asked and applies no policy of its own. Each call sees a consistent
  * state; inside a {@link StoreTransaction} it also sees the transaction's own changes.
+ *
+ * <p>Every method may throw {@link dev.engram.StoreException} when the store itself fails (the
+ * database is unreachable, a statement fails: {@code STORE_UNAVAILABLE}) or was closed
+ * ({@code STORE_CLOSED}); the methods below name only the other exceptions they throw.
  */
 public interface StoreReader {
 

@@ -23,6 +23,9 @@ import org.jspecify.annotations.Nullable;
  * {@link IllegalStateException} and changes nothing. Reads are not bound: they answer for any scope, as
  * the store does, and include this transaction's own changes. Nesting follows
  * {@link MemoryStore#inTransaction}.
+ *
+ * <p>Like every read, every write may throw {@link dev.engram.StoreException} when the store fails;
+ * the transaction then commits nothing.
  */
 public interface StoreTransaction extends StoreReader {
 
