@@ -206,8 +206,10 @@ public final class WriteOptions {
     /**
      * A stable address for the entry (see {@link WriteOptions#path()}).
      *
-     * @param path {@code [domain://]segment/segment} of letters, digits, {@code _}, {@code -} and {@code .}
-     *     (no {@code .} or {@code ..} segment), at most 256 characters; checked when the write runs
+     * @param path {@code [domain://]segment/segment}: an optional domain of up to 32 lowercase letters,
+     *     digits, {@code _} or {@code -} starting with a letter, then segments of letters, digits, {@code _},
+     *     {@code -} and {@code .} (no {@code .} or {@code ..} segment); at most 256 characters, checked when
+     *     the write runs
      * @return this builder
      * @throws NullPointerException when {@code path} is null
      */
