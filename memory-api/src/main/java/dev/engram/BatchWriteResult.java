@@ -16,6 +16,13 @@ import org.jspecify.annotations.Nullable;
  */
 public record BatchWriteResult(List<Item> items) {
 
+  /**
+   * Copies the items and checks that item {@code i} has index {@code i}.
+   *
+   * @param items the outcome of every request, in request order
+   * @throws NullPointerException when {@code items} or an item is null
+   * @throws InvalidInputException when an item is out of place
+   */
   public BatchWriteResult {
     items = List.copyOf(items);
     for (int i = 0; i < items.size(); i++) {
@@ -40,6 +47,15 @@ public record BatchWriteResult(List<Item> items) {
    *     or the {@link StoreException} that rolled back its scope), or null when it was written
    */
   public record Item(int index, @Nullable WriteResult result, @Nullable MemoryException error) {
+    /**
+     * Checks that exactly one of {@code result} and {@code error} is set.
+     *
+     * @param index the request's position in the batch, {@code >= 0}
+     * @param result what the write did, or null
+     * @param error why the request was rejected, or null
+     * @throws InvalidInputException when {@code index} is negative, or both or neither of {@code result} and
+     *     {@code error} are set
+     */
     public Item {
       if (index < 0) {
         throw new InvalidInputException("index", "index must be >= 0, was " + index);
@@ -54,6 +70,7 @@ public record BatchWriteResult(List<Item> items) {
      * @param index the request's position
      * @param result what the write did
      * @return a written item
+     * @throws NullPointerException when {@code result} is null
      */
     public static Item written(int index, WriteResult result) {
       return new Item(index, Objects.requireNonNull(result, "result"), null);
@@ -63,6 +80,7 @@ public record BatchWriteResult(List<Item> items) {
      * @param index the request's position
      * @param error why it was rejected
      * @return a rejected item
+     * @throws NullPointerException when {@code error} is null
      */
     public static Item rejected(int index, MemoryException error) {
       return new Item(index, null, Objects.requireNonNull(error, "error"));
@@ -99,6 +117,7 @@ public record BatchWriteResult(List<Item> items) {
   /**
    * @param outcome an outcome
    * @return how many requests ended with {@code outcome}
+   * @throws NullPointerException when {@code outcome} is null
    */
   public int count(WriteResult.Outcome outcome) {
     Objects.requireNonNull(outcome, "outcome");

@@ -28,6 +28,12 @@ public record BootBlock(String runtime, List<MemoryEntry> nodes, List<RecentMemo
   public static final String RUNTIME_PREFIX = "core://agent/";
 
   /**
+   * Checks the runtime id and copies the lists.
+   *
+   * @param runtime the id of the agent runtime the block is for
+   * @param nodes the existing boot nodes of the visible scopes
+   * @param recent the newest written other active memories, newest first
+   * @throws NullPointerException when {@code runtime} is null, or a list or an element of one is null
    * @throws InvalidInputException when {@code runtime} is not a runtime id
    */
   public BootBlock {

@@ -6,12 +6,13 @@ package dev.engram;
 
 /**
  * A boot node ({@code core://agent}, {@code core://soul}, {@code preferences://user} or
- * {@code core://agent/<client_type>}) was asked to be deleted, retired or moved, or a model-made change
+ * {@code core://agent/<runtime>}) was asked to be deleted, retired or moved, or a model-made change
  * (an extraction candidate, a curation op) would have created or changed one. Boot nodes keep their
  * addresses, and only a trusted caller's own edit changes their content.
  */
 public class BootNodeException extends EntryStateException {
   private static final long serialVersionUID = 1L;
+  /** The boot node's path. */
   private final String node;
 
   /**

@@ -8,6 +8,9 @@ package dev.engram;
 public class CapabilityNotSupportedException extends MemoryException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * @param message which capability is missing, and what needs it
+   */
   public CapabilityNotSupportedException(String message) {
     super(ErrorCode.CAPABILITY_NOT_SUPPORTED, message);
   }

@@ -41,6 +41,21 @@ public record CapturedSource(
   /** The longest id, session id or speaker, in characters. */
   public static final int MAX_ID_CHARS = 128;
 
+  /**
+   * Checks the required components and copies the metadata, sorted by key.
+   *
+   * @param id unique within the scope
+   * @param scope the scope it was captured into
+   * @param position its place in the scope's capture order, from 1
+   * @param sessionId the conversation or run it belongs to
+   * @param speaker who said or produced it
+   * @param text what was said
+   * @param occurredAt when it happened
+   * @param metadata small string attributes
+   * @param capturedAt when it was captured
+   * @throws NullPointerException when a component, or a metadata key or value, is null
+   * @throws InvalidInputException when {@code position} is below 1
+   */
   public CapturedSource {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(scope, "scope");
@@ -55,7 +70,10 @@ public record CapturedSource(
     }
   }
 
-  /** The metadata value of {@code key}, or null. */
+  /**
+   * @param key a metadata key
+   * @return the metadata value of {@code key}, or null when the record has none
+   */
   public @Nullable String metadata(String key) {
     return metadata.get(key);
   }

@@ -140,6 +140,7 @@ public final class ChangeOptions {
     /**
      * @param source the actor recorded in history
      * @return this builder
+     * @throws NullPointerException when {@code source} is null
      */
     public Builder source(String source) {
       this.source = Objects.requireNonNull(source, "source");
@@ -149,6 +150,7 @@ public final class ChangeOptions {
     /**
      * @param reason why, recorded in history
      * @return this builder
+     * @throws NullPointerException when {@code reason} is null
      */
     public Builder reason(String reason) {
       this.reason = Objects.requireNonNull(reason, "reason");

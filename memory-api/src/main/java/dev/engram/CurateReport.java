@@ -58,6 +58,18 @@ public record CurateReport(
     return new CurateReport(reasonerCurates, topicsCurated, applied, rejected, topicsRemaining, id);
   }
 
+  /**
+   * Copies the lists and checks the count.
+   *
+   * @param reasonerCurates whether the reasoner has a curate step
+   * @param topicsCurated the pairs curated
+   * @param applied the operations applied, in order
+   * @param rejected the operations rejected, with the reason
+   * @param topicsRemaining dirty pairs left for a later call, {@code >= 0}
+   * @param runId the run id, or null when nothing was applied
+   * @throws NullPointerException when a list or an element of one is null
+   * @throws InvalidInputException when {@code topicsRemaining} is negative
+   */
   public CurateReport {
     topicsCurated = List.copyOf(topicsCurated);
     applied = List.copyOf(applied);

@@ -10,6 +10,7 @@ package dev.engram;
  */
 public class CurationRunConflictException extends RevisionConflictException {
   private static final long serialVersionUID = 1L;
+  /** The run asked to be undone. */
   private final String runId;
 
   /**

@@ -15,6 +15,14 @@ import java.util.Objects;
  * @param entries active entries in the domain, at least 1
  */
 public record DomainSummary(String domain, int entries) {
+  /**
+   * Checks the components.
+   *
+   * @param domain the path's scheme, without {@code ://}
+   * @param entries active entries in the domain, at least 1
+   * @throws NullPointerException when {@code domain} is null
+   * @throws InvalidInputException when {@code entries} is below 1
+   */
   public DomainSummary {
     Objects.requireNonNull(domain, "domain");
     if (entries < 1) {

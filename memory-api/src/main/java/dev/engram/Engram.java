@@ -338,6 +338,15 @@ public interface Engram extends AutoCloseable {
    */
   void deleteSource(Grants grants, String scope, String sourceId);
 
+  /**
+   * {@link #flush(Grants, FlushOptions)} with {@link FlushOptions#defaults()}.
+   *
+   * @param grants the caller's grants
+   * @return what was processed, and the windows that failed
+   * @throws StoreException when the store fails (the window in progress is not written)
+   * @throws CapabilityNotSupportedException when the store does not declare {@code SOURCES} or the reasoner
+   *     does not extract
+   */
   default FlushReport flush(Grants grants) {
     return flush(grants, FlushOptions.defaults());
   }
@@ -430,6 +439,7 @@ public interface Engram extends AutoCloseable {
    *
    * @param grants what the caller may see
    * @return one summary per (scope, topic)
+   * @throws StoreException when the store fails
    */
   List<TopicSummary> scan(Grants grants);
 
@@ -449,6 +459,8 @@ public interface Engram extends AutoCloseable {
    * @param grants what the caller may see
    * @param options which statuses, scopes and how many
    * @return the versions, in audit order
+   * @throws NotFoundException when {@code options} names a scope the grants cannot see
+   * @throws InvalidInputException when {@code options} names a malformed scope or topic
    */
   List<MemoryEntry> list(Grants grants, ListOptions options);
 
@@ -596,6 +608,7 @@ public interface Engram extends AutoCloseable {
    *
    * @param grants the caller's grants
    * @return the domains, ordered by name
+   * @throws StoreException when the store fails
    */
   List<DomainSummary> domains(Grants grants);
 
@@ -660,6 +673,14 @@ public interface Engram extends AutoCloseable {
    * @param newPath the new path
    * @param options expected revision, actor and reason
    * @return the entry's current version
+   * @throws NotFoundException if the entry is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   * @throws EntryStateException if the entry is not active
+   * @throws PathConflictException when an active entry outside the moved subtree holds a new path
+   * @throws BootNodeException when the entry is a boot node or a new path is a boot node's address
+   * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
+   * @throws InvalidInputException when {@code newPath} is not a path, or a new path would exceed the path
+   *     limit
    */
   MemoryEntry move(Grants grants, String entryId, String newPath, ChangeOptions options);
 
@@ -687,6 +708,12 @@ public interface Engram extends AutoCloseable {
    * @param patch the fields to change
    * @param options expected revision, actor and reason
    * @return the outcome, the entry's current version and any warnings
+   * @throws NotFoundException if the entry is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   * @throws EntryStateException if the entry is not active
+   * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
+   * @throws InvalidInputException when the patch sets nothing or a field is invalid
+   * @throws PriorityCapExceededException when the new priority's cap is reached in the scope
    */
   WriteResult update(Grants grants, String entryId, EntryPatch patch, ChangeOptions options);
 
@@ -698,6 +725,11 @@ public interface Engram extends AutoCloseable {
    * @param entryId the entry
    * @param terms the terms to add, at least one
    * @return the entry's current version
+   * @throws NotFoundException if the entry is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   * @throws EntryStateException if the entry is not active
+   * @throws InvalidInputException when {@code terms} is empty, a term is invalid, or the glossary would
+   *     exceed its limit of terms
    */
   MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms);
 
@@ -709,6 +741,10 @@ public interface Engram extends AutoCloseable {
    * @param entryId the entry
    * @param terms the terms to remove, at least one
    * @return the entry's current version
+   * @throws NotFoundException if the entry is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   * @throws EntryStateException if the entry is not active
+   * @throws InvalidInputException when {@code terms} is empty or a term is invalid
    */
   MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms);
 

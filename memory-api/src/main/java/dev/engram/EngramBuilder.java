@@ -66,6 +66,7 @@ public final class EngramBuilder {
    * @param store the store; the engine becomes its owner
    * @return this builder
    * @throws IllegalStateException if a store was already set or the builder was used
+   * @throws NullPointerException if {@code store} is null
    */
   public EngramBuilder store(MemoryStore store) {
     requireUnset("store", this.store);
@@ -81,6 +82,7 @@ public final class EngramBuilder {
    * @param store the store, owned by the caller
    * @return this builder
    * @throws IllegalStateException if a store was already set or the builder was used
+   * @throws NullPointerException if {@code store} is null
    */
   public EngramBuilder borrowedStore(MemoryStore store) {
     requireUnset("store", this.store);
@@ -95,6 +97,7 @@ public final class EngramBuilder {
    * @param reasoner e.g. {@code new DeterministicReasoner()}
    * @return this builder
    * @throws IllegalStateException if a reasoner was already set or the builder was used
+   * @throws NullPointerException if {@code reasoner} is null
    */
   public EngramBuilder reasoner(Reasoner reasoner) {
     requireUnset("reasoner", this.reasoner);
@@ -108,6 +111,7 @@ public final class EngramBuilder {
    * @param clock the clock
    * @return this builder
    * @throws IllegalStateException if a clock was already set or the builder was used
+   * @throws NullPointerException if {@code clock} is null
    */
   public EngramBuilder clock(Clock clock) {
     requireUnset("clock", this.clock);
@@ -158,6 +162,7 @@ public final class EngramBuilder {
    * @param policy the policy
    * @return this builder
    * @throws IllegalStateException if a policy was already set or the builder was used
+   * @throws NullPointerException if {@code policy} is null
    */
   public EngramBuilder writePolicy(WritePolicy policy) {
     requireUnset("writePolicy", this.writePolicy);
@@ -172,6 +177,7 @@ public final class EngramBuilder {
    * @param embedder the embedder
    * @return this builder
    * @throws IllegalStateException if an embedder was already set or the builder was used
+   * @throws NullPointerException if {@code embedder} is null
    */
   public EngramBuilder embedder(Embedder embedder) {
     requireUnset("embedder", this.embedder);
@@ -185,6 +191,7 @@ public final class EngramBuilder {
    * @param settings the settings
    * @return this builder
    * @throws IllegalStateException if settings were already given or the builder was used
+   * @throws NullPointerException if {@code settings} is null
    */
   public EngramBuilder searchSettings(SearchSettings settings) {
     requireUnset("searchSettings", this.searchSettings);
@@ -198,6 +205,7 @@ public final class EngramBuilder {
    * @param reranker the reranker
    * @return this builder
    * @throws IllegalStateException if a reranker was already given or the builder was used
+   * @throws NullPointerException if {@code reranker} is null
    */
   public EngramBuilder reranker(dev.engram.spi.Reranker reranker) {
     requireUnset("reranker", this.reranker);
@@ -237,6 +245,7 @@ public final class EngramBuilder {
    * @param executor the executor
    * @return this builder
    * @throws IllegalStateException if an executor was already set or the builder was used
+   * @throws NullPointerException if {@code executor} is null
    */
   public EngramBuilder embeddingExecutor(Executor executor) {
     requireUnset("embeddingExecutor", this.embeddingExecutor);
@@ -253,6 +262,7 @@ public final class EngramBuilder {
    * @param executor the executor
    * @return this builder
    * @throws IllegalStateException if an executor was already set or the builder was used
+   * @throws NullPointerException if {@code executor} is null
    */
   public EngramBuilder scanExecutor(Executor executor) {
     requireUnset("scanExecutor", this.scanExecutor);
@@ -283,6 +293,7 @@ public final class EngramBuilder {
    * @param boundary the boundary grants must stay below
    * @return this builder
    * @throws IllegalStateException if the builder was used
+   * @throws NullPointerException if {@code boundary} is null
    */
   public EngramBuilder protectNamespace(ProtectedNamespace boundary) {
     checkNotBuilt();

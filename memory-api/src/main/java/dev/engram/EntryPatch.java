@@ -152,6 +152,7 @@ public final class EntryPatch {
     /**
      * @param disclosure the new disclosure
      * @return this builder
+     * @throws NullPointerException when {@code disclosure} is null
      */
     public Builder disclosure(String disclosure) {
       this.disclosure = Objects.requireNonNull(disclosure, "disclosure");
@@ -161,6 +162,7 @@ public final class EntryPatch {
     /**
      * @param glossary the new glossary, replacing the old one (empty clears it)
      * @return this builder
+     * @throws NullPointerException when {@code glossary} or a term is null
      */
     public Builder glossary(List<String> glossary) {
       this.glossary = List.copyOf(Objects.requireNonNull(glossary, "glossary"));
@@ -170,6 +172,7 @@ public final class EntryPatch {
     /**
      * @param topics the new topics (at least one)
      * @return this builder
+     * @throws NullPointerException when {@code topics} or a topic is null
      */
     public Builder topics(List<String> topics) {
       this.topics = List.copyOf(Objects.requireNonNull(topics, "topics"));

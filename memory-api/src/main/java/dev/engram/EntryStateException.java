@@ -8,6 +8,9 @@ package dev.engram;
 public class EntryStateException extends MemoryException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * @param message which entry, and what its state does not allow
+   */
   public EntryStateException(String message) {
     super(ErrorCode.ENTRY_STATE, message);
   }

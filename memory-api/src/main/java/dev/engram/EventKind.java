@@ -12,14 +12,19 @@ public enum EventKind {
   UPDATE,
   /** New version restored from an earlier create/update event. */
   ROLLBACK,
+  /** The entry's current version was retired: it is no longer active. */
   RETIRE,
+  /** A retired version became active again. */
   REACTIVATE,
   /** The entry was merged into, or compacted into, another entry. */
   MERGE,
   /** New version at another path; the old path is free. Never rolled back to. */
   MOVE;
 
-  /** Only these events can be rolled back to. */
+  /**
+   * @return whether an event of this kind can be rolled back to: only {@link #CREATE}, {@link #UPDATE} and
+   *     {@link #ROLLBACK} record content to restore
+   */
   public boolean restorable() {
     return this == CREATE || this == UPDATE || this == ROLLBACK;
   }

@@ -27,6 +27,20 @@ import org.jspecify.annotations.Nullable;
  */
 public record FlushReport(List<String> scopes, int windows, int appended, int updated, int deduped, int skipped, int lost,
     List<Failure> failures, List<Rejected> rejected) {
+  /**
+   * Copies the lists.
+   *
+   * @param scopes the scopes whose cursor moved, in the order processed
+   * @param windows windows committed
+   * @param appended new entries
+   * @param updated new versions of entries at a path
+   * @param deduped candidates an active entry already held
+   * @param skipped records of committed windows that no candidate cites
+   * @param lost windows another flusher committed first
+   * @param failures windows that were not committed
+   * @param rejected candidates of committed windows that the commit refused
+   * @throws NullPointerException when a list or an element of one is null
+   */
   public FlushReport {
     scopes = List.copyOf(scopes);
     failures = List.copyOf(failures);
@@ -85,6 +99,16 @@ public record FlushReport(List<String> scopes, int windows, int appended, int up
    * @param message what went wrong, without content
    */
   public record Failure(String scope, long fromPosition, long toPosition, ErrorCode code, String message) {
+    /**
+     * Checks the required components.
+     *
+     * @param scope the window's scope
+     * @param fromPosition the position of its first record
+     * @param toPosition the position of its last record
+     * @param code why it failed
+     * @param message what went wrong, without content
+     * @throws NullPointerException when {@code scope}, {@code code} or {@code message} is null
+     */
     public Failure {
       java.util.Objects.requireNonNull(scope, "scope");
       java.util.Objects.requireNonNull(code, "code");
@@ -101,6 +125,16 @@ public record FlushReport(List<String> scopes, int windows, int appended, int up
    * @param reason why it was refused, without content
    */
   public record Rejected(String scope, int candidate, @Nullable String path, String reason) {
+    /**
+     * Checks the required components.
+     *
+     * @param scope the window's scope
+     * @param candidate the candidate's index in the reasoner's answer, from 0
+     * @param path the path the candidate named, or null
+     * @param reason why it was refused, without content
+     * @throws NullPointerException when {@code scope} or {@code reason} is null
+     * @throws InvalidInputException when {@code candidate} is negative
+     */
     public Rejected {
       java.util.Objects.requireNonNull(scope, "scope");
       java.util.Objects.requireNonNull(reason, "reason");

@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
  * {@link InvalidGrantException}.
  */
 public final class Grants {
+  /** The most namespaces one {@code Grants} may hold. */
   public static final int MAX_GRANTS = 64;
 
   private final List<String> namespaces;
@@ -36,6 +37,16 @@ public final class Grants {
     this.visible = Collections.unmodifiableSet(v);
   }
 
+  /**
+   * Grants of one or more namespaces, in order; duplicates are kept once.
+   *
+   * @param first the first namespace
+   * @param more further namespaces
+   * @return the grants
+   * @throws NullPointerException if {@code first} or {@code more} is null
+   * @throws InvalidGrantException if a namespace is null or malformed ({@link Namespaces#validate}), or there
+   *     are more than {@value #MAX_GRANTS}
+   */
   public static Grants of(String first, String... more) {
     Objects.requireNonNull(first, "grant");
     Objects.requireNonNull(more, "grants");
@@ -45,6 +56,15 @@ public final class Grants {
     return of(all);
   }
 
+  /**
+   * Grants of these namespaces, in order; duplicates are kept once.
+   *
+   * @param namespaces 1 to {@value #MAX_GRANTS} namespaces
+   * @return the grants
+   * @throws NullPointerException if {@code namespaces} is null
+   * @throws InvalidGrantException if the list is empty or too long, or a namespace is null or malformed
+   *     ({@link Namespaces#validate})
+   */
   public static Grants of(List<String> namespaces) {
     Objects.requireNonNull(namespaces, "grants");
     if (namespaces.isEmpty()) {
@@ -208,16 +228,20 @@ public final class Grants {
     }
   }
 
-  /** The granted namespaces, in the order given, without duplicates. */
+  /** @return the granted namespaces, in the order given, without duplicates */
   public List<String> namespaces() {
     return namespaces;
   }
 
-  /** Every namespace these grants can read: each grant and all its ancestors. */
+  /** @return every namespace these grants can read: each grant and all its ancestors, in grant order */
   public Set<String> visibleScopes() {
     return visible;
   }
 
+  /**
+   * @param scope a namespace
+   * @return whether these grants can read {@code scope}: it is a grant or an ancestor of one
+   */
   public boolean canSee(String scope) {
     return visible.contains(scope);
   }

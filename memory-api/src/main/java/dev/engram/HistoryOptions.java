@@ -24,7 +24,10 @@ public record HistoryOptions(int limit, @Nullable String after) {
   /**
    * Validates the options.
    *
-   * @throws InvalidInputException if {@code limit} is outside 1..{@value #MAX_LIMIT} or {@code after} is blank
+   * @param limit the most events on the page, 1..{@value #MAX_LIMIT}
+   * @param after a cursor handed out by the previous page, or null for the oldest event
+   * @throws InvalidInputException if {@code limit} is outside 1..{@value #MAX_LIMIT} or {@code after} is
+   *     blank
    */
   public HistoryOptions {
     if (limit < 1 || limit > MAX_LIMIT) {
@@ -60,6 +63,8 @@ public record HistoryOptions(int limit, @Nullable String after) {
    *
    * @param cursor a {@link HistoryPage#nextCursor()}
    * @return the options
+   * @throws NullPointerException if {@code cursor} is null
+   * @throws InvalidInputException if {@code cursor} is blank
    */
   public HistoryOptions after(String cursor) {
     return new HistoryOptions(limit, Objects.requireNonNull(cursor, "cursor"));

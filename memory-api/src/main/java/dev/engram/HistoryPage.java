@@ -15,7 +15,13 @@ import org.jspecify.annotations.Nullable;
  *     page reaches the end of the history
  */
 public record HistoryPage(List<MemoryEvent> events, @Nullable String nextCursor) {
-  /** Copies the events. */
+  /**
+   * Copies the events.
+   *
+   * @param events the events of the page, ordered by revision, then event id
+   * @param nextCursor where the next page starts, or null at the end of the history
+   * @throws NullPointerException when {@code events} or an event is null
+   */
   public HistoryPage {
     events = List.copyOf(events);
   }

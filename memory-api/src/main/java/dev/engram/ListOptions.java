@@ -30,14 +30,17 @@ public final class ListOptions {
 
   private static final ListOptions DEFAULTS = builder().build();
 
+  /** @return options that list the active entries of every visible scope, any topic */
   public static ListOptions defaults() {
     return DEFAULTS;
   }
 
+  /** @return a builder with nothing set: active entries only, every visible scope, any topic */
   public static Builder builder() {
     return new Builder();
   }
 
+  /** A builder of {@link ListOptions}; {@code build()} may be called more than once. */
   public static final class Builder {
     private boolean includeSuperseded;
     private boolean includeRetired;
@@ -46,26 +49,54 @@ public final class ListOptions {
 
     private Builder() {}
 
+    /**
+     * Lists every version of every entry, whatever its status (whole chains); this includes retired ones.
+     *
+     * @param include whether to (default false)
+     * @return this builder
+     */
     public Builder includeSuperseded(boolean include) {
       this.includeSuperseded = include;
       return this;
     }
 
+    /**
+     * Lists current versions that were retired, too (ignored when {@link #includeSuperseded(boolean)} is
+     * set).
+     *
+     * @param include whether to (default false)
+     * @return this builder
+     */
     public Builder includeRetired(boolean include) {
       this.includeRetired = include;
       return this;
     }
 
+    /**
+     * Lists only entries carrying this topic.
+     *
+     * @param topic the topic, normalized as a written topic when the list runs (at most 64 characters)
+     * @return this builder
+     * @throws NullPointerException when {@code topic} is null
+     */
     public Builder topic(String topic) {
       this.topic = Objects.requireNonNull(topic, "topic");
       return this;
     }
 
+    /**
+     * Lists only this scope; the list then fails with {@link NotFoundException} unless the grants see it.
+     *
+     * @param scope a visible scope
+     * @return this builder
+     * @throws NullPointerException when {@code scope} is null
+     */
     public Builder scope(String scope) {
       this.scope = Objects.requireNonNull(scope, "scope");
       return this;
     }
 
+    /** @return the options set so far; the builder stays usable */
     public ListOptions build() {
       return new ListOptions(includeSuperseded, includeRetired, topic, scope);
     }

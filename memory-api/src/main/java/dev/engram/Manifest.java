@@ -17,6 +17,15 @@ import java.util.Objects;
  * @param items ordered by entry id
  */
 public record Manifest(String scope, long revision, List<ManifestItem> items) {
+  /**
+   * Checks the components and copies the items.
+   *
+   * @param scope the scope
+   * @param revision the revision the manifest describes, {@code >= 0}
+   * @param items ordered by entry id
+   * @throws NullPointerException when {@code scope} or {@code items} (or an item) is null
+   * @throws InvalidInputException when {@code revision} is negative
+   */
   public Manifest {
     Objects.requireNonNull(scope, "scope");
     items = List.copyOf(items);

@@ -16,6 +16,15 @@ import java.util.Objects;
  * @param active false when the entry was retired or merged away at that revision
  */
 public record ManifestItem(String entryId, String versionId, String contentHash, boolean active) {
+  /**
+   * Checks the components.
+   *
+   * @param entryId the logical entry
+   * @param versionId the entry's current version at that revision
+   * @param contentHash that version's content hash
+   * @param active false when the entry was retired or merged away at that revision
+   * @throws NullPointerException when an id or the hash is null
+   */
   public ManifestItem {
     Objects.requireNonNull(entryId, "entryId");
     Objects.requireNonNull(versionId, "versionId");

@@ -18,7 +18,9 @@ import java.util.Objects;
  * other characters outside the Basic Multilingual Plane. At most {@value #MAX_DEPTH} segments and {@value #MAX_LENGTH} characters.
  */
 public final class Namespaces {
+  /** The longest namespace, in characters (UTF-16 code units). */
   public static final int MAX_LENGTH = 512;
+  /** The most segments a namespace may have. */
   public static final int MAX_DEPTH = 32;
 
   private Namespaces() {}
@@ -27,6 +29,9 @@ public final class Namespaces {
    * Validates a namespace and returns it unchanged.
    *
    * @param field the argument name used in the error message
+   * @param namespace the namespace to check
+   * @return {@code namespace}
+   * @throws NullPointerException when {@code namespace} is null (the message is {@code field})
    * @throws InvalidGrantException naming the first rule the value breaks
    */
   public static String validate(String field, String namespace) {
@@ -104,7 +109,12 @@ public final class Namespaces {
     return String.format("%04X", c);
   }
 
-  /** Number of segments: {@code app/user} has depth 2. */
+  /**
+   * The number of segments: {@code app/user} has depth 2. The namespace is not validated.
+   *
+   * @param namespace a namespace
+   * @return its depth, at least 1
+   */
   public static int depth(String namespace) {
     int d = 1;
     for (int i = 0; i < namespace.length(); i++) {
@@ -115,13 +125,25 @@ public final class Namespaces {
     return d;
   }
 
-  /** The first segment: {@code app} for {@code app/user/u1}. */
+  /**
+   * The first segment: {@code app} for {@code app/user/u1}. The namespace is not validated.
+   *
+   * @param namespace a namespace
+   * @return its first segment (the namespace itself when it has one segment)
+   */
   public static String topLevel(String namespace) {
     int i = namespace.indexOf('/');
     return i < 0 ? namespace : namespace.substring(0, i);
   }
 
-  /** True when {@code ancestor} equals {@code namespace} or is one of its ancestors. */
+  /**
+   * Whether {@code ancestor} equals {@code namespace} or is one of its ancestors, segment by segment: {@code
+   * app} is an ancestor of {@code app/user}, never of {@code apps/user}.
+   *
+   * @param ancestor the possible ancestor
+   * @param namespace the namespace
+   * @return true when {@code ancestor} is {@code namespace} or one of its ancestors
+   */
   public static boolean isSelfOrAncestor(String ancestor, String namespace) {
     return namespace.equals(ancestor)
         || (namespace.length() > ancestor.length()
@@ -129,7 +151,13 @@ public final class Namespaces {
             && namespace.charAt(ancestor.length()) == '/');
   }
 
-  /** The namespace itself followed by its ancestors, nearest first: {@code a/b/c, a/b, a}. */
+  /**
+   * The namespace itself followed by its ancestors, nearest first: {@code a/b/c, a/b, a}. The namespace is
+   * not validated.
+   *
+   * @param namespace a namespace
+   * @return a new list of the namespace and its ancestors, nearest first
+   */
   public static List<String> selfAndAncestors(String namespace) {
     List<String> out = new ArrayList<>();
     String cur = namespace;

@@ -11,6 +11,9 @@ package dev.engram;
 public class NotFoundException extends MemoryException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * @param message what was looked for; it must not say whether the thing exists outside the grants
+   */
   public NotFoundException(String message) {
     super(ErrorCode.NOT_FOUND, message);
   }

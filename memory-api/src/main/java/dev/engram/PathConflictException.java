@@ -10,8 +10,11 @@ package dev.engram;
  */
 public class PathConflictException extends EntryStateException {
   private static final long serialVersionUID = 1L;
+  /** The scope of both entries. */
   private final String scope;
+  /** The path asked for. */
   private final String path;
+  /** The active entry that holds the path. */
   private final String holderEntryId;
 
   /**

@@ -12,21 +12,35 @@ import org.jspecify.annotations.Nullable;
  * A bounded, cited view of memory for one request: untrusted historical data, not instructions, and
  * not a durable asset.
  *
+ * @param status whether anything was rendered
  * @param content the rendered text, null when {@code EMPTY}
  * @param contentBytes the UTF-8 length of {@code content} (0 when {@code EMPTY}), never above the budget
  * @param citations the exact version of every rendered item, in render order
  */
 public record PreparedContext(Status status, @Nullable String content, int contentBytes, List<Citation> citations) {
+  /** Whether a context was rendered. */
   public enum Status {
+    /** Something visible matched and was rendered into {@code content}. */
     READY,
+    /** Nothing was rendered: {@code content} is null and there are no citations. */
     EMPTY
   }
 
+  /**
+   * Checks the status and copies the citations.
+   *
+   * @param status whether anything was rendered
+   * @param content the rendered text, or null
+   * @param contentBytes the UTF-8 length of {@code content}
+   * @param citations the exact version of every rendered item, in render order
+   * @throws NullPointerException when {@code status} or {@code citations} (or a citation) is null
+   */
   public PreparedContext {
     Objects.requireNonNull(status, "status");
     citations = List.copyOf(citations);
   }
 
+  /** @return a context with nothing rendered: {@link Status#EMPTY}, no content, 0 bytes, no citations */
   public static PreparedContext empty() {
     return new PreparedContext(Status.EMPTY, null, 0, List.of());
   }

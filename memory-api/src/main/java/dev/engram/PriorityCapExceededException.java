@@ -11,10 +11,18 @@ package dev.engram;
  */
 public class PriorityCapExceededException extends MemoryException {
   private static final long serialVersionUID = 1L;
+  /** The scope whose cap was reached. */
   private final String namespace;
+  /** The priority asked for. */
   private final int priority;
+  /** The cap of that priority. */
   private final int cap;
 
+  /**
+   * @param namespace the scope whose cap was reached
+   * @param priority the priority asked for (0 or 1)
+   * @param cap how many active entries the scope may hold at that priority
+   */
   public PriorityCapExceededException(String namespace, int priority, int cap) {
     super(
         ErrorCode.PRIORITY_CAP_EXCEEDED,
@@ -25,14 +33,17 @@ public class PriorityCapExceededException extends MemoryException {
     this.cap = cap;
   }
 
+  /** @return the scope whose cap was reached */
   public String namespace() {
     return namespace;
   }
 
+  /** @return the priority asked for */
   public int priority() {
     return priority;
   }
 
+  /** @return how many active entries the scope may hold at that priority */
   public int cap() {
     return cap;
   }

@@ -22,6 +22,17 @@ import org.jspecify.annotations.Nullable;
 public record RecentMemory(
     String scope, String entryId, @Nullable String path, int priority, @Nullable String disclosure,
     Instant writtenAt) {
+  /**
+   * Checks the required components.
+   *
+   * @param scope the entry's scope
+   * @param entryId the entry
+   * @param path the entry's path, or null
+   * @param priority 0 core, 1 key, 2+ general
+   * @param disclosure when the memory should surface, or null
+   * @param writtenAt when its current version was written
+   * @throws NullPointerException when {@code scope}, {@code entryId} or {@code writtenAt} is null
+   */
   public RecentMemory {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(entryId, "entryId");

@@ -8,6 +8,9 @@ package dev.engram;
 public class ScopeViolationException extends MemoryException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * @param message which namespace the call would have reached, and why it may not
+   */
   public ScopeViolationException(String message) {
     super(ErrorCode.SCOPE_VIOLATION, message);
   }

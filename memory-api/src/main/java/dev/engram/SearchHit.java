@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * One ranked result.
  *
+ * @param entry the version found
  * @param score the fused score (for single-channel modes, that channel's score); higher is better
  * @param matchedBy the channels that found the entry, in {@link SearchChannel} order
  * @param ftsRank 1-based rank in the full-text channel, or null
@@ -24,6 +25,17 @@ public record SearchHit(
     @Nullable Integer ftsRank,
     @Nullable Integer vectorRank,
     @Nullable Double cosine) {
+  /**
+   * Checks the entry and copies the channels.
+   *
+   * @param entry the version found
+   * @param score the fused score
+   * @param matchedBy the channels that found the entry
+   * @param ftsRank 1-based rank in the full-text channel, or null
+   * @param vectorRank 1-based rank in the vector channel, or null
+   * @param cosine the best cosine similarity over the entry's views, or null
+   * @throws NullPointerException when {@code entry} or {@code matchedBy} (or a channel) is null
+   */
   public SearchHit {
     Objects.requireNonNull(entry, "entry");
     matchedBy = matchedBy.isEmpty()
@@ -31,6 +43,7 @@ public record SearchHit(
         : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(matchedBy));
   }
 
+  /** @return the exact citation of the version found, as {@link MemoryEntry#citation()} */
   public Citation citation() {
     return entry.citation();
   }

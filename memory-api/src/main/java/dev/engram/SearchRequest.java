@@ -29,7 +29,9 @@ public final class SearchRequest {
   private final java.time.@org.jspecify.annotations.Nullable Instant occurredTo;
   private final java.time.@org.jspecify.annotations.Nullable Instant referenceTime;
 
+  /** The number of hits a request returns unless {@link Builder#limit(int)} says otherwise. */
   public static final int DEFAULT_LIMIT = 10;
+  /** The largest {@link Builder#limit(int)}. */
   public static final int MAX_LIMIT = 200;
 
   private SearchRequest(
@@ -76,20 +78,38 @@ public final class SearchRequest {
     return b;
   }
 
-  /** Whether the request filters by event time. */
+  /**
+   * @return whether the request filters by event time (either bound of {@link Builder#occurredBetween} is
+   *     set)
+   */
   public boolean filtersOccurredAt() {
     return occurredFrom != null || occurredTo != null;
   }
 
-  /** An {@code AUTO} search for {@code query} with default settings. */
+  /**
+   * An {@code AUTO} search for {@code query} with default settings.
+   *
+   * @param query what to look for
+   * @return the request
+   * @throws NullPointerException when {@code query} is null
+   */
   public static SearchRequest of(String query) {
     return builder(query).build();
   }
 
+  /**
+   * @param query what to look for (1 to 8,192 characters, checked when the search runs)
+   * @return a builder with the default settings: {@link SearchMode#AUTO}, any topic, any type, {@value
+   *     #DEFAULT_LIMIT} hits, no time filter
+   * @throws NullPointerException when {@code query} is null
+   */
   public static Builder builder(String query) {
     return new Builder(query);
   }
 
+  /**
+   * A builder of {@link SearchRequest}; {@code build()} checks the settings and may be called more than once.
+   */
   public static final class Builder {
     private final String query;
     private SearchMode mode = SearchMode.AUTO;
@@ -104,21 +124,45 @@ public final class SearchRequest {
       this.query = Objects.requireNonNull(query, "query");
     }
 
+    /**
+     * @param mode which channels to use (default {@link SearchMode#AUTO})
+     * @return this builder
+     * @throws NullPointerException when {@code mode} is null
+     */
     public Builder mode(SearchMode mode) {
       this.mode = Objects.requireNonNull(mode, "mode");
       return this;
     }
 
+    /**
+     * Finds only entries carrying one of these topics; replaces earlier topics.
+     *
+     * @param topics the topics (none: any topic)
+     * @return this builder
+     * @throws NullPointerException when {@code topics} or one of them is null
+     */
     public Builder topics(String... topics) {
       this.topics = List.copyOf(Arrays.asList(Objects.requireNonNull(topics, "topics")));
       return this;
     }
 
+    /**
+     * Finds only entries of these types; replaces earlier types.
+     *
+     * @param types the types (none: any type)
+     * @return this builder
+     * @throws NullPointerException when {@code types} or one of them is null
+     */
     public Builder types(EntryType... types) {
       this.types = Set.copyOf(Arrays.asList(Objects.requireNonNull(types, "types")));
       return this;
     }
 
+    /**
+     * @param limit the most hits returned, 1 to {@value #MAX_LIMIT} (default {@value #DEFAULT_LIMIT}; checked
+     *     by {@link #build()})
+     * @return this builder
+     */
     public Builder limit(int limit) {
       this.limit = limit;
       return this;
@@ -152,6 +196,11 @@ public final class SearchRequest {
       return this;
     }
 
+    /**
+     * @return the request
+     * @throws InvalidInputException when the limit is outside 1 to {@value #MAX_LIMIT}, or both time bounds
+     *     are given and {@code to} is not after {@code from}
+     */
     public SearchRequest build() {
       return new SearchRequest(query, mode, topics, types, limit, occurredFrom, occurredTo, referenceTime);
     }

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param requested the mode asked for
  * @param used the mode actually run ({@code FTS}, {@code VECTOR} or {@code HYBRID}); differs from
  *     {@code requested} only for {@code AUTO}
+ * @param hits the hits, best first, at most the request's limit
  * @param fallbackReason why {@code AUTO} ran full-text only, or null
  * @param warnings what the search did in part only, e.g. scopes whose vectors are incomplete that an
  *     {@code AUTO} search searched by full text only while the others were searched by both channels;
@@ -22,6 +23,16 @@ import org.jspecify.annotations.Nullable;
 public record SearchResult(
     SearchMode requested, SearchMode used, List<SearchHit> hits, @Nullable String fallbackReason,
     List<String> warnings) {
+  /**
+   * Checks the modes and copies the lists.
+   *
+   * @param requested the mode asked for
+   * @param used the mode actually run
+   * @param hits the hits, best first
+   * @param fallbackReason why {@code AUTO} ran full-text only, or null
+   * @param warnings what the search did in part only (empty: nothing to say)
+   * @throws NullPointerException when a mode or a list (or an element of one) is null
+   */
   public SearchResult {
     Objects.requireNonNull(requested, "requested");
     Objects.requireNonNull(used, "used");

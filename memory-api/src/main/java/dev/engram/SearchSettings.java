@@ -310,6 +310,7 @@ public final class SearchSettings {
      *
      * @param fusion the method
      * @return this builder
+     * @throws NullPointerException when {@code fusion} is null
      */
     public Builder fusion(Fusion fusion) {
       this.fusion = Objects.requireNonNull(fusion, "fusion");
@@ -401,6 +402,7 @@ public final class SearchSettings {
      * @param timeout positive
      * @return this builder
      * @throws InvalidInputException when the timeout is zero or negative
+     * @throws NullPointerException when {@code timeout} is null
      */
     public Builder embedTimeout(Duration timeout) {
       Objects.requireNonNull(timeout, "embedTimeout");

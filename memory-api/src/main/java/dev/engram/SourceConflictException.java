@@ -15,8 +15,11 @@ import java.util.Objects;
  */
 public class SourceConflictException extends MemoryException {
   private static final long serialVersionUID = 1L;
+  /** The scope that holds the id. */
   private final String scope;
+  /** The source id. */
   private final String sourceId;
+  /** The fields that differ. */
   private final List<String> fields;
 
   /**
@@ -24,6 +27,7 @@ public class SourceConflictException extends MemoryException {
    * @param sourceId the id
    * @param fields the fields that differ ({@code sessionId}, {@code speaker}, {@code text},
    *     {@code occurredAt}, {@code metadata}), never their values
+   * @throws NullPointerException when {@code scope}, {@code sourceId} or {@code fields} is null
    */
   public SourceConflictException(String scope, String sourceId, List<String> fields) {
     super(ErrorCode.SOURCE_CONFLICT, "source " + sourceId + " already exists in " + scope + " with a different "

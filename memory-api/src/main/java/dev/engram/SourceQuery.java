@@ -61,6 +61,7 @@ public final class SourceQuery {
    * @param to the first instant after the range
    * @return the records that occurred in {@code [from, to)}, up to the default limit
    * @throws InvalidInputException when {@code to} is not after {@code from}
+   * @throws NullPointerException when {@code from} or {@code to} is null
    */
   public static SourceQuery between(Instant from, Instant to) {
     return builder().between(Objects.requireNonNull(from, "from"), Objects.requireNonNull(to, "to")).build();
@@ -152,6 +153,7 @@ public final class SourceQuery {
     /**
      * @param scope only this visible scope
      * @return this builder
+     * @throws NullPointerException when {@code scope} is null
      */
     public Builder scope(String scope) {
       this.scope = Objects.requireNonNull(scope, "scope");
@@ -161,6 +163,7 @@ public final class SourceQuery {
     /**
      * @param sessionId only this session
      * @return this builder
+     * @throws NullPointerException when {@code sessionId} is null
      */
     public Builder session(String sessionId) {
       this.sessionId = Objects.requireNonNull(sessionId, "sessionId");

@@ -39,6 +39,19 @@ public record SourceRecord(
     @Nullable Instant occurredAt,
     Map<String, String> metadata) {
 
+  /**
+   * Checks the required components and copies the metadata (keeping its order).
+   *
+   * @param id the caller's id, or null for a new one
+   * @param scope where to capture, or null for the first grant
+   * @param sessionId the conversation or run the record belongs to
+   * @param speaker who said or produced it
+   * @param text what was said
+   * @param occurredAt when it happened, or null for the time of capture
+   * @param metadata small string attributes
+   * @throws NullPointerException when {@code sessionId}, {@code speaker}, {@code text} or {@code metadata},
+   *     or a metadata key or value, is null
+   */
   public SourceRecord {
     Objects.requireNonNull(sessionId, "sessionId");
     Objects.requireNonNull(speaker, "speaker");
@@ -51,27 +64,62 @@ public record SourceRecord(
     metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
   }
 
-  /** A record of {@code speaker} saying {@code text} in {@code sessionId}, now, with a new id. */
+  /**
+   * A record of {@code speaker} saying {@code text} in {@code sessionId}, now, with a new id, in the first
+   * grant's scope.
+   *
+   * @param sessionId the conversation or run
+   * @param speaker who said it, e.g. {@code user}
+   * @param text what was said
+   * @return the record
+   * @throws NullPointerException when an argument is null
+   */
   public static SourceRecord of(String sessionId, String speaker, String text) {
     return new SourceRecord(null, null, sessionId, speaker, text, null, Map.of());
   }
 
-  /** A copy with the caller's id (capturing that id again in the scope is a no-op). */
+  /**
+   * A copy with the caller's id (capturing that id again in the scope is a no-op).
+   *
+   * @param newId the id, 1..128 characters of letters, digits, {@code _ - . :} (checked when the capture
+   *     runs)
+   * @return the copy
+   * @throws NullPointerException when {@code newId} is null
+   */
   public SourceRecord id(String newId) {
     return new SourceRecord(Objects.requireNonNull(newId, "id"), scope, sessionId, speaker, text, occurredAt, metadata);
   }
 
-  /** A copy that happened at {@code when}. */
+  /**
+   * A copy that happened at {@code when}.
+   *
+   * @param when when it happened
+   * @return the copy
+   * @throws NullPointerException when {@code when} is null
+   */
   public SourceRecord at(Instant when) {
     return new SourceRecord(id, scope, sessionId, speaker, text, Objects.requireNonNull(when, "occurredAt"), metadata);
   }
 
-  /** A copy captured into {@code target} (it must be writable with the grants of the capture). */
+  /**
+   * A copy captured into {@code target} (it must be writable with the grants of the capture).
+   *
+   * @param target the scope
+   * @return the copy
+   * @throws NullPointerException when {@code target} is null
+   */
   public SourceRecord in(String target) {
     return new SourceRecord(id, Objects.requireNonNull(target, "scope"), sessionId, speaker, text, occurredAt, metadata);
   }
 
-  /** A copy with these metadata. */
+  /**
+   * A copy with these metadata instead of the current ones.
+   *
+   * @param values the attributes (at most {@link CapturedSource#MAX_METADATA} keys, checked when the capture
+   *     runs)
+   * @return the copy
+   * @throws NullPointerException when {@code values}, or a key or value in it, is null
+   */
   public SourceRecord metadata(Map<String, String> values) {
     return new SourceRecord(id, scope, sessionId, speaker, text, occurredAt, values);
   }

@@ -15,10 +15,24 @@ import org.jspecify.annotations.Nullable;
 public class StoreException extends MemoryException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * @param code {@link ErrorCode#STORE_UNAVAILABLE}, {@link ErrorCode#STORE_INCOMPATIBLE} or {@link
+   *     ErrorCode#STORE_CLOSED}
+   * @param message what failed
+   * @param cause the store's own failure (e.g. an {@code SQLException}), or null
+   * @throws NullPointerException when {@code code} is null
+   */
   public StoreException(ErrorCode code, String message, @Nullable Throwable cause) {
     super(code, message, cause);
   }
 
+  /**
+   * The store failed or cannot be reached ({@link ErrorCode#STORE_UNAVAILABLE}).
+   *
+   * @param message what failed
+   * @param cause the store's own failure, or null
+   * @return the exception
+   */
   public static StoreException unavailable(String message, @Nullable Throwable cause) {
     return new StoreException(ErrorCode.STORE_UNAVAILABLE, message, cause);
   }
@@ -33,6 +47,12 @@ public class StoreException extends MemoryException {
     return new StoreException(ErrorCode.STORE_CLOSED, message, null);
   }
 
+  /**
+   * The store's data or schema is not something this version can use ({@link ErrorCode#STORE_INCOMPATIBLE}).
+   *
+   * @param message what does not fit, e.g. a schema version
+   * @return the exception
+   */
   public static StoreException incompatible(String message) {
     return new StoreException(ErrorCode.STORE_INCOMPATIBLE, message, null);
   }

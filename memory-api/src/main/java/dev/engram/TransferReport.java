@@ -19,6 +19,18 @@ import java.util.List;
  */
 public record TransferReport(
     List<String> scopes, int versions, int events, int revisions, int topics, int sources, boolean dryRun) {
+  /**
+   * Copies the scopes.
+   *
+   * @param scopes the scopes written or to be written, in order
+   * @param versions entry versions
+   * @param events history events
+   * @param revisions revisions with their change sets
+   * @param topics topic rows
+   * @param sources captured source records
+   * @param dryRun true when an import only validated and wrote nothing
+   * @throws NullPointerException when {@code scopes} or a scope is null
+   */
   public TransferReport {
     scopes = List.copyOf(scopes);
   }

@@ -110,69 +110,185 @@ public final class WriteOptions {
 
     private Builder() {}
 
+    /**
+     * Topics the entry keeps (see {@link WriteOptions#topicsHint()}); replaces earlier hints.
+     *
+     * @param topics the topics, in order (at most 16 after normalization, each at most 64 characters; checked
+     *     when the write runs)
+     * @return this builder
+     * @throws NullPointerException when {@code topics} is null
+     * @throws InvalidInputException when one of the topics is null
+     */
     public Builder topicsHint(String... topics) {
       return topicsHint(Arrays.asList(Objects.requireNonNull(topics, "topicsHint")));
     }
 
+    /**
+     * Topics the entry keeps (see {@link WriteOptions#topicsHint()}); replaces earlier hints.
+     *
+     * @param topics the topics, in order (at most 16 after normalization, each at most 64 characters; checked
+     *     when the write runs)
+     * @return this builder
+     * @throws NullPointerException when {@code topics} is null
+     * @throws InvalidInputException when one of the topics is null
+     */
     public Builder topicsHint(List<String> topics) {
       this.topicsHint = copyNoNulls("topicsHint", topics);
       return this;
     }
 
+    /**
+     * The entry's type; it wins over the reasoner's.
+     *
+     * @param type the type
+     * @return this builder
+     * @throws NullPointerException when {@code type} is null
+     */
     public Builder type(EntryType type) {
       this.type = Objects.requireNonNull(type, "type");
       return this;
     }
 
+    /**
+     * The entry's priority: 0 core, 1 key, 2 and above general (unset: 2, or the current value on a path
+     * write). Active entries at 0 and 1 are capped per scope ({@link EngramBuilder#priorityCaps(int, int)}).
+     *
+     * @param priority 0 to 99; a value outside fails the write with {@link InvalidInputException}
+     * @return this builder
+     */
     public Builder priority(int priority) {
       this.priority = priority;
       return this;
     }
 
+    /**
+     * When an agent should open this entry (a Lore-style disclosure, such as "when the user asks about
+     * travel").
+     *
+     * @param disclosure one line of at most 512 characters, whitespace collapsed when the write runs
+     * @return this builder
+     * @throws NullPointerException when {@code disclosure} is null
+     */
     public Builder disclosure(String disclosure) {
       this.disclosure = Objects.requireNonNull(disclosure, "disclosure");
       return this;
     }
 
+    /**
+     * The words people type when they mean this entry (full-text search weighs them above the content);
+     * replaces earlier terms. An empty list clears the glossary of the entry a path write updates.
+     *
+     * @param terms at most 32 terms after case-insensitive deduplication, each one line of at most 128
+     *     characters (checked when the write runs)
+     * @return this builder
+     * @throws NullPointerException when {@code terms} is null
+     * @throws InvalidInputException when one of the terms is null
+     */
     public Builder glossary(String... terms) {
       return glossary(Arrays.asList(Objects.requireNonNull(terms, "glossary")));
     }
 
+    /**
+     * The words people type when they mean this entry (full-text search weighs them above the content);
+     * replaces earlier terms. An empty list clears the glossary of the entry a path write updates.
+     *
+     * @param terms at most 32 terms after case-insensitive deduplication, each one line of at most 128
+     *     characters (checked when the write runs)
+     * @return this builder
+     * @throws NullPointerException when {@code terms} is null
+     * @throws InvalidInputException when one of the terms is null
+     */
     public Builder glossary(List<String> terms) {
       this.glossary = copyNoNulls("glossary", terms);
       return this;
     }
 
+    /**
+     * A stable address for the entry (see {@link WriteOptions#path()}).
+     *
+     * @param path {@code [domain://]segment/segment}: an optional domain of up to 32 lowercase letters,
+     *     digits, {@code _} or {@code -} starting with a letter, then segments of letters, digits, {@code _},
+     *     {@code -} and {@code .} (no {@code .} or {@code ..} segment); at most 256 characters, checked when
+     *     the write runs
+     * @return this builder
+     * @throws NullPointerException when {@code path} is null
+     */
     public Builder path(String path) {
       this.path = Objects.requireNonNull(path, "path");
       return this;
     }
 
+    /**
+     * The actor history records for the write, such as a user or service name.
+     *
+     * @param source one line of at most 256 characters (checked when the write runs)
+     * @return this builder
+     * @throws NullPointerException when {@code source} is null
+     */
     public Builder source(String source) {
       this.source = Objects.requireNonNull(source, "source");
       return this;
     }
 
+    /**
+     * Ids of captured sources the entry is drawn from; replaces earlier references.
+     *
+     * @param refs at most 32 references, each one line of at most 512 characters; duplicates are dropped when
+     *     the write runs
+     * @return this builder
+     * @throws NullPointerException when {@code refs} is null
+     * @throws InvalidInputException when one of the references is null
+     */
     public Builder evidence(String... refs) {
       return evidence(Arrays.asList(Objects.requireNonNull(refs, "evidence")));
     }
 
+    /**
+     * Ids of captured sources the entry is drawn from; replaces earlier references.
+     *
+     * @param refs at most 32 references, each one line of at most 512 characters; duplicates are dropped when
+     *     the write runs
+     * @return this builder
+     * @throws NullPointerException when {@code refs} is null
+     * @throws InvalidInputException when one of the references is null
+     */
     public Builder evidence(List<String> refs) {
       this.evidence = copyNoNulls("evidence", refs);
       return this;
     }
 
+    /**
+     * Makes the write conditional: it fails with {@link RevisionConflictException} unless the target scope is
+     * at this revision.
+     *
+     * @param revision the scope revision the caller read, {@code >= 0} (a negative value fails the write with
+     *     {@link InvalidInputException})
+     * @return this builder
+     */
     public Builder expectedRevision(long revision) {
       this.expectedRevision = revision;
       return this;
     }
 
-    /** When the remembered thing happened. */
+    /**
+     * When the remembered thing happened (stored as {@link MemoryEntry#occurredAt()}; unset: unknown).
+     *
+     * @param when the instant
+     * @return this builder
+     * @throws NullPointerException when {@code when} is null
+     */
     public Builder occurredAt(java.time.Instant when) {
       this.occurredAt = Objects.requireNonNull(when, "occurredAt");
       return this;
     }
 
+    /**
+     * Narrows the engine's write policy for this call (see {@link WriteOptions#writePolicy()}).
+     *
+     * @param policy the policy for this write; it can never widen the engine's
+     * @return this builder
+     * @throws NullPointerException when {@code policy} is null
+     */
     public Builder writePolicy(WritePolicy policy) {
       this.writePolicy = Objects.requireNonNull(policy, "writePolicy");
       return this;
@@ -189,6 +305,7 @@ public final class WriteOptions {
       return this;
     }
 
+    /** @return the options set so far; the builder stays usable */
     public WriteOptions build() {
       return new WriteOptions(
           topicsHint, type, priority, disclosure, glossary, path, source, evidence, expectedRevision,

@@ -113,6 +113,7 @@ public final class WritePolicy {
     /**
      * @param promotion how far above a grant writes may land
      * @return this builder
+     * @throws NullPointerException when {@code promotion} is null
      */
     public Builder ancestorPromotion(AncestorPromotion promotion) {
       this.ancestorPromotion = Objects.requireNonNull(promotion, "ancestorPromotion");

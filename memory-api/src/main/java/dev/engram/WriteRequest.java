@@ -16,6 +16,13 @@ import java.util.Objects;
  */
 public record WriteRequest(String content, WriteOptions options) {
 
+  /**
+   * Checks that neither component is null; their values are validated when the batch runs.
+   *
+   * @param content the text to remember
+   * @param options the item's options
+   * @throws NullPointerException when {@code content} or {@code options} is null
+   */
   public WriteRequest {
     Objects.requireNonNull(content, "content");
     Objects.requireNonNull(options, "options");

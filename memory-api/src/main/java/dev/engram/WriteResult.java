@@ -23,12 +23,30 @@ import java.util.Objects;
  */
 public record WriteResult(
     Outcome outcome, MemoryEntry entry, long revision, List<String> warnings, boolean vectorsMissing) {
+  /** What a write did with its content. */
   public enum Outcome {
+    /** A new entry was created; {@code entry} is its first version. */
     APPENDED,
+    /**
+     * Nothing was written: an existing active entry already says the same (or the edit changed nothing);
+     * {@code entry} is that entry's current version.
+     */
     DEDUPED,
+    /** The entry at the path (or the edited entry) got a new version; {@code entry} is that version. */
     UPDATED
   }
 
+  /**
+   * Checks the required components and copies the warnings.
+   *
+   * @param outcome what the write did
+   * @param entry the entry version that now holds the content
+   * @param revision the scope's revision after the write
+   * @param warnings what the write stored but should be better (empty: nothing to say)
+   * @param vectorsMissing whether the version was stored without the vectors an embedder should have made
+   * @throws NullPointerException when {@code outcome}, {@code entry} or {@code warnings} (or a warning) is
+   *     null
+   */
   public WriteResult {
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(entry, "entry");
@@ -66,6 +84,7 @@ public record WriteResult(
     return new WriteResult(outcome, entry, revision, newWarnings, vectorsMissing);
   }
 
+  /** @return the exact citation of the entry version, as {@link MemoryEntry#citation()} */
   public Citation citation() {
     return entry.citation();
   }

@@ -67,6 +67,7 @@ public final class AgentMemory {
    * @param message what the user just said (blank: no prepared context)
    * @return the block
    * @throws MemoryException if the store fails
+   * @throws NullPointerException if {@code message} is null
    */
   public String instructions(String message) {
     Objects.requireNonNull(message, "message");

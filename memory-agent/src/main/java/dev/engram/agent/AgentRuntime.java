@@ -43,6 +43,10 @@ public record AgentRuntime(String id) {
       List.of(CLAUDE_CODE, CODEX, OPENCODE, PI, OPENCLAW, HERMES, ZCODE, DSH, MCP);
 
   /**
+   * Checks the id.
+   *
+   * @param id 1 to 32 lowercase letters, digits or {@code -}, starting with a letter
+   * @throws NullPointerException when {@code id} is null
    * @throws dev.engram.InvalidInputException when {@code id} is not a valid runtime id
    */
   public AgentRuntime {

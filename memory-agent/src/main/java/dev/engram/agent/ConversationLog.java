@@ -92,6 +92,15 @@ public final class ConversationLog {
    *     for plain text
    */
   public record Turn(String role, String text, @Nullable String format) {
+    /**
+     * Checks the role and the text.
+     *
+     * @param role the speaker recorded with it
+     * @param text the message text, not empty
+     * @param format the adapter's label of how {@code text} encodes the message, or null for plain text
+     * @throws NullPointerException when {@code role} or {@code text} is null
+     * @throws InvalidInputException when {@code text} is empty
+     */
     public Turn {
       Objects.requireNonNull(role, "role");
       Objects.requireNonNull(text, "text");
@@ -120,6 +129,13 @@ public final class ConversationLog {
    *     conversations may be missing (logged as a warning too)
    */
   public record Conversations(List<String> ids, boolean complete) {
+    /**
+     * Copies the ids.
+     *
+     * @param ids the conversation ids, in the order their first records were captured
+     * @param complete false when some conversations may be missing
+     * @throws NullPointerException when {@code ids} or an id is null
+     */
     public Conversations {
       ids = List.copyOf(ids);
     }
@@ -136,6 +152,7 @@ public final class ConversationLog {
    *
    * @param engram the engine
    * @return the log
+   * @throws NullPointerException if {@code engram} is null
    */
   public static ConversationLog of(Engram engram) {
     return new ConversationLog(Objects.requireNonNull(engram, "engram"));
@@ -146,6 +163,7 @@ public final class ConversationLog {
    *
    * @param grants the caller's grants
    * @return the ids, and whether the listing is complete
+   * @throws NullPointerException if {@code grants} is null
    */
   public Conversations conversations(Grants grants) {
     Objects.requireNonNull(grants, "grants");
@@ -190,6 +208,7 @@ public final class ConversationLog {
    *     a malformed role), or the conversation id is not in the id alphabet
    * @throws MemoryException with {@link ErrorCode#REVISION_CONFLICT} when another replace of the same
    *     conversation took the records' indices meanwhile
+   * @throws NullPointerException if {@code turns} or a turn is null
    */
   public void replace(Grants grants, String conversationId, List<Turn> turns) {
     Objects.requireNonNull(turns, "turns");

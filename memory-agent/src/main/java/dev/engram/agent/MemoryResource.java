@@ -61,6 +61,7 @@ public final class MemoryResource {
    *
    * @param engram the engine, shared; its policies bound everything the tools do
    * @return a builder
+   * @throws NullPointerException if {@code engram} is null
    */
   public static Builder builder(Engram engram) {
     return new Builder(Objects.requireNonNull(engram, "engram"));
@@ -71,6 +72,7 @@ public final class MemoryResource {
    *
    * @param grants minted by trusted code; the model never sees or chooses them
    * @return the agent's memory, thread-safe
+   * @throws NullPointerException if {@code grants} is null
    */
   public AgentMemory bind(Grants grants) {
     return new AgentMemory(this, Objects.requireNonNull(grants, "grants"), null);
@@ -84,6 +86,7 @@ public final class MemoryResource {
    * @param grants minted by trusted code; the model never sees or chooses them
    * @param runtime the runtime the agent runs in (e.g. from the MCP client's info)
    * @return the agent's memory, thread-safe
+   * @throws NullPointerException if {@code grants} or {@code runtime} is null
    */
   public AgentMemory bind(Grants grants, AgentRuntime runtime) {
     return new AgentMemory(this, Objects.requireNonNull(grants, "grants"),
@@ -129,6 +132,8 @@ public final class MemoryResource {
      *
      * @param mode read or read-write
      * @return this builder
+     * @throws NullPointerException if {@code mode} is null
+     * @throws IllegalStateException if the setting was already given or the builder was used
      */
     public Builder mode(MemoryMode mode) {
       requireUnset("mode", this.mode);
@@ -141,6 +146,7 @@ public final class MemoryResource {
      *
      * @param enabled true to include them
      * @return this builder
+     * @throws IllegalStateException if the setting was already given or the builder was used
      */
     public Builder autoScan(boolean enabled) {
       requireUnset("autoScan", this.autoScan);
@@ -153,6 +159,8 @@ public final class MemoryResource {
      *
      * @param preload the settings
      * @return this builder
+     * @throws NullPointerException if {@code preload} is null
+     * @throws IllegalStateException if the setting was already given or the builder was used
      */
     public Builder preload(Preload preload) {
       requireUnset("preload", this.preload);
@@ -166,6 +174,8 @@ public final class MemoryResource {
      *
      * @param policy e.g. {@link WritePolicy#grantOnly()}
      * @return this builder
+     * @throws NullPointerException if {@code policy} is null
+     * @throws IllegalStateException if the setting was already given or the builder was used
      */
     public Builder writePolicy(WritePolicy policy) {
       requireUnset("writePolicy", this.writePolicy);
@@ -180,6 +190,7 @@ public final class MemoryResource {
      * @param bytes the budget
      * @return this builder
      * @throws InvalidInputException outside the range
+     * @throws IllegalStateException if the setting was already given or the builder was used
      */
     public Builder contextBytes(int bytes) {
       requireUnset("contextBytes", this.contextBytes);
@@ -195,6 +206,8 @@ public final class MemoryResource {
      * @param actor e.g. the agent's id
      * @return this builder
      * @throws InvalidInputException if blank or longer than 200 characters
+     * @throws NullPointerException if {@code actor} is null
+     * @throws IllegalStateException if the setting was already given or the builder was used
      */
     public Builder source(String actor) {
       requireUnset("source", this.source);
@@ -213,6 +226,8 @@ public final class MemoryResource {
      * @param origin the origin of tool changes, an open id (see {@link dev.engram.MemoryEvent#origin()})
      * @return this builder
      * @throws dev.engram.InvalidInputException when {@code origin} is not a valid origin id
+     * @throws NullPointerException if {@code origin} is null
+     * @throws IllegalStateException if the setting was already given or the builder was used
      */
     public Builder origin(String origin) {
       requireUnset("origin", this.origin);

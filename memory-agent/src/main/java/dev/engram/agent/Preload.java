@@ -27,11 +27,19 @@ import java.util.Set;
  * }</pre>
  */
 public sealed interface Preload permits Preload.Settings {
+  /** The most entries inlined unless {@link Settings#limit(int)} says otherwise. */
   int DEFAULT_LIMIT = 50;
+  /** The largest {@link Settings#limit(int)}. */
   int MAX_LIMIT = 1000;
+  /**
+   * The most rendered characters of the preload section unless {@link Settings#maxChars(int)} says otherwise.
+   */
   int DEFAULT_MAX_CHARS = 12_000;
+  /** The smallest {@link Settings#maxChars(int)}. */
   int MIN_MAX_CHARS = 200;
+  /** The largest {@link Settings#maxChars(int)}. */
   int MAX_MAX_CHARS = 200_000;
+  /** The most topics one preload may name. */
   int MAX_TOPICS = 64;
 
   /**
@@ -85,6 +93,20 @@ public sealed interface Preload permits Preload.Settings {
    */
   record Settings(boolean core, boolean all, List<String> topics, int limit, int maxChars, Set<EntryType> types)
       implements Preload {
+    /**
+     * Checks the limits and normalizes the topics: stripped, lowercased, duplicates kept once.
+     *
+     * @param core load the {@code core} topic first
+     * @param all load every active entry
+     * @param topics further topics, in order, at most {@value Preload#MAX_TOPICS}
+     * @param limit the most entries inlined, 1..{@value Preload#MAX_LIMIT}
+     * @param maxChars the most characters of the rendered section, {@value Preload#MIN_MAX_CHARS}..{@value
+     *     Preload#MAX_MAX_CHARS}
+     * @param types only entries of these types (empty = any)
+     * @throws NullPointerException when {@code topics}, {@code types} or a topic is null
+     * @throws InvalidInputException when a topic is blank, there are too many topics, or a limit is out of
+     *     range
+     */
     public Settings {
       Objects.requireNonNull(topics, "topics");
       Objects.requireNonNull(types, "types");
@@ -115,6 +137,7 @@ public sealed interface Preload permits Preload.Settings {
      *
      * @param more topic names
      * @return a copy with the topics added
+     * @throws NullPointerException if {@code more} is null
      */
     public Settings topics(String... more) {
       Objects.requireNonNull(more, "topics");
@@ -148,6 +171,7 @@ public sealed interface Preload permits Preload.Settings {
      *
      * @param only the types
      * @return a copy with the filter
+     * @throws NullPointerException if {@code only} or a type is null
      */
     public Settings types(EntryType... only) {
       Objects.requireNonNull(only, "types");

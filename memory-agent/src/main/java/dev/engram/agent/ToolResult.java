@@ -15,6 +15,13 @@ import java.util.Objects;
  * @param text compact JSON
  */
 public record ToolResult(boolean isError, String text) {
+  /**
+   * Checks the text.
+   *
+   * @param isError the call failed and nothing was changed
+   * @param text compact JSON
+   * @throws NullPointerException when {@code text} is null
+   */
   public ToolResult {
     Objects.requireNonNull(text, "text");
   }

@@ -15,6 +15,14 @@ import java.util.Objects;
  *     {@code "additionalProperties": false}; every call is validated against it before it runs
  */
 public record ToolSpec(String name, String description, String inputSchema) {
+  /**
+   * Checks that no component is null.
+   *
+   * @param name the tool name
+   * @param description what the tool does, written for a model
+   * @param inputSchema the JSON Schema of the arguments as compact JSON
+   * @throws NullPointerException when a component is null
+   */
   public ToolSpec {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(description, "description");

@@ -26,7 +26,15 @@ public record EmbeddingProfile(String modelId, int dimension, double vectorFloor
   /** The floor of a profile that does not name one. */
   public static final double DEFAULT_VECTOR_FLOOR = 0.3;
 
-  /** Validates the components. */
+  /**
+   * Validates the components.
+   *
+   * @param modelId the model's name, 1..200 characters, not blank
+   * @param dimension the number of values per vector, 1..8,192
+   * @param vectorFloor the minimum cosine for the vector channel, within [-1, 1]
+   * @throws NullPointerException when {@code modelId} is null
+   * @throws InvalidInputException when a component is out of range (or {@code vectorFloor} is NaN)
+   */
   public EmbeddingProfile {
     Objects.requireNonNull(modelId, "modelId");
     if (modelId.isBlank() || modelId.length() > 200) {
@@ -50,7 +58,7 @@ public record EmbeddingProfile(String modelId, int dimension, double vectorFloor
     this(modelId, dimension, DEFAULT_VECTOR_FLOOR);
   }
 
-  /** {@code modelId@dimension}, the key vectors are stored under (the floor is not part of it). */
+  /** @return {@code modelId@dimension}, the key vectors are stored under (the floor is not part of it) */
   public String id() {
     return modelId + "@" + dimension;
   }

@@ -31,14 +31,27 @@ public record EntryViews(String gist, List<String> questions, List<String> keys)
   /** The longest retrieval key, in characters. */
   public static final int MAX_KEY_CHARS = 1_000;
 
-  /** Validates and copies the components. */
+  /**
+   * Checks and copies the components; the limits on keys are applied by the engine, not here.
+   *
+   * @param gist a short gist (may be empty)
+   * @param questions questions the entry answers
+   * @param keys retrieval keys
+   * @throws NullPointerException when a component or an element of a list is null
+   */
   public EntryViews {
     Objects.requireNonNull(gist, "gist");
     questions = List.copyOf(questions);
     keys = List.copyOf(keys);
   }
 
-  /** Views without retrieval keys. */
+  /**
+   * Views without retrieval keys.
+   *
+   * @param gist a short gist (may be empty)
+   * @param questions questions the entry answers
+   * @throws NullPointerException when a component or an element of the list is null
+   */
   public EntryViews(String gist, List<String> questions) {
     this(gist, questions, List.of());
   }

@@ -23,6 +23,16 @@ import java.util.Objects;
  */
 public record ExtractRequest(String scope, List<CapturedSource> window, List<MemoryEntry> nearby, boolean viewsWanted,
     List<CapturedSource> before) {
+  /**
+   * Checks the scope and copies the lists.
+   *
+   * @param scope where the extracted entries will live
+   * @param window the records after the scope's cursor, in capture order
+   * @param nearby active entries of the scope to compare with
+   * @param viewsWanted whether the engine will embed the extracted entries
+   * @param before the record just before the window, or none
+   * @throws NullPointerException when {@code scope}, a list or an element of one is null
+   */
   public ExtractRequest {
     Objects.requireNonNull(scope, "scope");
     window = List.copyOf(window);

@@ -37,7 +37,14 @@ public record ExtractedMemory(
     @Nullable List<String> glossary,
     @Nullable EntryViews views) {
 
-  /** A fact resting on {@code evidence}, filed under {@code general}. */
+  /**
+   * A fact resting on {@code evidence}, filed under {@code general}, without event time, path, disclosure,
+   * glossary or views.
+   *
+   * @param content the memory itself
+   * @param evidence ids of the window's records it rests on
+   * @return the candidate
+   */
   public static ExtractedMemory of(String content, List<String> evidence) {
     return new ExtractedMemory(content, List.of(), EntryType.FACT, evidence, null, null, null, List.of(), null);
   }

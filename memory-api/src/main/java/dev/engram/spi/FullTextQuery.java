@@ -34,6 +34,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryType> types,
     @Nullable Instant occurredFrom, @Nullable Instant occurredTo) {
+  /** The most terms a query keeps; {@link #terms(String)} drops the rest. */
   public static final int MAX_TERMS = 32;
 
   /**
@@ -50,7 +51,14 @@ public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryTyp
    */
   public static final String DEFAULT_TOPIC = "general";
 
-  /** The part of {@code content} a store indexes for full text: its first {@link #MAX_INDEXED_CONTENT_CHARS} code points. */
+  /**
+   * The part of {@code content} a store indexes for full text: its first {@link #MAX_INDEXED_CONTENT_CHARS}
+   * code points.
+   *
+   * @param content an entry's content
+   * @return {@code content} itself when it is short enough, else its leading {@link
+   *     #MAX_INDEXED_CONTENT_CHARS} code points
+   */
   public static String indexedContent(String content) {
     if (content.length() <= MAX_INDEXED_CONTENT_CHARS) {
       return content;
@@ -59,7 +67,12 @@ public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryTyp
     return content.substring(0, end);
   }
 
-  /** The topics a store indexes for full text, space-separated: all but {@link #DEFAULT_TOPIC}. */
+  /**
+   * The topics a store indexes for full text, space-separated: all but {@link #DEFAULT_TOPIC}.
+   *
+   * @param topics an entry's topics
+   * @return the topics joined by single spaces, in order; empty when the entry has only the default topic
+   */
   public static String indexedTopics(List<String> topics) {
     StringBuilder b = new StringBuilder();
     for (String t : topics) {
@@ -74,8 +87,16 @@ public record FullTextQuery(List<String> terms, Set<String> topics, Set<EntryTyp
   public static final Set<String> STOPWORDS = TextAnalysis.STOPWORDS;
 
   /**
-   * @throws dev.engram.InvalidInputException when both bounds are given and {@code occurredTo} is not
-   *     after {@code occurredFrom}
+   * Copies the components and checks the event-time bounds.
+   *
+   * @param terms the analysed terms
+   * @param topics only versions carrying one of these topics (empty = any)
+   * @param types only versions of these types (empty = any)
+   * @param occurredFrom the lower bound (inclusive), or null
+   * @param occurredTo the upper bound (exclusive), or null
+   * @throws NullPointerException when a collection or an element of one is null
+   * @throws dev.engram.InvalidInputException when both bounds are given and {@code occurredTo} is not after
+   *     {@code occurredFrom}
    */
   public FullTextQuery {
     terms = List.copyOf(terms);

@@ -70,15 +70,21 @@ public interface Reasoner {
     return List.of();
   }
 
-  /** Whether {@link #extract} does anything; when false, {@code Engram.flush} refuses to run. */
+  /**
+   * Whether {@link #extract} does anything; when false, {@code Engram.flush} refuses to run.
+   *
+   * @return true when this reasoner extracts memories from captured sources (the default: false)
+   */
   default boolean extracts() {
     return false;
   }
 
   /**
-   * Turns one window of captured sources into candidate memories, each citing the ids of the window's
-   * records it rests on. The answer is untrusted (see {@link ExtractedMemory}). The default extracts
-   * nothing.
+   * Turns one window of captured sources into candidate memories, each citing the ids of the window's records
+   * it rests on. The answer is untrusted (see {@link ExtractedMemory}). The default extracts nothing.
+   *
+   * @param request the scope, the window of records after its cursor, and nearby entries to compare with
+   * @return the candidates, possibly none; one invalid candidate fails the whole window
    */
   default List<ExtractedMemory> extract(ExtractRequest request) {
     return List.of();

@@ -7,9 +7,20 @@ package dev.engram.spi;
 import dev.engram.MemoryEntry;
 import java.util.Objects;
 
-/** A version and a channel score (higher is better). */
+/**
+ * A version and a channel score (higher is better).
+ *
+ * @param entry the version
+ * @param score its score in the channel that found it; scales differ between channels
+ */
 public record ScoredEntry(MemoryEntry entry, double score) {
-  /** Validates and copies the components. */
+  /**
+   * Checks the entry.
+   *
+   * @param entry the version
+   * @param score its channel score
+   * @throws NullPointerException when {@code entry} is null
+   */
   public ScoredEntry {
     Objects.requireNonNull(entry, "entry");
   }

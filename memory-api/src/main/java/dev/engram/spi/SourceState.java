@@ -11,8 +11,17 @@ package dev.engram.spi;
  * @param cursor the position up to which extraction has committed (0: nothing extracted yet)
  */
 public record SourceState(long lastPosition, long cursor) {
+  /** The state of a scope where nothing was ever captured. */
   public static final SourceState EMPTY = new SourceState(0, 0);
 
+  /**
+   * Checks that {@code 0 <= cursor <= lastPosition}.
+   *
+   * @param lastPosition the highest position ever captured in the scope
+   * @param cursor the position up to which extraction has committed
+   * @throws dev.engram.InvalidInputException when a position is negative or the cursor lies beyond the last
+   *     position
+   */
   public SourceState {
     if (lastPosition < 0) {
       throw new dev.engram.InvalidInputException("lastPosition", "must be >= 0, was " + lastPosition);
@@ -23,7 +32,7 @@ public record SourceState(long lastPosition, long cursor) {
     }
   }
 
-  /** Whether records were captured after the cursor. */
+  /** @return whether records were captured after the cursor, waiting for extraction */
   public boolean pending() {
     return lastPosition > cursor;
   }

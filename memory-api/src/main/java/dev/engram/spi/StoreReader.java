@@ -18,6 +18,10 @@ import dev.engram.CapabilityNotSupportedException;
  * The queries a store answers. Scopes passed in are already validated and authorized by the engine;
  * a store returns exactly what is asked and applies no policy of its own. Each call sees a consistent
  * state; inside a {@link StoreTransaction} it also sees the transaction's own changes.
+ *
+ * <p>Every method may throw {@link dev.engram.StoreException} when the store itself fails (the
+ * database is unreachable, a statement fails: {@code STORE_UNAVAILABLE}) or was closed
+ * ({@code STORE_CLOSED}); the methods below name only the other exceptions they throw.
  */
 public interface StoreReader {
 
@@ -321,17 +325,37 @@ public interface StoreReader {
   /**
    * The source bookkeeping of {@code scope} ({@link SourceState#EMPTY} when nothing was captured there).
    * Stores declaring {@link StoreCapability#SOURCES} implement it.
+   *
+   * @param scope the scope
+   * @return the scope's last captured position and extraction cursor
+   * @throws CapabilityNotSupportedException if the store keeps no sources
    */
   default SourceState sourceState(String scope) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }
 
-  /** The record of {@code scope} with this id, if any. */
+  /**
+   * The record of {@code scope} with this id, if any. Stores declaring {@link StoreCapability#SOURCES}
+   * implement it.
+   *
+   * @param scope the scope
+   * @param sourceId the record's id
+   * @return the record, or empty when the scope holds none with that id
+   * @throws CapabilityNotSupportedException if the store keeps no sources
+   */
   default Optional<dev.engram.CapturedSource> source(String scope, String sourceId) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }
 
-  /** Records of {@code scope} matching {@code filter}, by position ascending, at most {@code filter.limit()}. */
+  /**
+   * Records of {@code scope} matching {@code filter}, by position ascending, at most {@code filter.limit()}.
+   * Stores declaring {@link StoreCapability#SOURCES} implement it.
+   *
+   * @param scope the scope
+   * @param filter which records, and how many
+   * @return the matching records in position order
+   * @throws CapabilityNotSupportedException if the store keeps no sources
+   */
   default List<dev.engram.CapturedSource> sources(String scope, SourceFilter filter) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }

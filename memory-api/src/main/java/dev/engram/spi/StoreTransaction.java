@@ -23,6 +23,9 @@ import org.jspecify.annotations.Nullable;
  * {@link IllegalStateException} and changes nothing. Reads are not bound: they answer for any scope, as
  * the store does, and include this transaction's own changes. Nesting follows
  * {@link MemoryStore#inTransaction}.
+ *
+ * <p>Like every read, every write may throw {@link dev.engram.StoreException} when the store fails;
+ * the transaction then commits nothing.
  */
 public interface StoreTransaction extends StoreReader {
 
@@ -147,17 +150,25 @@ public interface StoreTransaction extends StoreReader {
   // ---- sources (stores declaring StoreCapability.SOURCES)
 
   /**
-   * Stores a record of the transaction's scope. Its position must be greater than the scope's
-   * {@link SourceState#lastPosition()}, which becomes it; its id must be new in the scope. A store
-   * throws {@link IllegalStateException} otherwise.
+   * Stores a record of the transaction's scope. Its position must be greater than the scope's {@link
+   * SourceState#lastPosition()}, which becomes it; its id must be new in the scope. A store throws {@link
+   * IllegalStateException} otherwise.
+   *
+   * @param source the record, already validated by the engine
+   * @throws IllegalStateException when the position or the id is taken
+   * @throws CapabilityNotSupportedException if the store keeps no sources
    */
   default void insertSource(dev.engram.CapturedSource source) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }
 
   /**
-   * Moves the extraction cursor of the transaction's scope to {@code position}, which must lie between
-   * the current cursor and the last position; a store throws {@link IllegalStateException} otherwise.
+   * Moves the extraction cursor of the transaction's scope to {@code position}, which must lie between the
+   * current cursor and the last position; a store throws {@link IllegalStateException} otherwise.
+   *
+   * @param position the new cursor
+   * @throws IllegalStateException when {@code position} is before the cursor or after the last position
+   * @throws CapabilityNotSupportedException if the store keeps no sources
    */
   default void advanceSourceCursor(long position) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
@@ -175,7 +186,14 @@ public interface StoreTransaction extends StoreReader {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }
 
-  /** Erases one record of the transaction's scope; false when there was none with this id. */
+  /**
+   * Erases one record of the transaction's scope. The scope's last position stays, so positions are never
+   * reused.
+   *
+   * @param sourceId the record's id
+   * @return true when a record was erased, false when there was none with this id
+   * @throws CapabilityNotSupportedException if the store keeps no sources
+   */
   default boolean eraseSource(String sourceId) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }

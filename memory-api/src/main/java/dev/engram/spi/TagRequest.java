@@ -31,7 +31,18 @@ public record TagRequest(
     @Nullable EntryType typeHint,
     List<MemoryEntry> candidates,
     boolean viewsWanted) {
-  /** Validates and copies the components. */
+  /**
+   * Validates and copies the components.
+   *
+   * @param grants the granted namespaces, in order
+   * @param visibleTopics topics already used in the visible scopes, most used first
+   * @param content the normalized content
+   * @param topicsHint the caller's topics
+   * @param typeHint the caller's type, or null
+   * @param candidates existing active entries that may be duplicates, nearest first
+   * @param viewsWanted whether the version will be embedded
+   * @throws NullPointerException when {@code content}, a list or an element of a list is null
+   */
   public TagRequest {
     grants = List.copyOf(grants);
     visibleTopics = List.copyOf(visibleTopics);
@@ -40,7 +51,17 @@ public record TagRequest(
     candidates = List.copyOf(candidates);
   }
 
-  /** A request that asks for no views. */
+  /**
+   * A request that asks for no views ({@code viewsWanted} false).
+   *
+   * @param grants the granted namespaces, in order
+   * @param visibleTopics topics already used in the visible scopes, most used first
+   * @param content the normalized content
+   * @param topicsHint the caller's topics
+   * @param typeHint the caller's type, or null
+   * @param candidates existing active entries that may be duplicates, nearest first
+   * @throws NullPointerException when {@code content}, a list or an element of a list is null
+   */
   public TagRequest(List<String> grants, List<String> visibleTopics, String content, List<String> topicsHint,
       @Nullable EntryType typeHint, List<MemoryEntry> candidates) {
     this(grants, visibleTopics, content, topicsHint, typeHint, candidates, false);

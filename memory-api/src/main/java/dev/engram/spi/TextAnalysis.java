@@ -91,6 +91,7 @@ public final class TextAnalysis {
    *
    * @param text the text
    * @return its sentences, in order
+   * @throws NullPointerException when {@code text} is null
    */
   public static List<String> sentences(String text) {
     String f = WHITESPACE.matcher(Objects.requireNonNull(text, "text")).replaceAll(" ").strip();
@@ -118,6 +119,7 @@ public final class TextAnalysis {
    *
    * @param text any text
    * @return its terms
+   * @throws NullPointerException when {@code text} is null
    */
   public static List<String> terms(String text) {
     Objects.requireNonNull(text, "text");
@@ -230,6 +232,15 @@ public final class TextAnalysis {
    * @param topics the terms of the indexed topics
    */
   public record Fields(List<String> content, List<String> glossary, List<String> disclosure, List<String> topics) {
+    /**
+     * Copies the lists.
+     *
+     * @param content the terms of the indexed content
+     * @param glossary the terms of the glossary
+     * @param disclosure the terms of the disclosure
+     * @param topics the terms of the indexed topics
+     * @throws NullPointerException when a list or an element of one is null
+     */
     public Fields {
       content = List.copyOf(content);
       glossary = List.copyOf(glossary);

@@ -33,6 +33,12 @@ import java.util.List;
 public final class MoveMemory {
   private MoveMemory() {}
 
+  /**
+   * Moves the memory of the grants from a SQLite file to PostgreSQL; exits with status 2 and a usage line
+   * when fewer than four arguments are given.
+   *
+   * @param args the SQLite file, the PostgreSQL JDBC URL, the export file to write, then one or more grants
+   */
   public static void main(String[] args) {
     if (args.length < 4) {
       System.err.println("usage: MoveMemory <sqlite file> <postgres jdbc url> <export.jsonl> <grant> [grant...]");
@@ -48,7 +54,19 @@ public final class MoveMemory {
     }
   }
 
-  /** Exports {@code grants}' memory from {@code from} into {@code file}, then imports the file into {@code to}. */
+  /**
+   * Exports {@code grants}' memory from {@code from} into {@code file}, then imports the file into {@code
+   * to}: first as a dry run that validates everything, then for real.
+   *
+   * @param from the store to read
+   * @param to the store to fill
+   * @param file where the JSON Lines export is written (replaced when it exists)
+   * @param grants the grants whose visible scopes move
+   * @return what the import wrote
+   * @throws java.io.UncheckedIOException when the file cannot be written or read
+   * @throws dev.engram.MemoryException when the export or the import refuses the memory (nothing is imported
+   *     then)
+   */
   public static TransferReport move(MemoryStore from, MemoryStore to, Path file, Grants grants) {
     Engram source = Engram.builder().store(from).reasoner(new DeterministicReasoner()).build();
     Engram target = Engram.builder().store(to).reasoner(new DeterministicReasoner()).build();

@@ -46,6 +46,11 @@ import java.util.List;
 public final class QuickStart {
   private QuickStart() {}
 
+  /**
+   * Runs the walk-through and prints it; exits with status 2 and a usage line on unknown arguments.
+   *
+   * @param args {@code [--reasoner deterministic|llm] [memory.db]}
+   */
   public static void main(String[] args) {
     List<String> rest = new ArrayList<>(List.of(args));
     String reasonerName = "deterministic";
@@ -74,12 +79,26 @@ public final class QuickStart {
     System.exit(2);
   }
 
-  /** Runs the walk-through on {@code store} with the deterministic reasoner, printing to {@code out}. */
+  /**
+   * Runs the walk-through on {@code store} with the deterministic reasoner, printing to {@code out}.
+   *
+   * @param store the store; the walk-through's engine owns it and closes it at the end
+   * @param embedder the embedder for the vector channel
+   * @param out where the walk-through is printed
+   */
   public static void run(MemoryStore store, Embedder embedder, PrintStream out) {
     run(store, embedder, new DeterministicReasoner(), out);
   }
 
-  /** Runs the walk-through on {@code store} with {@code reasoner}, printing to {@code out}. */
+  /**
+   * Runs the walk-through on {@code store} with {@code reasoner}, printing to {@code out}. Entries left in
+   * {@code app/user/u_123} by an earlier run are erased first.
+   *
+   * @param store the store; the walk-through's engine owns it and closes it at the end
+   * @param embedder the embedder for the vector channel
+   * @param reasoner the reasoner that files and curates
+   * @param out where the walk-through is printed
+   */
   public static void run(MemoryStore store, Embedder embedder, Reasoner reasoner, PrintStream out) {
     try (Engram engram = Engram.builder().store(store).reasoner(reasoner).embedder(embedder).build()) {
       Grants grants = Grants.of("app/user/u_123");

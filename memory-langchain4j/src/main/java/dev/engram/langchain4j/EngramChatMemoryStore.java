@@ -54,6 +54,7 @@ public final class EngramChatMemoryStore implements ChatMemoryStore {
    *
    * @param engram the engine
    * @param grants trusted code that maps a memory id to grants
+   * @throws NullPointerException if {@code engram} or {@code grants} is null
    */
   public EngramChatMemoryStore(Engram engram, MemoryIdGrants grants) {
     this.log = ConversationLog.of(Objects.requireNonNull(engram, "engram"));
@@ -86,6 +87,7 @@ public final class EngramChatMemoryStore implements ChatMemoryStore {
    * @throws InvalidInputException if the id cannot be used, or a message cannot be kept (names it)
    * @throws MemoryException with {@link ErrorCode#REVISION_CONFLICT} when another update of the same
    *     conversation ran at the same time
+   * @throws NullPointerException if {@code messages} is null
    */
   @Override
   public void updateMessages(Object memoryId, List<ChatMessage> messages) {

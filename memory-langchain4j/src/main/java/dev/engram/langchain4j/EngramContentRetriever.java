@@ -103,6 +103,7 @@ public final class EngramContentRetriever implements ContentRetriever {
    * @param query the query; its metadata's chat memory id names the grants unless they are fixed
    * @return the contents, possibly empty (also for a blank query)
    * @throws InvalidInputException if the grants cannot be resolved
+   * @throws NullPointerException if {@code query} is null
    */
   @Override
   public List<Content> retrieve(Query query) {
@@ -177,6 +178,7 @@ public final class EngramContentRetriever implements ContentRetriever {
      *
      * @param grants trusted grants
      * @return this builder
+     * @throws NullPointerException if {@code grants} is null
      */
     public Builder grants(Grants grants) {
       this.fixed = Objects.requireNonNull(grants, "grants");
@@ -189,6 +191,7 @@ public final class EngramContentRetriever implements ContentRetriever {
      *
      * @param resolver trusted code that maps the memory id to grants
      * @return this builder
+     * @throws NullPointerException if {@code resolver} is null
      */
     public Builder grants(MemoryIdGrants resolver) {
       this.resolver = Objects.requireNonNull(resolver, "resolver");
@@ -201,6 +204,7 @@ public final class EngramContentRetriever implements ContentRetriever {
      *
      * @param shape the shape
      * @return this builder
+     * @throws NullPointerException if {@code shape} is null
      */
     public Builder shape(Shape shape) {
       this.shape = Objects.requireNonNull(shape, "shape");

@@ -38,6 +38,7 @@ public final class EngramToolProvider implements ToolProvider {
    *
    * @param resource the memory resource (mode, policies)
    * @param grants trusted code that maps a memory id to grants
+   * @throws NullPointerException if {@code resource} or {@code grants} is null
    */
   public EngramToolProvider(MemoryResource resource, MemoryIdGrants grants) {
     this.resource = Objects.requireNonNull(resource, "resource");
@@ -64,6 +65,7 @@ public final class EngramToolProvider implements ToolProvider {
    * @param request the AI service's request
    * @return the tools with their executors
    * @throws InvalidInputException if the request has no usable memory id (nothing runs then)
+   * @throws NullPointerException if {@code request} is null
    */
   @Override
   public ToolProviderResult provideTools(ToolProviderRequest request) {

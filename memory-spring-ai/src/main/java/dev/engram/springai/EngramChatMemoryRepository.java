@@ -61,6 +61,7 @@ public final class EngramChatMemoryRepository implements ChatMemoryRepository {
    * @param engram the engine (its store must declare {@code SOURCES})
    * @param grants trusted code that returns the current caller's grants
    * @return the repository
+   * @throws NullPointerException if {@code engram} or {@code grants} is null
    */
   public static EngramChatMemoryRepository of(Engram engram, Supplier<Grants> grants) {
     Objects.requireNonNull(engram, "engram");
@@ -76,6 +77,7 @@ public final class EngramChatMemoryRepository implements ChatMemoryRepository {
    * @param engram the engine (its store must declare {@code SOURCES})
    * @param resolver trusted code that maps a conversation id to grants
    * @return the repository
+   * @throws NullPointerException if {@code engram} or {@code resolver} is null
    */
   public static EngramChatMemoryRepository fromConversationId(Engram engram, GrantsResolver resolver) {
     Objects.requireNonNull(engram, "engram");
@@ -128,6 +130,7 @@ public final class EngramChatMemoryRepository implements ChatMemoryRepository {
    * @throws InvalidInputException if the id is not in the id alphabet, or a message cannot be kept (names it)
    * @throws MemoryException with {@link ErrorCode#REVISION_CONFLICT} when another save of the same
    *     conversation ran at the same time
+   * @throws NullPointerException if {@code messages} is null
    */
   @Override
   public void saveAll(String conversationId, List<Message> messages) {

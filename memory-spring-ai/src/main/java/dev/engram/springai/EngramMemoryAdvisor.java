@@ -129,6 +129,7 @@ public final class EngramMemoryAdvisor implements BaseAdvisor {
      * @param key a non-blank key
      * @return this builder
      * @throws InvalidInputException if the key is blank
+     * @throws NullPointerException if {@code key} is null
      */
     public Builder contextKey(String key) {
       Objects.requireNonNull(key, "contextKey");

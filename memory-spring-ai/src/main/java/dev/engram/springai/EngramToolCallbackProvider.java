@@ -61,6 +61,7 @@ public final class EngramToolCallbackProvider implements ToolCallbackProvider {
    * @param resource the memory resource (mode, policies)
    * @param grants trusted code that returns the current caller's grants
    * @return the provider
+   * @throws NullPointerException if {@code resource} or {@code grants} is null
    */
   public static EngramToolCallbackProvider of(MemoryResource resource, Supplier<Grants> grants) {
     Objects.requireNonNull(resource, "resource");
@@ -86,6 +87,7 @@ public final class EngramToolCallbackProvider implements ToolCallbackProvider {
    * @param resolver trusted code that maps the key's value to grants
    * @param key the tool-context key the application sets
    * @return the provider
+   * @throws NullPointerException if {@code resource}, {@code resolver} or {@code key} is null
    */
   public static EngramToolCallbackProvider fromToolContext(MemoryResource resource, GrantsResolver resolver, String key) {
     Objects.requireNonNull(resource, "resource");

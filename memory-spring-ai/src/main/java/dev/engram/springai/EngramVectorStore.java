@@ -121,6 +121,7 @@ public final class EngramVectorStore implements VectorStore {
    * @throws dev.engram.MemoryException the engine's refusal of a document (its content too long, a
    *     reasoner or store failure, a scope the grants may not write), after the call's writes were
    *     taken back
+   * @throws NullPointerException if {@code documents} or a document is null
    */
   @Override
   public void add(List<Document> documents) {
@@ -193,6 +194,7 @@ public final class EngramVectorStore implements VectorStore {
    * touched.
    *
    * @param idList document ids
+   * @throws NullPointerException if {@code idList} or an id is null
    */
   @Override
   public void delete(List<String> idList) {
@@ -217,6 +219,7 @@ public final class EngramVectorStore implements VectorStore {
    *
    * @param filterExpression a Spring AI filter expression
    * @throws InvalidInputException for a malformed expression
+   * @throws NullPointerException if {@code filterExpression} is null
    */
   @Override
   public void delete(Filter.Expression filterExpression) {
@@ -234,6 +237,7 @@ public final class EngramVectorStore implements VectorStore {
    *
    * @param request the query, topK, similarity threshold and filter
    * @return at most {@code topK} documents
+   * @throws NullPointerException if {@code request} is null
    */
   @Override
   public List<Document> similaritySearch(SearchRequest request) {
@@ -387,6 +391,7 @@ public final class EngramVectorStore implements VectorStore {
      * @param topic a topic name (lowercase letters, digits, {@code -}, {@code _})
      * @return this builder
      * @throws InvalidInputException if the topic is blank or contains {@code /} or {@code *}
+     * @throws NullPointerException if {@code topic} is null
      */
     public Builder topic(String topic) {
       Objects.requireNonNull(topic, "topic");
@@ -404,6 +409,7 @@ public final class EngramVectorStore implements VectorStore {
      * @param name a non-blank name
      * @return this builder
      * @throws InvalidInputException if the name is blank
+     * @throws NullPointerException if {@code name} is null
      */
     public Builder name(String name) {
       Objects.requireNonNull(name, "name");

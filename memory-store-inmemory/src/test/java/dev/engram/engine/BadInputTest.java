@@ -56,6 +56,13 @@ class BadInputTest extends EngineRules {
   /**
    * One bad call: the exception type it must raise, the field the message must name (and
    * {@link InvalidInputException#field()} must start with, when it is one), and the problem it must state.
+   *
+   * @param name the case's name, shown as the test's name
+   * @param type the exception the call must throw
+   * @param field the field the message must start with and {@link InvalidInputException#field()} must
+   *     equal, or null when none is checked
+   * @param problem what the message must contain (for a {@link NullPointerException}: the argument's name)
+   * @param call the call, made on a {@link Fixture}
    */
   protected record BadCall(
       String name, Class<? extends Throwable> type, @Nullable String field, String problem, Consumer<InputFixture> call) {

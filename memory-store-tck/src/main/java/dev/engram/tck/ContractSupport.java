@@ -32,20 +32,42 @@ import org.junit.jupiter.api.AfterEach;
 public abstract class ContractSupport {
   private final List<Engram> opened = new ArrayList<>();
 
-  /** A new, empty store. Called once or more per test. */
+  /**
+   * A new, empty store. Called once or more per test.
+   *
+   * @return the store; the engine built over it closes it after the test
+   */
   protected abstract MemoryStore createStore();
 
-  /** An engine over a fresh store with the deterministic reasoner and default settings. */
+  /**
+   * An engine over a fresh store with the deterministic reasoner and default settings.
+   *
+   * @return the engine, closed after the test
+   */
   protected Engram newEngram() {
     return newEngram(new DeterministicReasoner(), b -> b);
   }
 
-  /** An engine over a fresh store with {@code reasoner} and extra settings. */
+  /**
+   * An engine over a fresh store with {@code reasoner} and extra settings.
+   *
+   * @param reasoner the reasoner
+   * @param settings changes to the builder, applied after the store and the reasoner are set
+   * @return the engine, closed after the test
+   */
   protected Engram newEngram(Reasoner reasoner, UnaryOperator<EngramBuilder> settings) {
     return newEngram(createStore(), reasoner, settings);
   }
 
-  /** An engine over {@code store} (e.g. a second engine sharing one store). */
+  /**
+   * An engine over {@code store} (e.g. a second engine sharing one store). The engine owns the store: closing
+   * it closes the store.
+   *
+   * @param store the store
+   * @param reasoner the reasoner
+   * @param settings changes to the builder, applied after the store and the reasoner are set
+   * @return the engine, closed after the test
+   */
   protected Engram newEngram(MemoryStore store, Reasoner reasoner, UnaryOperator<EngramBuilder> settings) {
     Engram engram = settings.apply(Engram.builder().store(store).reasoner(reasoner)).build();
     opened.add(engram);
@@ -61,6 +83,15 @@ public abstract class ContractSupport {
     opened.clear();
   }
 
+  /**
+   * Writes {@code content} with {@code topics} as the topic hints and no other option.
+   *
+   * @param engram the engine
+   * @param grants the caller's grants
+   * @param content the text
+   * @param topics the topic hints
+   * @return what the write did
+   */
   protected static WriteResult write(Engram engram, Grants grants, String content, String... topics) {
     return engram.write(grants, content, WriteOptions.builder().topicsHint(topics).build());
   }
@@ -113,7 +144,13 @@ public abstract class ContractSupport {
     return WriteOptions.builder().writePolicy(policy).build();
   }
 
-  /** Every version in every scope the grants can see, whatever its status. */
+  /**
+   * Every version in every scope the grants can see, whatever its status.
+   *
+   * @param engram the engine
+   * @param grants the caller's grants
+   * @return the versions, in {@link Engram#list} order
+   */
   protected static List<MemoryEntry> everything(Engram engram, Grants grants) {
     return engram.list(grants, ListOptions.builder().includeSuperseded(true).build());
   }

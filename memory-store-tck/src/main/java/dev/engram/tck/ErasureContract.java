@@ -46,7 +46,12 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class ErasureContract extends ContractSupport {
 
-  /** What {@code store} holds beneath the SPI, every table of it (see {@link StoredRows}). */
+  /**
+   * What {@code store} holds beneath the SPI, every table of it (see {@link StoredRows}).
+   *
+   * @param store a store made by {@link #createStore()}
+   * @return its rows at rest
+   */
   protected abstract StoredRows storedRows(MemoryStore store);
 
   private static final ListOptions ALL = ListOptions.builder().includeSuperseded(true).build();

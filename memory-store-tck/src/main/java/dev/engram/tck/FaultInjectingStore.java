@@ -33,17 +33,29 @@ public final class FaultInjectingStore implements MemoryStore {
 
   /** The write steps of a {@link StoreTransaction}. */
   public enum Step {
+    /** {@link StoreTransaction#insertVersion}. */
     INSERT_VERSION,
+    /** {@link StoreTransaction#updateStatus}. */
     UPDATE_STATUS,
+    /** {@link StoreTransaction#appendEvent}. */
     APPEND_EVENT,
+    /** {@link StoreTransaction#appendRevision}. */
     APPEND_REVISION,
+    /** {@link StoreTransaction#markTopicsWritten}. */
     MARK_TOPICS_WRITTEN,
+    /** {@link StoreTransaction#markTopicCurated}. */
     MARK_TOPIC_CURATED,
+    /** {@link StoreTransaction#eraseEntry}. */
     ERASE_ENTRY,
+    /** {@link StoreTransaction#eraseScopeContent}. */
     ERASE_SCOPE_CONTENT,
+    /** {@link StoreTransaction#insertSource}. */
     INSERT_SOURCE,
+    /** {@link StoreTransaction#advanceSourceCursor}. */
     ADVANCE_SOURCE_CURSOR,
+    /** {@link StoreTransaction#eraseSource}. */
     ERASE_SOURCE,
+    /** {@link StoreTransaction#restoreSourceState}. */
     RESTORE_SOURCE_STATE
   }
 
@@ -52,18 +64,34 @@ public final class FaultInjectingStore implements MemoryStore {
   private final AtomicInteger injected = new AtomicInteger();
   private final AtomicInteger skip = new AtomicInteger();
 
+  /**
+   * A wrapper around {@code delegate}, unarmed.
+   *
+   * @param delegate the store under test; closing the wrapper closes it
+   * @throws NullPointerException if {@code delegate} is null
+   */
   public FaultInjectingStore(MemoryStore delegate) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
   }
 
-  /** Arms one fault: the next time {@code step} is applied inside a transaction, that transaction throws. */
+  /**
+   * Arms one fault: the next time {@code step} is applied inside a transaction, that transaction throws.
+   *
+   * @param step the step after which to fail
+   * @throws NullPointerException if {@code step} is null
+   */
   public void failAfter(Step step) {
     failAfter(step, 1);
   }
 
   /**
-   * Arms one fault for the {@code occurrence}-th time {@code step} is applied from now on (1: the next
-   * time), e.g. the third version a batch inserts.
+   * Arms one fault for the {@code occurrence}-th time {@code step} is applied from now on (1: the next time),
+   * e.g. the third version a batch inserts.
+   *
+   * @param step the step after which to fail
+   * @param occurrence which application of the step fails, from 1
+   * @throws NullPointerException if {@code step} is null
+   * @throws IllegalArgumentException if {@code occurrence} is below 1
    */
   public void failAfter(Step step, int occurrence) {
     Objects.requireNonNull(step, "step");
@@ -74,16 +102,17 @@ public final class FaultInjectingStore implements MemoryStore {
     armed.set(step);
   }
 
-  /** Whether an armed fault is still waiting for its step. */
+  /** @return whether an armed fault is still waiting for its step */
   public boolean armed() {
     return armed.get() != null;
   }
 
-  /** How many faults were thrown so far. */
+  /** @return how many faults were thrown so far */
   public int faultsInjected() {
     return injected.get();
   }
 
+  /** @return the wrapped store, to inspect what it holds without faults */
   public MemoryStore delegate() {
     return delegate;
   }

@@ -23,26 +23,46 @@ public final class HashingEmbedder implements Embedder {
   private volatile long stallMillis;
   private final AtomicInteger calls = new AtomicInteger();
 
+  /** An embedder with model id {@code tck-hashing} and 64 buckets. */
   public HashingEmbedder() {
     this("tck-hashing", 64);
   }
 
+  /**
+   * An embedder with its own profile, e.g. to stand for another model.
+   *
+   * @param modelId the profile's model id
+   * @param dimension the number of buckets, 1..8,192
+   * @throws NullPointerException if {@code modelId} is null
+   * @throws dev.engram.InvalidInputException if the profile is invalid (see {@link EmbeddingProfile})
+   */
   public HashingEmbedder(String modelId, int dimension) {
     this.profile = new EmbeddingProfile(modelId, dimension);
   }
 
-  /** From now on every call throws (true) or works again (false). */
+  /**
+   * From now on every call throws an {@link IllegalStateException} (true) or works again (false).
+   *
+   * @param fail whether calls fail
+   * @return this embedder
+   */
   public HashingEmbedder failing(boolean fail) {
     failing.set(fail);
     return this;
   }
 
-  /** Every call sleeps this long first. */
+  /**
+   * Every call sleeps this long first (an interrupt ends the sleep early).
+   *
+   * @param millis the pause in milliseconds; 0 or less: none
+   * @return this embedder
+   */
   public HashingEmbedder stalling(long millis) {
     stallMillis = millis;
     return this;
   }
 
+  /** @return how many {@code embed} calls were made so far, failed and stalled ones included */
   public int calls() {
     return calls.get();
   }

@@ -31,12 +31,19 @@ import org.junit.jupiter.api.Nested;
  */
 public abstract class MemoryStoreTck {
 
-  /** A new, empty store. */
+  /**
+   * A new, empty store. Called once or more per test.
+   *
+   * @return the store
+   */
   protected abstract MemoryStore createStore();
 
   /**
    * What {@code store} (made by {@link #createStore()}) holds at rest, read beneath the SPI: the erasure
    * layer checks that no row of any table still mentions erased content.
+   *
+   * @param store a store made by {@link #createStore()}
+   * @return its rows at rest
    */
   protected abstract StoredRows storedRows(MemoryStore store);
 

@@ -36,13 +36,25 @@ public final class ScriptedReasoner implements Reasoner {
   private final List<CurateRequest> curateRequests = new CopyOnWriteArrayList<>();
   private volatile Function<ExtractRequest, List<ExtractedMemory>> extractScript = deterministic::extract;
 
-  /** Answers every later tag request with {@code script}; it may return null or throw. */
+  /**
+   * Answers every later tag request with {@code script}; it may return null or throw.
+   *
+   * @param script the answer to each request
+   * @return this reasoner
+   * @throws NullPointerException if {@code script} is null
+   */
   public ScriptedReasoner onTag(Function<TagRequest, TagProposal> script) {
     this.tagScript = Objects.requireNonNull(script, "script");
     return this;
   }
 
-  /** From now on a failed tag step ends as {@code failure} says ({@link TagFailure#FAIL} until set). */
+  /**
+   * From now on a failed tag step ends as {@code failure} says ({@link TagFailure#FAIL} until set).
+   *
+   * @param failure what the engine does when tagging fails
+   * @return this reasoner
+   * @throws NullPointerException if {@code failure} is null
+   */
   public ScriptedReasoner onTagFailure(TagFailure failure) {
     this.tagFailure = Objects.requireNonNull(failure, "failure");
     return this;
@@ -53,20 +65,34 @@ public final class ScriptedReasoner implements Reasoner {
     return tagFailure;
   }
 
-  /** Tags like the deterministic reasoner again. */
+  /**
+   * Tags like the deterministic reasoner again.
+   *
+   * @return this reasoner
+   */
   public ScriptedReasoner tagDeterministically() {
     return onTag(deterministic::tag);
   }
 
-  /** Answers every later curate request with {@code script}; it may return null, null ops or throw. */
+  /**
+   * Answers every later curate request with {@code script}; it may return null, null ops or throw.
+   *
+   * @param script the answer to each request
+   * @return this reasoner
+   * @throws NullPointerException if {@code script} is null
+   */
   public ScriptedReasoner onCurate(Function<CurateRequest, List<CurateOp>> script) {
     this.curateScript = Objects.requireNonNull(script, "script");
     return this;
   }
 
   /**
-   * Proposes {@code ops} (null elements allowed) whenever the slice of {@code topic} is curated, and
-   * nothing for other topics.
+   * Proposes {@code ops} (null elements allowed) whenever the slice of {@code topic} is curated, and nothing
+   * for other topics.
+   *
+   * @param topic the topic whose slices get the ops
+   * @param ops the operations to propose, in order
+   * @return this reasoner
    */
   public ScriptedReasoner onCurate(String topic, CurateOp... ops) {
     List<CurateOp> proposal = Arrays.asList(ops.clone());
@@ -90,7 +116,13 @@ public final class ScriptedReasoner implements Reasoner {
     return curateScript.apply(request);
   }
 
-  /** Answers every later extract request with {@code script}; it may return null, null candidates or throw. */
+  /**
+   * Answers every later extract request with {@code script}; it may return null, null candidates or throw.
+   *
+   * @param script the answer to each request
+   * @return this reasoner
+   * @throws NullPointerException if {@code script} is null
+   */
   public ScriptedReasoner onExtract(Function<ExtractRequest, List<ExtractedMemory>> script) {
     this.extractScript = Objects.requireNonNull(script, "script");
     return this;
@@ -106,17 +138,20 @@ public final class ScriptedReasoner implements Reasoner {
     return extractScript.apply(request);
   }
 
-  /** Every tag request received, oldest first. */
+  /** @return every tag request received, oldest first (a copy) */
   public List<TagRequest> tagRequests() {
     return List.copyOf(tagRequests);
   }
 
-  /** Every curate request received, oldest first. */
+  /** @return every curate request received, oldest first (a copy) */
   public List<CurateRequest> curateRequests() {
     return List.copyOf(curateRequests);
   }
 
-  /** The most recent tag request. */
+  /**
+   * @return the most recent tag request
+   * @throws IllegalStateException if no tag request was received
+   */
   public TagRequest lastTagRequest() {
     if (tagRequests.isEmpty()) {
       throw new IllegalStateException("no tag request was received");

@@ -22,6 +22,14 @@ public final class SteppingClock extends Clock {
   private final long stepMillis;
   private final AtomicLong calls = new AtomicLong();
 
+  /**
+   * A clock that returns {@code start}, then {@code start + step}, and so on.
+   *
+   * @param start the first instant returned
+   * @param step the step between calls, at least one millisecond (finer parts are dropped)
+   * @throws NullPointerException if {@code start} or {@code step} is null
+   * @throws IllegalArgumentException if {@code step} is shorter than one millisecond
+   */
   public SteppingClock(Instant start, Duration step) {
     this.start = Objects.requireNonNull(start, "start");
     this.stepMillis = Objects.requireNonNull(step, "step").toMillis();
@@ -40,7 +48,7 @@ public final class SteppingClock extends Clock {
     return start.plusMillis(stepMillis * calls.getAndIncrement());
   }
 
-  /** The instant the next call to {@link #instant()} will return. */
+  /** @return the instant the next call to {@link #instant()} will return (peeking does not step the clock) */
   public Instant peek() {
     return start.plusMillis(stepMillis * calls.get());
   }

@@ -23,6 +23,13 @@ import java.util.TreeSet;
  * Everything a store holds for some scopes, read through the SPI: every version whatever its status,
  * every event of those entries, the revision log and head of each scope, the topic rows, and the
  * global dirty list. Two snapshots are equal exactly when nothing observable changed in between.
+ *
+ * @param versions every version of the scopes, by version id
+ * @param events the events of each entry, by entry id
+ * @param revisions the revision log of each scope, by scope
+ * @param heads the head revision of each scope, by scope
+ * @param topics the topic rows of the scopes
+ * @param dirtyTopics the store's dirty topics, of every scope
  */
 public record StoreSnapshot(
     List<MemoryEntry> versions,
@@ -34,6 +41,13 @@ public record StoreSnapshot(
 
   private static final int ALL = 1_000_000;
 
+  /**
+   * Reads a snapshot of {@code scopes} (and the store-wide dirty list) through the SPI.
+   *
+   * @param store the store to read
+   * @param scopes the scopes to take in
+   * @return the snapshot
+   */
   public static StoreSnapshot of(StoreReader store, Collection<String> scopes) {
     List<String> sorted = List.copyOf(new TreeSet<>(scopes));
     List<MemoryEntry> versions = new ArrayList<>(store.versionsIn(sorted, EnumSet.allOf(EntryStatus.class)));
@@ -52,6 +66,17 @@ public record StoreSnapshot(
         List.copyOf(versions), events, revisions, heads, store.topics(sorted), store.dirtyTopics(ALL));
   }
 
+  /**
+   * Copies the collections.
+   *
+   * @param versions every version of the scopes
+   * @param events the events of each entry
+   * @param revisions the revision log of each scope
+   * @param heads the head revision of each scope
+   * @param topics the topic rows of the scopes
+   * @param dirtyTopics the store's dirty topics
+   * @throws NullPointerException when a collection, or an element, key or value of one, is null
+   */
   public StoreSnapshot {
     versions = List.copyOf(versions);
     events = Map.copyOf(events);
@@ -61,7 +86,11 @@ public record StoreSnapshot(
     dirtyTopics = List.copyOf(dirtyTopics);
   }
 
-  /** The same snapshot without topic rows, for operations that legitimately stamp a curation pass. */
+  /**
+   * The same snapshot without topic rows, for operations that legitimately stamp a curation pass.
+   *
+   * @return a snapshot with empty {@code topics} and {@code dirtyTopics}
+   */
   public StoreSnapshot withoutTopics() {
     return new StoreSnapshot(versions, events, revisions, heads, List.of(), List.of());
   }

@@ -48,15 +48,29 @@ public abstract class StoreSpiContract {
   private static final AtomicInteger IDS = new AtomicInteger();
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-  /** A new, empty store. */
+  /**
+   * A new, empty store.
+   *
+   * @return the store; the contract closes it after each test
+   */
   protected abstract MemoryStore createStore();
 
-  /** Whether the full-text parts run: by default, whether the store declares {@link StoreCapability#FULL_TEXT_SEARCH}. */
+  /**
+   * Whether the full-text parts run: by default, whether the store declares {@link
+   * StoreCapability#FULL_TEXT_SEARCH}.
+   *
+   * @return true to run the full-text parts
+   */
   protected boolean supportsFullText() {
     return store.capabilities().contains(StoreCapability.FULL_TEXT_SEARCH);
   }
 
-  /** Whether the vector parts run: by default, whether the store declares {@link StoreCapability#VECTOR_STORAGE}. */
+  /**
+   * Whether the vector parts run: by default, whether the store declares {@link
+   * StoreCapability#VECTOR_STORAGE}.
+   *
+   * @return true to run the vector parts
+   */
   protected boolean supportsVectors() {
     return store.capabilities().contains(StoreCapability.VECTOR_STORAGE);
   }

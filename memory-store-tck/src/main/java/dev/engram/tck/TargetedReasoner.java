@@ -21,7 +21,12 @@ import org.jspecify.annotations.Nullable;
 public final class TargetedReasoner implements Reasoner {
   private final AtomicReference<@Nullable String> target = new AtomicReference<>();
 
-  /** Proposes {@code namespace} for the following writes; {@code null} returns to the first grant. */
+  /**
+   * Proposes {@code namespace} for the following writes; {@code null} returns to the first grant.
+   *
+   * @param namespace the namespace to propose, or null
+   * @return this reasoner
+   */
   public TargetedReasoner fileInto(@Nullable String namespace) {
     target.set(namespace);
     return this;

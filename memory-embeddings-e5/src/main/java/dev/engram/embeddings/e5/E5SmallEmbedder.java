@@ -61,7 +61,10 @@ public final class E5SmallEmbedder implements Embedder {
 
   private final OnnxEncoder encoder;
 
-  /** Loads the model; texts are embedded on the calling thread. */
+  /**
+   * Loads the model; texts are embedded on the calling thread.
+   * @throws MemoryException if the model cannot be loaded
+   */
   public E5SmallEmbedder() {
     this(Runnable::run);
   }
@@ -72,6 +75,7 @@ public final class E5SmallEmbedder implements Embedder {
    *
    * @param executor where the texts of one call are embedded
    * @throws MemoryException if the model cannot be loaded
+   * @throws NullPointerException if {@code executor} is null
    */
   public E5SmallEmbedder(Executor executor) {
     this.encoder = new OnnxEncoder("e5-small-v2", E5SmallV2QuantizedEmbeddingModel.class, MODEL_ID, DIMENSION, executor);

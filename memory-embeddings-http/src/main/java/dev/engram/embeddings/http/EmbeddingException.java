@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 public final class EmbeddingException extends MemoryException {
   private static final long serialVersionUID = 1L;
 
+  /** The HTTP status of an error answer, 0 when the failure was not one. */
   private final int httpStatus;
 
   EmbeddingException(ErrorCode code, String message, int httpStatus, @Nullable Throwable cause) {
@@ -37,7 +38,9 @@ public final class EmbeddingException extends MemoryException {
     return new EmbeddingException(ErrorCode.INVALID_MODEL_OUTPUT, message, 0, null);
   }
 
-  /** The HTTP status the server answered with, when the failure is an error status. */
+  /**
+   * @return the HTTP status the server answered with, when the failure is an error status; empty otherwise
+   */
   public OptionalInt httpStatus() {
     return httpStatus == 0 ? OptionalInt.empty() : OptionalInt.of(httpStatus);
   }

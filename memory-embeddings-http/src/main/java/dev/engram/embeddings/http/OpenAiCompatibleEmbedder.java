@@ -112,6 +112,10 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
                 .build();
   }
 
+  /**
+   * @return a builder with nothing required set; {@code baseUrl}, {@code model} and {@code dimension} must be
+   *     given before {@link Builder#build()}
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -121,7 +125,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     return profile;
   }
 
-  /** The URL requests are posted to: the base URL followed by {@code /embeddings}. */
+  /** @return the URL requests are posted to: the base URL followed by {@code /embeddings} */
   public URI endpoint() {
     return endpoint;
   }
@@ -524,6 +528,11 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
      * Where the API lives, e.g. {@value OpenAiCompatibleEmbedder#OPENAI_BASE_URL} or {@code
      * http://localhost:11434/v1}; requests go to this URL followed by {@code /embeddings}. Trailing
      * slashes are ignored. Required.
+     *
+     * @param baseUrl an absolute http or https URL without user info, query or fragment
+     * @return this builder
+     * @throws NullPointerException if {@code baseUrl} is null
+     * @throws InvalidInputException if it is not such a URL
      */
     public Builder baseUrl(String baseUrl) {
       Objects.requireNonNull(baseUrl, "baseUrl");
@@ -532,7 +541,13 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       return this;
     }
 
-    /** Sent as {@code Authorization: Bearer <apiKey>}. Optional: local servers often need none. */
+    /**
+     * Sent as {@code Authorization: Bearer <apiKey>}. Optional: local servers often need none.
+     *
+     * @param apiKey the key, or null to send none
+     * @return this builder
+     * @throws InvalidInputException if the key is blank or contains control characters
+     */
     public Builder apiKey(@Nullable String apiKey) {
       if (apiKey != null) {
         if (apiKey.isBlank()) {
@@ -546,7 +561,14 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       return this;
     }
 
-    /** The {@code model} field of each request, and the {@link EmbeddingProfile#modelId()}. Required. */
+    /**
+     * The {@code model} field of each request, and the {@link EmbeddingProfile#modelId()}. Required.
+     *
+     * @param model the model name, 1..200 characters, not blank
+     * @return this builder
+     * @throws NullPointerException if {@code model} is null
+     * @throws InvalidInputException if it is blank or longer than 200 characters
+     */
     public Builder model(String model) {
       Objects.requireNonNull(model, "model");
       if (model.isBlank() || model.length() > 200) {
@@ -556,7 +578,13 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       return this;
     }
 
-    /** The length of every vector the model returns; every answer is checked against it. Required. */
+    /**
+     * The length of every vector the model returns; every answer is checked against it. Required.
+     *
+     * @param dimension the vector length, 1..8,192
+     * @return this builder
+     * @throws InvalidInputException if it is out of range
+     */
     public Builder dimension(int dimension) {
       if (dimension < 1 || dimension > 8192) {
         throw new InvalidInputException("dimension", "must be between 1 and 8192, was " + dimension);
@@ -568,6 +596,9 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     /**
      * Whether each request asks for {@link #dimension} values with the {@code dimensions} field, for
      * models that can shorten their vectors (OpenAI's {@code text-embedding-3-*}). Default false.
+     *
+     * @param requestDimensions whether to send the {@code dimensions} field
+     * @return this builder
      */
     public Builder requestDimensions(boolean requestDimensions) {
       this.requestDimensions = requestDimensions;
@@ -577,6 +608,11 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     /**
      * The longest one attempt may take, from connecting to the last byte of the answer. Default 60
      * seconds.
+     *
+     * @param timeout positive
+     * @return this builder
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws InvalidInputException if it is zero or negative
      */
     public Builder timeout(Duration timeout) {
       Objects.requireNonNull(timeout, "timeout");
@@ -587,7 +623,13 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       return this;
     }
 
-    /** The most texts sent in one request, 1..2048. Default 64. */
+    /**
+     * The most texts sent in one request, 1..2048. Default 64.
+     *
+     * @param batchSize texts per request, 1..2048
+     * @return this builder
+     * @throws InvalidInputException if it is out of range
+     */
     public Builder batchSize(int batchSize) {
       if (batchSize < 1 || batchSize > 2048) {
         throw new InvalidInputException("batchSize", "must be between 1 and 2048, was " + batchSize);
@@ -596,7 +638,13 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       return this;
     }
 
-    /** How often a request is retried after a retryable failure, 0..10. Default 2. */
+    /**
+     * How often a request is retried after a retryable failure, 0..10. Default 2.
+     *
+     * @param maxRetries retries per request, 0..10
+     * @return this builder
+     * @throws InvalidInputException if it is out of range
+     */
     public Builder maxRetries(int maxRetries) {
       if (maxRetries < 0 || maxRetries > 10) {
         throw new InvalidInputException("maxRetries", "must be between 0 and 10, was " + maxRetries);
@@ -605,7 +653,14 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       return this;
     }
 
-    /** The wait before the first retry, doubled for each further one. Default 500 ms. */
+    /**
+     * The wait before the first retry, doubled for each further one. Default 500 ms.
+     *
+     * @param retryBackoff the first wait, between 0 and 30 seconds
+     * @return this builder
+     * @throws NullPointerException if {@code retryBackoff} is null
+     * @throws InvalidInputException if it is negative or longer than 30 seconds
+     */
     public Builder retryBackoff(Duration retryBackoff) {
       Objects.requireNonNull(retryBackoff, "retryBackoff");
       if (retryBackoff.isNegative() || retryBackoff.compareTo(MAX_RETRY_DELAY) > 0) {
@@ -615,7 +670,13 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       return this;
     }
 
-    /** The largest successful answer accepted, in bytes (at least 1024). Default 64 MiB. */
+    /**
+     * The largest successful answer accepted, in bytes (at least 1024). Default 64 MiB.
+     *
+     * @param maxResponseBytes at least 1024
+     * @return this builder
+     * @throws InvalidInputException if it is below 1024
+     */
     public Builder maxResponseBytes(long maxResponseBytes) {
       if (maxResponseBytes < 1024) {
         throw new InvalidInputException("maxResponseBytes", "must be at least 1024, was " + maxResponseBytes);
@@ -627,6 +688,13 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     /**
      * An extra header sent with every request, e.g. {@code OpenAI-Organization} or a gateway's own
      * key header. Its value never appears in messages.
+     *
+     * @param name the header name; {@code Authorization} and {@code Content-Type} are set by the embedder
+     * @param value the header value
+     * @return this builder
+     * @throws NullPointerException if {@code name} or {@code value} is null
+     * @throws InvalidInputException if the header is one the embedder sets, or the name or value cannot be
+     *     sent over HTTP
      */
     public Builder header(String name, String value) {
       Objects.requireNonNull(name, "header name");
@@ -648,6 +716,10 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     /**
      * The client to send requests with, e.g. one with a proxy or custom TLS. By default each embedder
      * builds its own, with a connect timeout of {@link #timeout} and no redirects.
+     *
+     * @param httpClient the client; the embedder never closes it
+     * @return this builder
+     * @throws NullPointerException if {@code httpClient} is null
      */
     public Builder httpClient(HttpClient httpClient) {
       this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
@@ -655,6 +727,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     }
 
     /**
+     * @return a new embedder with a snapshot of the settings
      * @throws IllegalStateException if baseUrl, model or dimension was not set
      */
     public OpenAiCompatibleEmbedder build() {

@@ -53,14 +53,21 @@ public final class MiniLmEmbedder implements Embedder {
 
   private final OnnxEncoder encoder;
 
-  /** Loads the model; texts are embedded on the calling thread. */
+  /**
+   * Loads the model; texts are embedded on the calling thread.
+   * @throws MemoryException if the model cannot be loaded
+   */
   public MiniLmEmbedder() {
     this(Runnable::run);
   }
 
   /**
-   * Loads the model; the texts of one {@link #embed} call are embedded in parallel on {@code
-   * executor}, and the call waits for all of them.
+   * Loads the model; the texts of one {@link #embed} call are embedded in parallel on {@code executor}, and
+   * the call waits for all of them.
+   *
+   * @param executor where the texts of one call are embedded
+   * @throws NullPointerException if {@code executor} is null
+   * @throws MemoryException if the model cannot be loaded
    */
   public MiniLmEmbedder(Executor executor) {
     this.encoder = new OnnxEncoder(

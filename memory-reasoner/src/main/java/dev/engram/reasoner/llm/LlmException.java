@@ -46,18 +46,23 @@ public final class LlmException extends ReasonerException {
       this.code = code;
     }
 
-    /** The error code an exception of this kind carries. */
+    /**
+     * @return the error code an exception of this kind carries: {@link ErrorCode#REASONER_FAILED} when the
+     *     call failed, {@link ErrorCode#INVALID_MODEL_OUTPUT} when its answer was refused
+     */
     public ErrorCode code() {
       return code;
     }
   }
 
+  /** What went wrong. */
   private final Kind kind;
 
   /**
    * @param kind what went wrong
    * @param message what happened, without secrets
    * @param cause the underlying failure, if any
+   * @throws NullPointerException when {@code kind} is null
    */
   public LlmException(Kind kind, String message, @Nullable Throwable cause) {
     super(Objects.requireNonNull(kind, "kind").code(), message, cause);

@@ -140,6 +140,7 @@ public final class LlmReasoner implements Reasoner {
    * @param env the variables to read
    * @return the reasoner
    * @throws InvalidInputException if a variable holds an invalid value (naming it)
+   * @throws NullPointerException if {@code env} is null
    */
   public static LlmReasoner fromEnvironment(Map<String, String> env) {
     Objects.requireNonNull(env, "env");
@@ -304,6 +305,7 @@ public final class LlmReasoner implements Reasoner {
     /**
      * @param config the model that files writes (required); also curates and writes views unless set apart
      * @return this builder
+     * @throws NullPointerException if {@code config} is null
      */
     public Builder tagger(ModelConfig config) {
       this.tagger = Objects.requireNonNull(config, "tagger");
@@ -313,6 +315,7 @@ public final class LlmReasoner implements Reasoner {
     /**
      * @param config the model that curates topic slices; defaults to the tagger
      * @return this builder
+     * @throws NullPointerException if {@code config} is null
      */
     public Builder curator(ModelConfig config) {
       this.curator = Objects.requireNonNull(config, "curator");
@@ -322,6 +325,7 @@ public final class LlmReasoner implements Reasoner {
     /**
      * @param config the model that writes views when they are asked for apart from a write; defaults to the tagger
      * @return this builder
+     * @throws NullPointerException if {@code config} is null
      */
     public Builder viewer(ModelConfig config) {
       this.viewer = Objects.requireNonNull(config, "viewer");
@@ -331,6 +335,7 @@ public final class LlmReasoner implements Reasoner {
     /**
      * @param config the model that extracts memories from captured sources; defaults to the tagger
      * @return this builder
+     * @throws NullPointerException if {@code config} is null
      */
     public Builder extractor(ModelConfig config) {
       this.extractor = Objects.requireNonNull(config, "extractor");
@@ -342,6 +347,7 @@ public final class LlmReasoner implements Reasoner {
      *     The {@link #deadline} of the whole operation bounds every exchange too
      * @return this builder
      * @throws InvalidInputException unless between 1 ms and 10 minutes
+     * @throws NullPointerException if {@code timeout} is null
      */
     public Builder timeout(Duration timeout) {
       Objects.requireNonNull(timeout, "timeout");
@@ -369,6 +375,7 @@ public final class LlmReasoner implements Reasoner {
      * @param backoff the wait before the first retry, doubled for each later one, plus jitter (default 500 ms)
      * @return this builder
      * @throws InvalidInputException if negative or above 30 s
+     * @throws NullPointerException if {@code backoff} is null
      */
     public Builder retryBackoff(Duration backoff) {
       Objects.requireNonNull(backoff, "retryBackoff");
@@ -419,6 +426,7 @@ public final class LlmReasoner implements Reasoner {
     /**
      * @param listener receives the usage of every successful call
      * @return this builder
+     * @throws NullPointerException if {@code listener} is null
      */
     public Builder usageListener(ModelUsageListener listener) {
       this.listener = Objects.requireNonNull(listener, "usageListener");
@@ -428,6 +436,7 @@ public final class LlmReasoner implements Reasoner {
     /**
      * @param client the HTTP client to send with (its own timeouts and executor); by default one is built
      * @return this builder
+     * @throws NullPointerException if {@code client} is null
      */
     public Builder httpClient(HttpClient client) {
       this.httpClient = Objects.requireNonNull(client, "httpClient");
@@ -437,6 +446,7 @@ public final class LlmReasoner implements Reasoner {
     /**
      * @param env where the API keys of configs without an explicit key are read (default: the process environment)
      * @return this builder
+     * @throws NullPointerException if {@code env} or a key or value in it is null
      */
     public Builder environment(Map<String, String> env) {
       this.env = Map.copyOf(Objects.requireNonNull(env, "environment"));

@@ -90,6 +90,7 @@ public final class ModelConfig {
    * @param apiKey the key to send; overrides the provider's environment variable
    * @return a copy with this key
    * @throws InvalidInputException if it is blank or contains whitespace
+   * @throws NullPointerException if {@code apiKey} is null
    */
   public ModelConfig apiKey(String apiKey) {
     Objects.requireNonNull(apiKey, "apiKey");
@@ -102,6 +103,7 @@ public final class ModelConfig {
   /**
    * @param mode how an OpenAI-compatible server is asked for JSON (ignored for Anthropic)
    * @return a copy with this mode
+   * @throws NullPointerException if {@code mode} is null
    */
   public ModelConfig structuredOutput(StructuredOutput mode) {
     return new ModelConfig(provider, model, baseUrl, apiKey, Objects.requireNonNull(mode, "structuredOutput"),

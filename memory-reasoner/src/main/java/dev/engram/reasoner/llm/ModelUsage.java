@@ -20,6 +20,18 @@ import java.util.Objects;
  */
 public record ModelUsage(
     String job, Provider provider, String model, long inputTokens, long outputTokens, Duration latency, int attempts) {
+  /**
+   * Checks the required components.
+   *
+   * @param job the job that made the call
+   * @param provider the wire format used
+   * @param model the model name sent
+   * @param inputTokens prompt tokens, or -1
+   * @param outputTokens completion tokens, or -1
+   * @param latency wall time of the call
+   * @param attempts HTTP requests sent for the call
+   * @throws NullPointerException when {@code job}, {@code provider}, {@code model} or {@code latency} is null
+   */
   public ModelUsage {
     Objects.requireNonNull(job, "job");
     Objects.requireNonNull(provider, "provider");

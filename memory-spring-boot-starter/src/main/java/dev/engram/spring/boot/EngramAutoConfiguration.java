@@ -171,6 +171,7 @@ public class EngramAutoConfiguration {
    * @param properties the settings
    * @return the resolver
    * @throws InvalidInputException if the template is malformed
+   * @throws NullPointerException if {@code engram.grants-resolver} is unset
    */
   @Bean
   @ConditionalOnMissingBean
@@ -223,6 +224,8 @@ public class EngramAutoConfiguration {
    *
    * @param resource the memory resource
    * @param resolver the application's grants resolver
+   * @param properties the {@code engram.*} settings; {@code engram.capture-user-turns} (default false)
+   *     decides whether the advisor also captures each user message as a source of the conversation
    * @return the advisor
    */
   @Bean

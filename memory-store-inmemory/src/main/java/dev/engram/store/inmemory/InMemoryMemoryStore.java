@@ -64,6 +64,13 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
    * Runs {@code work} under the write lock. Called from inside a transaction on the same thread it runs
    * as a nested unit of that transaction: its undo log joins the outer one when it returns, and is
    * played back at once when it throws.
+   *
+   * @param <T> what the work returns
+   * @param scope the scope the transaction may write
+   * @param work the work to run
+   * @return what the work returned
+   * @throws NullPointerException if {@code scope} or {@code work} is null
+   * @throws dev.engram.StoreException ({@code STORE_CLOSED}) when the store was closed
    */
   @Override
   public <T> T inTransaction(String scope, StoreWork<T> work) {

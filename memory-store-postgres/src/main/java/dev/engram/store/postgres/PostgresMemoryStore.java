@@ -138,12 +138,25 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   /**
    * A store on the database at {@code jdbcUrl} ({@code jdbc:postgresql:…}, credentials as URL
    * parameters), with its own connection pool, the default table prefix, and migrations applied.
+   *
+   * @param jdbcUrl the database URL, starting with {@code jdbc:postgresql:}
+   * @throws NullPointerException if {@code jdbcUrl} is null
+   * @throws InvalidInputException if it does not start with {@code jdbc:postgresql:}
+   * @throws StoreException {@code STORE_UNAVAILABLE} when the database cannot be reached, {@code
+   *     STORE_INCOMPATIBLE} when its schema is newer than this library
    */
   public PostgresMemoryStore(String jdbcUrl) {
     this(builder().jdbcUrl(jdbcUrl));
   }
 
-  /** A store on connections from {@code dataSource}, with the default table prefix and migrations applied. */
+  /**
+   * A store on connections from {@code dataSource}, with the default table prefix and migrations applied.
+   *
+   * @param dataSource the application's connections; the store never closes them
+   * @throws NullPointerException if {@code dataSource} is null
+   * @throws StoreException {@code STORE_UNAVAILABLE} when the database cannot be reached, {@code
+   *     STORE_INCOMPATIBLE} when its schema is newer than this library
+   */
   public PostgresMemoryStore(DataSource dataSource) {
     this(builder().dataSource(dataSource));
   }
@@ -199,6 +212,10 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     }
   }
 
+  /**
+   * @return a builder with the defaults: table prefix {@value #DEFAULT_TABLE_PREFIX}, the search path's
+   *     schema, migrations applied, a pool of 10; a {@code jdbcUrl} or a {@code dataSource} must be given
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -207,21 +224,28 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
    * The migration scripts this library applies, oldest first, with the schema and table prefix
    * resolved: for hosts that manage the schema themselves ({@link Builder#runMigrations(boolean)
    * runMigrations(false)}).
+   *
+   * @param schema the schema holding the tables, or null for the connection's search path
+   * @param tablePrefix the table prefix, as {@link Builder#tablePrefix(String)} takes it
+   * @return the SQL scripts, oldest first
+   * @throws NullPointerException if {@code tablePrefix} is null
+   * @throws InvalidInputException if the schema or the prefix is not a valid name
    */
   public static List<String> migrationScripts(@Nullable String schema, String tablePrefix) {
     return new Migrations(schema == null ? "" : checkSchema(schema), checkPrefix(tablePrefix)).scripts();
   }
 
-  /** The schema version this library writes and reads. */
+  /** @return the schema version this library writes and reads: the latest migration's version */
   public static int schemaVersion() {
     return Migrations.LATEST;
   }
 
+  /** @return the prefix of every table and index name of this store (may be empty) */
   public String tablePrefix() {
     return tablePrefix;
   }
 
-  /** The schema the tables live in; empty when they are in the connection's search path. */
+  /** @return the schema the tables live in; empty when they are in the connection's search path */
   public String schema() {
     return schema;
   }
@@ -239,6 +263,13 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
    * Runs {@code work} on one connection holding the row lock of the scope's head. Called from inside a
    * transaction on the same thread it runs as a savepoint on that transaction's connection (so it never
    * waits for a lock its own outer transaction holds) and locks its scope's head there.
+   *
+   * @param <T> what the work returns
+   * @param scope the scope the transaction may write
+   * @param work the work to run
+   * @return what the work returned
+   * @throws NullPointerException if {@code scope} or {@code work} is null
+   * @throws StoreException when the database fails
    */
   @Override
   public <T> T inTransaction(String scope, StoreWork<T> work) {
@@ -262,6 +293,14 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
    * <p>Otherwise the holders are read in the round trip that locks the head (a second statement of that
    * round trip, so it sees every commit made before the lock was granted) and {@code findActiveByHash(es)}
    * is answered for them from it until the transaction writes.
+   *
+   * @param <T> what the work returns
+   * @param scope the scope the transaction may write
+   * @param contentHashes the content hashes the work will look up first
+   * @param work the work to run
+   * @return what the work returned
+   * @throws NullPointerException if an argument is null
+   * @throws StoreException when the database fails
    */
   @Override
   public <T> T inTransaction(String scope, Collection<String> contentHashes, StoreWork<T> work) {
@@ -466,6 +505,14 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
    * LOCKED}), so concurrent workers in any number of processes get disjoint claims. Leases run on
    * the database clock. A claim ends when released, or when its lease passes (then any worker may
    * claim the pair again).
+   *
+   * @param workerId names the worker (1..256 non-blank characters)
+   * @param limit the most pairs claimed (1..10,000)
+   * @param lease how long the claims last (positive, at most 365 days)
+   * @return the claims, ordered by scope then topic
+   * @throws NullPointerException if {@code workerId} or {@code lease} is null
+   * @throws InvalidInputException if an argument is out of range
+   * @throws StoreException when the database fails
    */
   public List<TopicClaim> claimDirtyTopics(String workerId, int limit, Duration lease) {
     String worker = checkWorker(workerId);
@@ -496,6 +543,13 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   /**
    * Extends a claim to {@code lease} from now. Empty when the claim was released or another worker
    * has claimed the pair since its lease passed.
+   *
+   * @param claim a claim this store handed out
+   * @param lease the new length, from now (positive, at most 365 days)
+   * @return the renewed claim, or empty when the claim has ended
+   * @throws NullPointerException if an argument is null
+   * @throws InvalidInputException if {@code lease} is out of range
+   * @throws StoreException when the database fails
    */
   public Optional<TopicClaim> renewClaim(TopicClaim claim, Duration lease) {
     Objects.requireNonNull(claim, "claim");
@@ -521,6 +575,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   /**
    * Ends a claim so the pair is claimable again at once (when still dirty). Returns false when the
    * claim had already ended: released, or taken over by another worker after its lease passed.
+   *
+   * @param claim a claim this store handed out
+   * @return true when the claim was held and is now released
+   * @throws NullPointerException if {@code claim} is null
+   * @throws StoreException when the database fails
    */
   public boolean releaseClaim(TopicClaim claim) {
     Objects.requireNonNull(claim, "claim");
@@ -544,6 +603,10 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
    * @param limit the most scopes claimed (1..10,000)
    * @param lease how long the claims last (at most 365 days)
    * @return the claims, ordered by scope
+   * @throws NullPointerException if {@code workerId} or {@code lease} is null
+   * @throws IllegalArgumentException if {@code limit} is out of range
+   * @throws InvalidInputException if {@code workerId} or {@code lease} is out of range
+   * @throws StoreException when the database fails
    */
   public List<SourceClaim> claimPendingSources(String workerId, int limit, Duration lease) {
     String worker = checkWorker(workerId);
@@ -574,6 +637,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   /**
    * Releases a source claim. False when it was already released or another worker claimed the scope
    * after the lease passed.
+   *
+   * @param claim a claim this store handed out
+   * @return true when the claim was held and is now released
+   * @throws NullPointerException if {@code claim} is null
+   * @throws StoreException when the database fails
    */
   public boolean releaseSourceClaim(SourceClaim claim) {
     Objects.requireNonNull(claim, "claim");
@@ -1602,7 +1670,16 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
 
     private Builder() {}
 
-    /** The database, as {@code jdbc:postgresql://host/db?user=…&password=…}; the store creates and owns a pool. */
+    /**
+     * The database, as {@code jdbc:postgresql://host/db?user=…&password=…}; the store creates and owns a pool.
+     *
+     * @param url the database URL, starting with {@code jdbc:postgresql:}
+     * @return this builder
+     * @throws NullPointerException if {@code url} is null
+     * @throws InvalidInputException if it does not start with {@code jdbc:postgresql:} (the message hides the
+     *     password)
+     * @throws IllegalStateException if a data source was already set
+     */
     public Builder jdbcUrl(String url) {
       Objects.requireNonNull(url, "jdbcUrl");
       if (!url.startsWith("jdbc:postgresql:")) {
@@ -1615,7 +1692,14 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
       return this;
     }
 
-    /** Connections from the application's pool; the store never closes it. */
+    /**
+     * Connections from the application's pool; the store never closes it.
+     *
+     * @param source the application's connections
+     * @return this builder
+     * @throws NullPointerException if {@code source} is null
+     * @throws IllegalStateException if a JDBC URL was already set
+     */
     public Builder dataSource(DataSource source) {
       Objects.requireNonNull(source, "dataSource");
       if (jdbcUrl != null) {
@@ -1628,6 +1712,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     /**
      * The prefix of every table and index name ({@code engram_} by default): empty or up to
      * 30 characters of {@code a-z 0-9 _}, not starting with a digit.
+     *
+     * @param prefix the prefix
+     * @return this builder
+     * @throws NullPointerException if {@code prefix} is null
+     * @throws InvalidInputException if it is not such a prefix
      */
     public Builder tablePrefix(String prefix) {
       this.tablePrefix = checkPrefix(prefix);
@@ -1637,6 +1726,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     /**
      * The schema holding the tables, created by the migrations if missing. Unset, tables resolve
      * through the connection's {@code search_path}.
+     *
+     * @param name 1 to 63 characters of {@code a-z 0-9 _}, not starting with a digit
+     * @return this builder
+     * @throws NullPointerException if {@code name} is null
+     * @throws InvalidInputException if it is not such a name
      */
     public Builder schema(String name) {
       this.schema = checkSchema(name);
@@ -1647,13 +1741,22 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
      * Whether the store applies missing migrations on start (default true). With false the host
      * manages the schema (see {@link PostgresMemoryStore#migrationScripts}); the store only checks that
      * it is there and not newer than this library.
+     *
+     * @param run whether to apply missing migrations
+     * @return this builder
      */
     public Builder runMigrations(boolean run) {
       this.runMigrations = run;
       return this;
     }
 
-    /** Size of the pool the store creates from a {@link #jdbcUrl} (default 10). */
+    /**
+     * Size of the pool the store creates from a {@link #jdbcUrl} (default 10).
+     *
+     * @param size 1 to 1000 connections
+     * @return this builder
+     * @throws InvalidInputException if it is out of range
+     */
     public Builder maximumPoolSize(int size) {
       if (size < 1 || size > 1000) {
         throw new InvalidInputException("maximumPoolSize", "must be between 1 and 1000, was " + size);
@@ -1671,9 +1774,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     /**
      * Connects, applies or checks the schema, and returns the store.
      *
-     * @throws StoreException {@code STORE_UNAVAILABLE} when the database cannot be reached,
-     *     {@code STORE_INCOMPATIBLE} when its schema is newer than this library (or missing with
-     *     {@code runMigrations(false)})
+     * @return the store
+     * @throws IllegalStateException if neither a JDBC URL nor a data source was set
+     * @throws StoreException {@code STORE_UNAVAILABLE} when the database cannot be reached, {@code
+     *     STORE_INCOMPATIBLE} when its schema is newer than this library (or missing with {@code
+     *     runMigrations(false)})
      */
     public PostgresMemoryStore build() {
       if (jdbcUrl == null && dataSource == null) {

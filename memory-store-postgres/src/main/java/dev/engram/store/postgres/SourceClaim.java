@@ -23,6 +23,18 @@ import java.util.Objects;
  */
 public record SourceClaim(
     String scope, long lastPosition, long cursor, String workerId, String token, Instant claimedUntil) {
+  /**
+   * Checks the required components.
+   *
+   * @param scope the claimed scope
+   * @param lastPosition the scope's last captured position, when claimed
+   * @param cursor the scope's extraction cursor, when claimed
+   * @param workerId the worker that holds the claim
+   * @param token identifies this claim
+   * @param claimedUntil when the lease ends
+   * @throws NullPointerException when {@code scope}, {@code workerId}, {@code token} or {@code claimedUntil}
+   *     is null
+   */
   public SourceClaim {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(workerId, "workerId");

@@ -12,6 +12,8 @@ import java.util.Objects;
  * {@link PostgresMemoryStore#claimDirtyTopics}. While the lease runs no other worker can claim the
  * pair; once it has passed the pair is claimable again, so a crashed worker never blocks curation.
  *
+ * @param scope the claimed pair's scope
+ * @param topic the claimed pair's topic
  * @param lastWriteRevision the scope revision of the latest write touching the topic, when claimed
  * @param lastCuratedRevision the scope revision at the last curation (0 if never), when claimed
  * @param workerId the worker that holds the claim
@@ -27,6 +29,19 @@ public record TopicClaim(
     String workerId,
     String token,
     Instant claimedUntil) {
+  /**
+   * Checks the required components.
+   *
+   * @param scope the claimed pair's scope
+   * @param topic the claimed pair's topic
+   * @param lastWriteRevision the scope revision of the latest write touching the topic, when claimed
+   * @param lastCuratedRevision the scope revision at the last curation, when claimed
+   * @param workerId the worker that holds the claim
+   * @param token identifies this claim
+   * @param claimedUntil when the lease ends
+   * @throws NullPointerException when {@code scope}, {@code topic}, {@code workerId}, {@code token} or {@code
+   *     claimedUntil} is null
+   */
   public TopicClaim {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(topic, "topic");

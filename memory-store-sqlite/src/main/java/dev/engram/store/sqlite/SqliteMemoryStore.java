@@ -130,6 +130,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
    *
    * @param connection a connection of the xerial sqlite-jdbc driver (or one wrapping it)
    * @throws SQLException if the connection is not an SQLite one or the function cannot be registered
+   * @throws NullPointerException if {@code connection} is null
    */
   public static void registerSqlFunctions(Connection connection) throws SQLException {
     Objects.requireNonNull(connection, "connection");
@@ -151,9 +152,11 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
   }
 
   /**
-   * Opens (creating if needed) the database file with default settings; the store owns its connection
-   * pools and closes them in {@link #close()}.
+   * Opens (creating if needed) the database file with default settings; the store owns its connection pools
+   * and closes them in {@link #close()}.
    *
+   * @param file the database file (missing parent directories are created)
+   * @throws NullPointerException if {@code file} is null
    * @throws StoreException if the file is not an Engram database or has a newer schema, or cannot be opened
    */
   public SqliteMemoryStore(Path file) {
@@ -161,22 +164,36 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
   }
 
   /**
-   * Uses connections from {@code dataSource}, which must hand out xerial sqlite-jdbc connections. The
-   * store applies its per-connection settings to each connection it borrows and leaves the DataSource
-   * open on {@link #close()}.
+   * Uses connections from {@code dataSource}, which must hand out xerial sqlite-jdbc connections. The store
+   * applies its per-connection settings to each connection it borrows and leaves the DataSource open on
+   * {@link #close()}.
    *
+   * @param dataSource the connections, owned by the caller
+   * @throws NullPointerException if {@code dataSource} is null
    * @throws StoreException if the database is not an Engram database or has a newer schema
    */
   public SqliteMemoryStore(DataSource dataSource) {
     this(builder(dataSource));
   }
 
-  /** Settings for a store on {@code file}. */
+  /**
+   * Settings for a store on {@code file}.
+   *
+   * @param file the database file, created when missing
+   * @return a builder with the default settings
+   * @throws NullPointerException if {@code file} is null
+   */
   public static Builder builder(Path file) {
     return new Builder(Objects.requireNonNull(file, "file"), null);
   }
 
-  /** Settings for a store on connections from {@code dataSource}. */
+  /**
+   * Settings for a store on connections from {@code dataSource}.
+   *
+   * @param dataSource the connections, owned by the caller
+   * @return a builder with the default settings
+   * @throws NullPointerException if {@code dataSource} is null
+   */
   public static Builder builder(DataSource dataSource) {
     return new Builder(null, Objects.requireNonNull(dataSource, "dataSource"));
   }
@@ -312,6 +329,13 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
    * savepoint, and commits once. Each caller returns only after that commit; a transaction that throws
    * is rolled back alone and only its caller sees the error. When the commit itself fails, every
    * transaction of its group fails with that error and none is stored.
+   *
+   * @param <T> what the work returns
+   * @param scope the scope the transaction may write
+   * @param work the work to run
+   * @return what the work returned
+   * @throws NullPointerException if {@code scope} or {@code work} is null
+   * @throws StoreException when the store fails or the write lock is not had within the write-lock timeout
    */
   @Override
   public <T> T inTransaction(String scope, StoreWork<T> work) {
@@ -655,7 +679,14 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
       this.dataSource = dataSource;
     }
 
-    /** {@code PRAGMA synchronous} for the store's connections (default {@link Synchronous#NORMAL}). */
+    /**
+     * {@code PRAGMA synchronous} for the store's connections (default {@link Synchronous#NORMAL}).
+     *
+     * @param synchronous the durability of a commit
+     * @return this builder
+     * @throws NullPointerException if {@code synchronous} is null
+     * @throws IllegalStateException if the setting was already given or the builder was built
+     */
     public Builder synchronous(Synchronous synchronous) {
       once("synchronous");
       this.synchronous = Objects.requireNonNull(synchronous, "synchronous");
@@ -665,6 +696,12 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     /**
      * How long one SQLite call waits for a lock another connection holds before trying again
      * ({@code PRAGMA busy_timeout}; default 5 s, 0..10 min).
+     *
+     * @param timeout 0 to 10 minutes
+     * @return this builder
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws InvalidInputException if it is out of range
+     * @throws IllegalStateException if the setting was already given or the builder was built
      */
     public Builder busyTimeout(Duration timeout) {
       once("busyTimeout");
@@ -675,6 +712,12 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     /**
      * How long a transaction waits in total for the write lock (held by another thread or process)
      * before it fails with {@link ErrorCode#STORE_UNAVAILABLE} (default 30 s, 1 ms..10 min).
+     *
+     * @param timeout 1 ms to 10 minutes
+     * @return this builder
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws InvalidInputException if it is out of range
+     * @throws IllegalStateException if the setting was already given or the builder was built
      */
     public Builder writeLockTimeout(Duration timeout) {
       once("writeLockTimeout");
@@ -682,7 +725,14 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
       return this;
     }
 
-    /** Most read connections the store's own pool opens (default 4, 1..64); not used with a DataSource. */
+    /**
+     * Most read connections the store's own pool opens (default 4, 1..64); not used with a DataSource.
+     *
+     * @param size 1 to 64 connections
+     * @return this builder
+     * @throws InvalidInputException if it is out of range
+     * @throws IllegalStateException if the setting was already given or the builder was built
+     */
     public Builder readPoolSize(int size) {
       once("readPoolSize");
       if (size < 1 || size > 64) {
@@ -703,6 +753,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
      *
      * @param enabled whether to checkpoint in the background
      * @return this builder
+     * @throws IllegalStateException if the setting was already given or the builder was built
      */
     public Builder backgroundCheckpoint(boolean enabled) {
       once("backgroundCheckpoint");
@@ -710,7 +761,14 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
       return this;
     }
 
-    /** Opens the store. */
+    /**
+     * Opens the store.
+     *
+     * @return the store, owning the connection pools it opened
+     * @throws IllegalStateException if {@code build()} was already called on this builder
+     * @throws StoreException if the database is not an Engram database or has a newer schema, or cannot be
+     *     opened
+     */
     public SqliteMemoryStore build() {
       if (built) {
         throw new IllegalStateException("build() was already called on this builder");
