@@ -33,7 +33,9 @@ import org.junit.jupiter.api.Test;
  *       both share, {@code .json}) depend on no adapter (store, reasoner, embedder, or anything built on
  *       top);
  *   <li>the SPI never reaches into the engine, and its public surface carries no Jackson type;
- *   <li>nothing outside memory-api touches {@code dev.engram.internal} or {@code dev.engram.json};
+ *   <li>nothing outside memory-api touches {@code dev.engram.internal} or {@code dev.engram.json}, and only
+ *       the LLM reasoner and the HTTP embedder use the retrying HTTP client ({@code dev.engram.http}), which
+ *       the engine does not use;
  *   <li>stores, reasoners and embedders never depend on one another (the offline embedders share the
  *       ONNX encoder of memory-embeddings-onnx, which knows no model).
  * </ul>
@@ -44,6 +46,8 @@ class LayeringTest {
   private static final String INTERNAL = "dev.engram.internal..";
   /** The JSON forms as Jackson trees, shared by the SPI's string codec and the engine; not exported. */
   private static final String JSON = "dev.engram.json";
+  /** The retrying HTTP client of the reasoner and the HTTP embedder; exported to those two only. */
+  private static final String HTTP = "dev.engram.http";
   private static final String ONNX = "dev.engram.embeddings.onnx..";
   private static final String[] ONNX_EMBEDDERS = {"dev.engram.embeddings.e5..", "dev.engram.embeddings.minilm.."};
 
@@ -95,6 +99,14 @@ class LayeringTest {
     noClasses().that().resideOutsideOfPackages(API, SPI, INTERNAL, JSON)
         .should().dependOnClassesThat().resideInAnyPackage(INTERNAL, JSON)
         .because("dev.engram.internal and dev.engram.json are not exported; adapters use dev.engram and dev.engram.spi")
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheTwoHttpAdaptersUseTheSharedHttpClient() {
+    noClasses().that().resideOutsideOfPackages(HTTP, "dev.engram.reasoner..", "dev.engram.embeddings.http..")
+        .should().dependOnClassesThat().resideInAPackage(HTTP)
+        .because("memory-api exports dev.engram.http to dev.engram.reasoner and dev.engram.embeddings.http only")
         .check(classes);
   }
 

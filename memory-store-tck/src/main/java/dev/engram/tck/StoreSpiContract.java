@@ -470,7 +470,10 @@ public abstract class StoreSpiContract {
 
   /**
    * The hashes are looked up once the transaction holds its scope: a holder that another transaction
-   * committed while this one waited for the scope is seen, on a scope with revisions and on a new one.
+   * committed while this one waited for the scope is seen, on a scope with revisions and on a new one. The
+   * first transaction keeps the scope until the second one's thread is inside the store's
+   * {@code inTransaction} (its stack shows it), so the second has called before the first commits and
+   * waits for it: the wait is observed, not assumed.
    */
   @Test
   void aTransactionToldItsHashesSeesWhatCommittedWhileItWaitedForTheScope() throws Exception {
@@ -479,28 +482,51 @@ public abstract class StoreSpiContract {
       String content = "committed while the other transaction waited in " + scope;
       String hash = Fixtures.sha256(content);
       java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
-      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+      java.util.concurrent.atomic.AtomicReference<Thread> waiter = new java.util.concurrent.atomic.AtomicReference<>();
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
       try {
         java.util.concurrent.Future<MemoryEntry> first = pool.submit(() -> store.inTransaction(scope, tx -> {
           MemoryEntry e = first(scope, content);
           tx.insertVersion(e);
           tx.appendRevision(new Revision(scope, tx.headRevision(scope) + 1, List.of(), T0));
           holding.countDown();
-          try {
-            Thread.sleep(300);
-          } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-          }
+          awaitInside(waiter, store.getClass().getName(), "inTransaction");
           return e;
         }));
         assertThat(holding.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        Map<String, MemoryEntry> seen = store.inTransaction(scope, List.of(hash), tx -> tx.findActiveByHashes(scope,
-            List.of(hash)));
+        java.util.concurrent.Future<Map<String, MemoryEntry>> second = pool.submit(() -> {
+          waiter.set(Thread.currentThread());
+          return store.inTransaction(scope, List.of(hash), tx -> tx.findActiveByHashes(scope, List.of(hash)));
+        });
         MemoryEntry committed = first.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        Map<String, MemoryEntry> seen = second.get(20, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(seen).as(scope).containsEntry(hash, committed);
       } finally {
         pool.shutdownNow();
       }
+    }
+  }
+
+  /**
+   * Returns once the thread {@code waiter} names is inside {@code method} of {@code className} (it waits
+   * there for what the caller holds); fails after 20 s.
+   */
+  private static void awaitInside(java.util.concurrent.atomic.AtomicReference<Thread> waiter, String className,
+      String method) {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+    while (true) {
+      Thread t = waiter.get();
+      if (t != null) {
+        for (StackTraceElement f : t.getStackTrace()) {
+          if (f.getClassName().equals(className) && f.getMethodName().equals(method)) {
+            return;
+          }
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the second transaction never entered " + className + "." + method);
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
     }
   }
 

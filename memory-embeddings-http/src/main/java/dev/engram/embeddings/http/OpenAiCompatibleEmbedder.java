@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.InvalidInputException;
+import dev.engram.http.RetryingHttp;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.EmbeddingProfile;
 import dev.engram.spi.Secrets;
@@ -18,8 +19,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,12 +28,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,11 +52,13 @@ import org.slf4j.LoggerFactory;
  * {@link EmbeddingException} ({@code INVALID_MODEL_OUTPUT}) saying what was wrong. Results are ordered
  * by {@code index}, not by their position in the answer.
  *
- * <p>Statuses 408, 429 and 5xx, connection failures and timeouts are retried up to {@link
- * Builder#maxRetries(int)} times, waiting {@link Builder#retryBackoff(Duration)} doubled on each
- * retry (plus up to a quarter of random jitter, at most 30 s, at least a {@code Retry-After} the
- * server sent). Other statuses fail at once. The API key is sent only in the {@code Authorization}
- * header and never appears in a message, even when the server echoes it.
+ * <p>Statuses 408, 429 and 5xx, connection failures and timeouts are retried, up to {@link
+ * Builder#maxAttempts(int)} requests a batch, waiting {@link Builder#retryBackoff(Duration)} doubled on
+ * each retry (plus up to a quarter of random jitter, at most 30 s, at least a {@code Retry-After} the
+ * server sent; a server asking for longer ends the retries), the whole call within {@link
+ * Builder#deadline(Duration)}: the same retrying client as the LLM reasoner's, with the same option names.
+ * Other statuses fail at once. The API key is sent only in the {@code Authorization} header and never
+ * appears in a message, even when the server echoes it.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -74,7 +69,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
   public static final String OPENAI_BASE_URL = "https://api.openai.com/v1";
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(30);
+  private static final Duration MAX_RETRY_DELAY = RetryingHttp.MAX_WAIT;
   private static final int ERROR_BODY_LIMIT = 64 * 1024;
   private static final int MESSAGE_SNIPPET = 300;
 
@@ -83,13 +78,11 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
   private final String model;
   private final EmbeddingProfile profile;
   private final boolean requestDimensions;
-  private final Duration timeout;
   private final int batchSize;
-  private final int maxRetries;
-  private final Duration retryBackoff;
+  private final Duration deadline;
   private final long maxResponseBytes;
   private final Map<String, String> headers;
-  private final HttpClient client;
+  private final RetryingHttp http;
 
   private OpenAiCompatibleEmbedder(Builder b, URI endpoint, String model) {
     this.endpoint = endpoint;
@@ -97,19 +90,18 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     this.model = model;
     this.profile = new EmbeddingProfile(model, b.dimension);
     this.requestDimensions = b.requestDimensions;
-    this.timeout = b.timeout;
     this.batchSize = b.batchSize;
-    this.maxRetries = b.maxRetries;
-    this.retryBackoff = b.retryBackoff;
+    this.deadline = b.deadline;
     this.maxResponseBytes = b.maxResponseBytes;
     this.headers = Map.copyOf(b.headers);
-    this.client =
+    HttpClient client =
         b.httpClient != null
             ? b.httpClient
             : HttpClient.newBuilder()
                 .connectTimeout(b.timeout)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
+    this.http = new RetryingHttp(client, b.timeout, b.maxAttempts, b.retryBackoff);
   }
 
   /**
@@ -155,53 +147,70 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       return List.of();
     }
     List<float[]> vectors = new ArrayList<>(texts.size());
+    RetryingHttp.Deadline until = RetryingHttp.Deadline.after(deadline);
     for (int from = 0; from < texts.size(); from += batchSize) {
-      vectors.addAll(embedBatch(texts.subList(from, Math.min(texts.size(), from + batchSize))));
+      vectors.addAll(embedBatch(texts.subList(from, Math.min(texts.size(), from + batchSize)), until));
     }
     return List.copyOf(vectors);
   }
 
-  private List<float[]> embedBatch(List<String> batch) {
-    HttpRequest request = request(batch);
-    int attempt = 0;
-    while (true) {
-      attempt++;
-      Duration retryAfter = Duration.ZERO;
-      EmbeddingException failure;
-      try {
-        HttpResponse<byte[]> response = send(request);
-        int status = response.statusCode();
-        if (status >= 200 && status < 300) {
-          return parse(response.body(), batch.size());
-        }
-        failure =
-            EmbeddingException.httpStatus(
-                "POST " + endpoint + " answered HTTP " + status + attempts(attempt) + ": "
-                    + serverMessage(response.body()),
-                status);
-        if (!retryable(status)) {
-          throw failure;
-        }
-        retryAfter = retryAfter(response);
-      } catch (TimeoutException e) {
-        failure =
-            EmbeddingException.failed(
-                "POST " + endpoint + " timed out after " + timeout.toMillis() + " ms" + attempts(attempt), e);
-      } catch (IOException e) {
-        failure =
-            EmbeddingException.failed(
-                "POST " + endpoint + " failed" + attempts(attempt) + ": " + redact(describe(e)), e);
+  private List<float[]> embedBatch(List<String> batch, RetryingHttp.Deadline until) {
+    int expected = batch.size();
+    return http.send(request(batch), maxResponseBytes, ERROR_BODY_LIMIT, until, (answer, attempt) -> {
+      if (answer.ok()) {
+        return parse(answer.body(), expected);
       }
-      if (attempt > maxRetries) {
+      int status = answer.status();
+      boolean retryable = RetryingHttp.retryable(status);
+      EmbeddingException failure = EmbeddingException.httpStatus("POST " + endpoint + " answered HTTP " + status
+          + (retryable ? http.attempts(attempt) : "") + ": " + serverMessage(answer.body()), status);
+      if (!retryable) {
         throw failure;
       }
-      Duration delay = backoff(attempt, retryAfter);
-      LOG.warn("{}; retry {} of {} in {} ms", failure.getMessage(), attempt, maxRetries, delay.toMillis());
-      pause(delay, failure);
-    }
+      throw new RetryingHttp.Retry(failure, RetryingHttp.retryAfter(answer.headers()));
+    }, failures);
   }
 
-  private HttpRequest request(List<String> batch) {
+  /** The embedder's exceptions for what goes wrong around an answer. */
+  private final RetryingHttp.Failures failures = new RetryingHttp.Failures() {
+    @Override
+    public RuntimeException timedOut(int attempt, Duration waited, RetryingHttp.@Nullable Deadline cutBy,
+        Exception cause) {
+      String within = cutBy != null ? cutBy.describe() : waited.toMillis() + " ms";
+      return EmbeddingException.failed("POST " + endpoint + " timed out after " + within + http.attempts(attempt), cause);
+    }
+
+    @Override
+    public RuntimeException failed(int attempt, IOException cause) {
+      return EmbeddingException.failed(
+          "POST " + endpoint + " failed" + http.attempts(attempt) + ": " + redact(RetryingHttp.describe(cause)), cause);
+    }
+
+    @Override
+    public RuntimeException tooLarge(long limit) {
+      return EmbeddingException.invalidResponse(
+          "POST " + endpoint + " answered with a body over the limit of " + limit + " bytes");
+    }
+
+    @Override
+    public RuntimeException interrupted() {
+      return EmbeddingException.failed("interrupted while waiting for POST " + endpoint, null);
+    }
+
+    @Override
+    public RuntimeException notSent(RetryingHttp.Deadline until) {
+      return EmbeddingException.failed("POST " + endpoint + " was not sent: " + until.describe() + " has passed", null);
+    }
+
+    @Override
+    public RuntimeException endedAfter(RuntimeException last, String why) {
+      EmbeddingException e = (EmbeddingException) last;
+      return e.httpStatus().isPresent() ? EmbeddingException.httpStatus(e.getMessage() + why, e.httpStatus().getAsInt())
+          : EmbeddingException.failed(e.getMessage() + why, e.getCause());
+    }
+  };
+
+  private HttpRequest.Builder request(List<String> batch) {
     ObjectNode body = JSON.createObjectNode();
     body.put("model", model);
     ArrayNode input = body.putArray("input");
@@ -216,72 +225,12 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     } catch (JsonProcessingException e) {
       throw EmbeddingException.failed("could not write the embedding request: " + e.getOriginalMessage(), e);
     }
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(endpoint)
-            .timeout(timeout)
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(json));
-    if ("http".equalsIgnoreCase(endpoint.getScheme())) {
-      // plain-text servers often mishandle the h2c upgrade of a request with a body
-      request.version(HttpClient.Version.HTTP_1_1);
-    }
+    HttpRequest.Builder request = RetryingHttp.postJson(endpoint, json);
     headers.forEach(request::setHeader);
     if (apiKey != null) {
       request.header("Authorization", "Bearer " + apiKey);
     }
-    return request.build();
-  }
-
-  /** Sends once; the whole exchange, body included, must finish within the timeout. */
-  private HttpResponse<byte[]> send(HttpRequest request) throws IOException, TimeoutException {
-    AtomicReference<@Nullable LimitedBodySubscriber> reader = new AtomicReference<>();
-    CompletableFuture<HttpResponse<byte[]>> exchange =
-        client.sendAsync(
-            request,
-            info -> {
-              boolean success = info.statusCode() >= 200 && info.statusCode() < 300;
-              LimitedBodySubscriber subscriber =
-                  new LimitedBodySubscriber(success ? maxResponseBytes : ERROR_BODY_LIMIT, !success);
-              info.headers().firstValueAsLong("Content-Length").ifPresent(subscriber::rejectDeclaredLength);
-              reader.set(subscriber);
-              return subscriber;
-            });
-    try {
-      return exchange.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      cancel(exchange, reader.get());
-      throw e;
-    } catch (InterruptedException e) {
-      cancel(exchange, reader.get());
-      Thread.currentThread().interrupt();
-      throw EmbeddingException.failed("interrupted while waiting for POST " + endpoint, e);
-    } catch (ExecutionException e) {
-      for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
-        if (c instanceof LimitedBodySubscriber.TooLarge) {
-          throw EmbeddingException.invalidResponse(
-              "POST " + endpoint + " answered with a body over the limit of " + maxResponseBytes + " bytes");
-        }
-        if (c instanceof HttpTimeoutException) {
-          TimeoutException timedOut = new TimeoutException(c.getMessage());
-          timedOut.initCause(c);
-          throw timedOut;
-        }
-      }
-      Throwable cause = e.getCause() != null ? e.getCause() : e;
-      if (cause instanceof IOException) {
-        throw (IOException) cause;
-      }
-      throw EmbeddingException.failed("POST " + endpoint + " failed: " + redact(describe(cause)), cause);
-    }
-  }
-
-  private static void cancel(
-      CompletableFuture<HttpResponse<byte[]>> exchange, @Nullable LimitedBodySubscriber reader) {
-    exchange.cancel(true);
-    if (reader != null) {
-      reader.abort();
-    }
+    return request;
   }
 
   private List<float[]> parse(byte[] body, int expected) {
@@ -448,55 +397,6 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     return Secrets.mask(text, apiKey);
   }
 
-  private static String describe(Throwable e) {
-    String message = e.getMessage();
-    return e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
-  }
-
-  private static String attempts(int attempt) {
-    return attempt == 1 ? "" : " (attempt " + attempt + ")";
-  }
-
-  private static boolean retryable(int status) {
-    return status == 408 || status == 429 || status >= 500;
-  }
-
-  private static Duration retryAfter(HttpResponse<?> response) {
-    Optional<String> header = response.headers().firstValue("Retry-After");
-    if (header.isEmpty()) {
-      return Duration.ZERO;
-    }
-    try {
-      double seconds = Double.parseDouble(header.get().strip());
-      if (seconds > 0 && seconds < MAX_RETRY_DELAY.toSeconds()) {
-        return Duration.ofMillis((long) (seconds * 1000));
-      }
-      return seconds > 0 ? MAX_RETRY_DELAY : Duration.ZERO;
-    } catch (NumberFormatException e) {
-      return Duration.ZERO;
-    }
-  }
-
-  private Duration backoff(int attempt, Duration retryAfter) {
-    long base = retryBackoff.toMillis() << Math.min(attempt - 1, 20);
-    long jitter = base > 0 ? ThreadLocalRandom.current().nextLong(base / 4 + 1) : 0;
-    long millis = Math.max(Math.min(base + jitter, MAX_RETRY_DELAY.toMillis()), retryAfter.toMillis());
-    return Duration.ofMillis(millis);
-  }
-
-  private static void pause(Duration delay, EmbeddingException failure) {
-    if (delay.isZero()) {
-      return;
-    }
-    try {
-      Thread.sleep(delay.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      failure.addSuppressed(e);
-      throw failure;
-    }
-  }
-
   @Override
   public String toString() {
     return "OpenAiCompatibleEmbedder[endpoint=" + endpoint + ", model=" + model + ", dimension="
@@ -509,6 +409,9 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
    * builder can be reused; each {@link #build()} takes a snapshot.
    */
   public static final class Builder {
+    /** The default {@link #deadline}: 5 minutes for one embed call. */
+    public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
+
     private @Nullable String baseUrl;
     private @Nullable String apiKey;
     private @Nullable String model;
@@ -516,8 +419,9 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     private boolean requestDimensions;
     private Duration timeout = Duration.ofSeconds(60);
     private int batchSize = 64;
-    private int maxRetries = 2;
+    private int maxAttempts = 3;
     private Duration retryBackoff = Duration.ofMillis(500);
+    private Duration deadline = DEFAULT_DEADLINE;
     private long maxResponseBytes = 64L * 1024 * 1024;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private @Nullable HttpClient httpClient;
@@ -639,17 +543,18 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     }
 
     /**
-     * How often a request is retried after a retryable failure, 0..10. Default 2.
+     * Requests per batch at most, the first one included, 1..10 (the LLM reasoner's option of the same
+     * name). Default 3: two retries after a retryable failure.
      *
-     * @param maxRetries retries per request, 0..10
+     * @param maxAttempts requests per batch, 1..10
      * @return this builder
      * @throws InvalidInputException if it is out of range
      */
-    public Builder maxRetries(int maxRetries) {
-      if (maxRetries < 0 || maxRetries > 10) {
-        throw new InvalidInputException("maxRetries", "must be between 0 and 10, was " + maxRetries);
+    public Builder maxAttempts(int maxAttempts) {
+      if (maxAttempts < 1 || maxAttempts > RetryingHttp.MAX_ATTEMPTS) {
+        throw new InvalidInputException("maxAttempts", "must be between 1 and 10, was " + maxAttempts);
       }
-      this.maxRetries = maxRetries;
+      this.maxAttempts = maxAttempts;
       return this;
     }
 
@@ -667,6 +572,26 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
         throw new InvalidInputException("retryBackoff", "must be between 0 and 30 s, was " + retryBackoff);
       }
       this.retryBackoff = retryBackoff;
+      return this;
+    }
+
+    /**
+     * The longest one {@link OpenAiCompatibleEmbedder#embed} call may take, every batch, attempt and wait
+     * included (the LLM reasoner's option of the same name): an attempt waits at most for what is left of
+     * it, and a retry that would pass it is not made. Default {@link #DEFAULT_DEADLINE}, 5 minutes; at
+     * most 1 hour.
+     *
+     * @param deadline between 1 ms and 1 hour
+     * @return this builder
+     * @throws InvalidInputException if it is out of range
+     * @throws NullPointerException if {@code deadline} is null
+     */
+    public Builder deadline(Duration deadline) {
+      Objects.requireNonNull(deadline, "deadline");
+      if (deadline.isNegative() || deadline.isZero() || deadline.compareTo(Duration.ofHours(1)) > 0) {
+        throw new InvalidInputException("deadline", "must be between 1 ms and 1 hour, was " + deadline);
+      }
+      this.deadline = deadline;
       return this;
     }
 

@@ -237,7 +237,7 @@ class OpenAiCompatibleEmbedderTest {
   @MethodSource("keyEchoes")
   void noLongPieceOfTheKeyReachesAMessageInAnySpelling(String echo, FakeEmbeddingServer.Answer answer) {
     server.then(answer);
-    EmbeddingException e = failure(() -> builder().apiKey(SLASHED_KEY).maxRetries(0).build().embed(List.of("a")));
+    EmbeddingException e = failure(() -> builder().apiKey(SLASHED_KEY).maxAttempts(1).build().embed(List.of("a")));
     assertThat(e.getMessage()).contains("***");
     for (int i = 0; i + 8 <= SLASHED_KEY.length(); i++) {
       String piece = SLASHED_KEY.substring(i, i + 8);
@@ -251,7 +251,7 @@ class OpenAiCompatibleEmbedderTest {
     server.then(status(502, "<html>\n<h1>502 Bad Gateway</h1>\n</html>"));
 
     EmbeddingException e =
-        failure(() -> builder().maxRetries(0).build().embed(List.of("a")));
+        failure(() -> builder().maxAttempts(1).build().embed(List.of("a")));
 
     assertThat(e.httpStatus()).hasValue(502);
     assertThat(e.getMessage()).endsWith("answered HTTP 502: <html> <h1>502 Bad Gateway</h1> </html>");
@@ -262,7 +262,7 @@ class OpenAiCompatibleEmbedderTest {
     server.then(huge(500, 2_000_000, false));
 
     EmbeddingException e =
-        failure(() -> builder().maxRetries(0).build().embed(List.of("a")));
+        failure(() -> builder().maxAttempts(1).build().embed(List.of("a")));
 
     assertThat(e.httpStatus()).hasValue(500);
     assertThat(e.getMessage()).hasSizeLessThan(500);
@@ -275,7 +275,7 @@ class OpenAiCompatibleEmbedderTest {
         status(503, ""),
         correct());
 
-    assertVectors(builder().maxRetries(2).build().embed(List.of("a")), List.of("a"));
+    assertVectors(builder().maxAttempts(3).build().embed(List.of("a")), List.of("a"));
     assertThat(server.requests()).hasSize(3);
   }
 
@@ -287,21 +287,50 @@ class OpenAiCompatibleEmbedderTest {
     });
 
     long start = System.nanoTime();
-    assertVectors(builder().maxRetries(1).build().embed(List.of("a")), List.of("a"));
+    assertVectors(builder().maxAttempts(2).build().embed(List.of("a")), List.of("a"));
 
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
     assertThat(server.requests()).hasSize(2);
   }
 
+  /** A retry whose wait would pass the deadline of the call is not made: one request, and the message says why. */
   @Test
-  void givesUpAfterMaxRetries() {
+  void aRetryThatWouldPassTheDeadlineIsNotMade() {
+    server.then(status(503, "{\"error\":\"overloaded\"}"), correct());
+
+    EmbeddingException e = failure(() -> builder().maxAttempts(3).retryBackoff(Duration.ofSeconds(2))
+        .deadline(Duration.ofMillis(500)).build().embed(List.of("a")));
+
+    assertThat(e.httpStatus()).hasValue(503);
+    assertThat(e.getMessage()).contains("answered HTTP 503 (attempt 1 of 3): overloaded")
+        .contains("would pass the deadline of 500 ms for the whole call");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  /** A server asking for a longer wait than the client's bound ends the retries instead of being retried early. */
+  @Test
+  void aRetryAfterBeyondThirtySecondsEndsTheRetries() {
+    server.then((request, exchange, srv) -> {
+      exchange.getResponseHeaders().set("Retry-After", "120");
+      FakeEmbeddingServer.send(exchange, 429, "{\"error\":{\"message\":\"slow down\"}}");
+    }, correct());
+
+    EmbeddingException e = failure(() -> builder().maxAttempts(3).build().embed(List.of("a")));
+
+    assertThat(e.httpStatus()).hasValue(429);
+    assertThat(e.getMessage()).contains("the server asked to wait 120 s, more than the 30 s this client waits");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void givesUpAfterMaxAttempts() {
     server.then(status(503, "{}"), status(503, "{}"), status(503, "{\"error\":\"overloaded\"}"), correct());
 
     EmbeddingException e =
-        failure(() -> builder().maxRetries(2).build().embed(List.of("a")));
+        failure(() -> builder().maxAttempts(3).build().embed(List.of("a")));
 
     assertThat(e.httpStatus()).hasValue(503);
-    assertThat(e.getMessage()).contains("answered HTTP 503 (attempt 3): overloaded");
+    assertThat(e.getMessage()).contains("answered HTTP 503 (attempt 3 of 3): overloaded");
     assertThat(server.requests()).hasSize(3);
   }
 
@@ -390,7 +419,7 @@ class OpenAiCompatibleEmbedderTest {
   @Test
   void timesOutWhenTheServerSendsNothing() {
     server.then(hang());
-    OpenAiCompatibleEmbedder embedder = builder().timeout(Duration.ofMillis(300)).maxRetries(0).build();
+    OpenAiCompatibleEmbedder embedder = builder().timeout(Duration.ofMillis(300)).maxAttempts(1).build();
 
     long start = System.nanoTime();
     EmbeddingException e = failure(() -> embedder.embed(List.of("a")));
@@ -403,7 +432,7 @@ class OpenAiCompatibleEmbedderTest {
   @Test
   void timesOutWhenTheBodyStalls() {
     server.then(stallAfterHeaders());
-    OpenAiCompatibleEmbedder embedder = builder().timeout(Duration.ofMillis(300)).maxRetries(0).build();
+    OpenAiCompatibleEmbedder embedder = builder().timeout(Duration.ofMillis(300)).maxAttempts(1).build();
 
     long start = System.nanoTime();
     EmbeddingException e = failure(() -> embedder.embed(List.of("a")));
@@ -416,7 +445,7 @@ class OpenAiCompatibleEmbedderTest {
   void retriesAfterATimeout() {
     server.then(hang(), correct());
 
-    List<float[]> vectors = builder().timeout(Duration.ofMillis(300)).maxRetries(1).build().embed(List.of("a"));
+    List<float[]> vectors = builder().timeout(Duration.ofMillis(300)).maxAttempts(2).build().embed(List.of("a"));
 
     assertVectors(vectors, List.of("a"));
     assertThat(server.requests()).hasSize(2);
@@ -428,12 +457,12 @@ class OpenAiCompatibleEmbedderTest {
     try (FakeEmbeddingServer gone = FakeEmbeddingServer.start(DIM)) {
       deadUrl = gone.baseUrl();
     }
-    OpenAiCompatibleEmbedder embedder = builder().baseUrl(deadUrl).maxRetries(1).build();
+    OpenAiCompatibleEmbedder embedder = builder().baseUrl(deadUrl).maxAttempts(2).build();
 
     EmbeddingException e = failure(() -> embedder.embed(List.of("a")));
 
     assertThat(e.code()).isEqualTo(ErrorCode.REASONER_FAILED);
-    assertThat(e.getMessage()).startsWith("POST " + deadUrl + "/embeddings failed (attempt 2): ");
+    assertThat(e.getMessage()).startsWith("POST " + deadUrl + "/embeddings failed (attempt 2 of 2): ");
     assertThat(e.getCause()).isInstanceOf(IOException.class);
   }
 
@@ -464,7 +493,9 @@ class OpenAiCompatibleEmbedderTest {
     assertThatThrownBy(() -> b.model(" ")).hasMessageStartingWith("model");
     assertThatThrownBy(() -> b.dimension(0)).hasMessageStartingWith("dimension");
     assertThatThrownBy(() -> b.batchSize(0)).hasMessageStartingWith("batchSize");
-    assertThatThrownBy(() -> b.maxRetries(-1)).hasMessageStartingWith("maxRetries");
+    assertThatThrownBy(() -> b.maxAttempts(0)).hasMessageStartingWith("maxAttempts");
+    assertThatThrownBy(() -> b.maxAttempts(11)).hasMessageStartingWith("maxAttempts");
+    assertThatThrownBy(() -> b.deadline(Duration.ZERO)).hasMessageStartingWith("deadline");
     assertThatThrownBy(() -> b.timeout(Duration.ZERO)).hasMessageStartingWith("timeout");
     assertThatThrownBy(() -> b.retryBackoff(Duration.ofMillis(-1))).hasMessageStartingWith("retryBackoff");
     assertThatThrownBy(() -> b.maxResponseBytes(10)).hasMessageStartingWith("maxResponseBytes");

@@ -7,6 +7,7 @@ package dev.engram.reasoner.llm;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.http.RetryingHttp;
 import java.io.IOException;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -41,7 +42,7 @@ abstract class HttpModelClient implements ModelClient {
   record Exchange(JsonNode value, long inputTokens, long outputTokens, int attempts) {}
 
   /** Runs the call's requests, all of them done before {@code until}. */
-  abstract Exchange exchange(Call call, HttpTransport.Deadline until);
+  abstract Exchange exchange(Call call, RetryingHttp.Deadline until);
 
   @Override
   public final Answer complete(Call call) {
@@ -51,7 +52,7 @@ abstract class HttpModelClient implements ModelClient {
           + " (or point " + config.baseUrlVariable() + " at a local server, which needs no key)", null);
     }
     long start = System.nanoTime();
-    HttpTransport.Deadline until = transport.startDeadline();
+    RetryingHttp.Deadline until = transport.startDeadline();
     Exchange x;
     try {
       x = exchange(call, until);

@@ -7,6 +7,7 @@ package dev.engram.reasoner.llm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.http.RetryingHttp;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -35,7 +36,7 @@ final class OpenAiClient extends HttpModelClient {
   }
 
   @Override
-  Exchange exchange(Call call, HttpTransport.Deadline until) {
+  Exchange exchange(Call call, RetryingHttp.Deadline until) {
     Map<String, String> headers = new LinkedHashMap<>();
     if (apiKey != null) {
       headers.put("Authorization", "Bearer " + apiKey);

@@ -57,14 +57,15 @@ public class EngramAutoConfiguration {
   private static final Logger LOG = LoggerFactory.getLogger(EngramAutoConfiguration.class);
 
   /**
-   * The store named by {@code engram.store}. The {@link Engram} built on it owns it and closes it.
+   * The store named by {@code engram.store}. The context closes it, after the {@link Engram} bean that
+   * uses it.
    *
    * @param properties the settings
    * @return the store
    * @throws InvalidInputException if {@code engram.store} is malformed or names a store whose module
    *     is missing
    */
-  @Bean(destroyMethod = "")
+  @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean({MemoryStore.class, Engram.class})
   public MemoryStore engramMemoryStore(EngramProperties properties) {
     String spec = properties.getStore() == null ? "" : properties.getStore().strip();
@@ -153,12 +154,15 @@ public class EngramAutoConfiguration {
    * @param store the store
    * @param reasoner the reasoner
    * @param embedder the embedder, if any
-   * @return the facade; closed (with its store) when the context closes
+   * @return the facade, closed when the context closes; it borrows the store ({@link
+   *     EngramBuilder#borrowedStore}) and never closes it: the store bean's own definition does (this
+   *     starter's closes its store; an application's bean is closed, or kept open, as the application
+   *     declared it)
    */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   public Engram engram(MemoryStore store, Reasoner reasoner, ObjectProvider<Embedder> embedder) {
-    EngramBuilder builder = Engram.builder().store(store).reasoner(reasoner);
+    EngramBuilder builder = Engram.builder().borrowedStore(store).reasoner(reasoner);
     embedder.ifAvailable(builder::embedder);
     return builder.build();
   }

@@ -8,11 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.Engram;
+import dev.engram.ErrorCode;
 import dev.engram.Grants;
 import dev.engram.InvalidGrantException;
 import dev.engram.InvalidInputException;
 import dev.engram.SearchMode;
 import dev.engram.SearchRequest;
+import dev.engram.StoreException;
 import dev.engram.WriteOptions;
 import dev.engram.embeddings.e5.E5SmallEmbedder;
 import dev.engram.embeddings.minilm.MiniLmEmbedder;
@@ -266,6 +268,32 @@ class EngramAutoConfigurationTest {
       assertThat(context.getBean(Engram.class)).isSameAs(own);
       assertThat(context).doesNotHaveBean(MemoryStore.class).doesNotHaveBean(Reasoner.class);
     });
+  }
+
+  /** A store the application keeps open beyond its context (the context does not close it). */
+  @Configuration(proxyBeanMethods = false)
+  static class KeptOpenStore {
+    static final InMemoryMemoryStore STORE = new InMemoryMemoryStore();
+
+    @Bean(destroyMethod = "")
+    MemoryStore keptOpen() {
+      return STORE;
+    }
+  }
+
+  @Test
+  void theApplicationsOwnStoreIsNeverClosedByTheStarterAndItsOwnIsClosedWithTheContext() {
+    runner.withUserConfiguration(KeptOpenStore.class).withPropertyValues("engram.embedder=none")
+        .run(context -> writesAndReadsBack(context.getBean(Engram.class)));
+    // the context is closed: its Engram was, and the application's store is still open
+    assertThat(KeptOpenStore.STORE.headRevision("app/user/u1")).isPositive();
+    MemoryStore[] ours = new MemoryStore[1];
+    runner.withPropertyValues("engram.embedder=none").run(context -> {
+      ours[0] = context.getBean(MemoryStore.class);
+      writesAndReadsBack(context.getBean(Engram.class));
+    });
+    assertThatThrownBy(() -> ours[0].headRevision("app/user/u1")).isInstanceOfSatisfying(StoreException.class,
+        e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_CLOSED));
   }
 
   @Test

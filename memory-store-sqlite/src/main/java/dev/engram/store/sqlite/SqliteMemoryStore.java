@@ -66,9 +66,11 @@ import org.slf4j.LoggerFactory;
  * own commits.
  *
  * <p>Opened on a {@link Path}, the store owns two HikariCP pools (their housekeeping threads run until
- * {@link #close()}) and a daemon thread that checkpoints the write-ahead log
- * ({@link Builder#backgroundCheckpoint}). Opened on a {@link DataSource}, it uses only the caller's pool,
- * which must allow at least two connections at a time.
+ * {@link #close()}) and checkpoints the write-ahead log in the background
+ * ({@link Builder#backgroundCheckpoint}) on the application's scheduler ({@link Builder#checkpointScheduler})
+ * or, by default, on a daemon thread of its own, {@code engram-sqlite-checkpoint}, started with the first
+ * commit. Opened on a {@link DataSource}, it uses only the caller's pool, which must allow at least two
+ * connections at a time, and starts no thread.
  *
  * <p>The schema is created and upgraded on open and recorded in the {@code engram_schema_version} table.
  * A file that is not an Engram database, or whose schema is newer than this library, is refused with a
@@ -224,7 +226,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
       }
       this.writers = new Connections(writePool, writerPragmas);
       this.readers = new Connections(readPool, pragmas);
-      this.checkpointer = b.backgroundCheckpoint ? new Checkpointer(source, database) : null;
+      this.checkpointer = b.backgroundCheckpoint ? new Checkpointer(source, database, b.checkpointScheduler) : null;
     } else {
       DataSource source = Objects.requireNonNull(b.dataSource);
       this.database = "SQLite DataSource " + source.getClass().getName();
@@ -576,6 +578,19 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
   }
 
   /** Closes the connection pools the store created and the statements it cached. Idempotent. */
+  /** Background checkpoints run so far (zero without them). */
+  long checkpointRuns() {
+    return checkpointer == null ? 0 : checkpointer.runs();
+  }
+
+  /**
+   * Waits until a background checkpoint copied every commit so far into the database file; false when
+   * {@code timeout} passes first or there are no background checkpoints.
+   */
+  boolean awaitCheckpointed(Duration timeout) throws InterruptedException {
+    return checkpointer != null && checkpointer.awaitCopied(timeout);
+  }
+
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
@@ -671,6 +686,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     private Duration writeLockTimeout = Duration.ofSeconds(30);
     private int readPoolSize = 4;
     private boolean backgroundCheckpoint = true;
+    private java.util.concurrent.@Nullable ScheduledExecutorService checkpointScheduler;
     private final Set<String> given = new java.util.HashSet<>();
     private boolean built;
 
@@ -749,7 +765,8 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
      * which then also syncs both files: about one write in fifty pays that. With this on, the store's
      * thread runs a passive checkpoint (it waits for no lock and no writer waits for it) after every 32
      * commits or 200 ms after a commit, and the writer checkpoints itself only at 4,000 pages. What a
-     * commit guarantees is the same either way; off, no thread is started and SQLite's default applies.
+     * commit guarantees is the same either way; off, nothing is scheduled, no thread is started and
+     * SQLite's default applies. Where the checkpoints run: {@link #checkpointScheduler}.
      *
      * @param enabled whether to checkpoint in the background
      * @return this builder
@@ -762,16 +779,39 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     }
 
     /**
+     * Where the background checkpoints run ({@link #backgroundCheckpoint}), instead of a thread of the
+     * store's own: short tasks (one passive checkpoint each, at most one at a time) scheduled after a
+     * commit, the way {@code Caffeine.scheduler(...)} takes the application's scheduler. The store never
+     * shuts it down; a scheduler that refuses a task is logged at WARN, and the writer's own checkpoint still
+     * bounds the log. By default the store runs them on one daemon thread, {@code engram-sqlite-checkpoint},
+     * started with its first commit and stopped by {@link SqliteMemoryStore#close()}.
+     *
+     * @param scheduler the scheduler
+     * @return this builder
+     * @throws IllegalStateException if it was already set
+     */
+    public Builder checkpointScheduler(java.util.concurrent.ScheduledExecutorService scheduler) {
+      once("checkpointScheduler");
+      this.checkpointScheduler = Objects.requireNonNull(scheduler, "checkpointScheduler");
+      return this;
+    }
+
+    /**
      * Opens the store.
      *
      * @return the store, owning the connection pools it opened
-     * @throws IllegalStateException if {@code build()} was already called on this builder
      * @throws StoreException if the database is not an Engram database or has a newer schema, or cannot be
      *     opened
+     * @throws IllegalStateException if it was already built, or a {@link #checkpointScheduler} was given to a
+     *     store without background checkpoints (turned off, or opened on a DataSource)
      */
     public SqliteMemoryStore build() {
       if (built) {
         throw new IllegalStateException("build() was already called on this builder");
+      }
+      if (checkpointScheduler != null && (!backgroundCheckpoint || dataSource != null)) {
+        throw new IllegalStateException("checkpointScheduler was set, but this store runs no background checkpoint ("
+            + (dataSource != null ? "it is opened on a DataSource" : "backgroundCheckpoint is false") + ")");
       }
       built = true;
       return new SqliteMemoryStore(this);

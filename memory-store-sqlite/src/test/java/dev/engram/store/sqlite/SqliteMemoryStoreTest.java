@@ -30,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteDataSource;
@@ -186,27 +187,57 @@ class SqliteMemoryStoreTest {
     }
   }
 
+  /**
+   * Another connection holds the write lock; the write waits instead of failing. The lock is released only
+   * once the writer's stack shows it was refused and is pausing before its next attempt
+   * ({@code WriteLock.withBusyRetry} in {@code Thread.sleep}), so the wait is proven, not assumed.
+   */
   @Test
   void aWriterWaitsForAShortLockInsteadOfFailing() throws Exception {
     Path db = dir.resolve("wait.db");
+    ExecutorService pool = Executors.newSingleThreadExecutor();
     try (SqliteMemoryStore store = SqliteMemoryStore.builder(db).busyTimeout(Duration.ofMillis(20)).build();
         Engram e = engram(store);
         Connection other = DriverManager.getConnection("jdbc:sqlite:" + db);
         Statement s = other.createStatement()) {
       s.execute("BEGIN IMMEDIATE");
-      Thread release = new Thread(() -> {
-        try {
-          Thread.sleep(400);
-          s.execute("ROLLBACK");
-        } catch (Exception x) {
-          throw new IllegalStateException(x);
-        }
+      java.util.concurrent.atomic.AtomicReference<Thread> writer = new java.util.concurrent.atomic.AtomicReference<>();
+      Future<?> write = pool.submit(() -> {
+        writer.set(Thread.currentThread());
+        return e.write(U1, "Written once the lock is free.", WriteOptions.builder().build());
       });
-      release.start();
-      e.write(U1, "Written once the lock is free.", WriteOptions.builder().build());
-      release.join();
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (!pausingBetweenAttempts(writer.get())) {
+        assertThat(write.isDone()).as("the write finished while the lock was held").isFalse();
+        assertThat(System.nanoTime()).as("the writer never retried the lock").isLessThan(deadline);
+        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+      }
+      assertThat(e.revision(U1, "app/user/u1")).isZero();
+      s.execute("ROLLBACK");
+      write.get(20, TimeUnit.SECONDS);
       assertThat(e.revision(U1, "app/user/u1")).isEqualTo(1);
+    } finally {
+      pool.shutdownNow();
     }
+  }
+
+  /** Whether {@code t} is in the pause of {@code WriteLock.withBusyRetry} between two attempts at the lock. */
+  private static boolean pausingBetweenAttempts(@Nullable Thread t) {
+    if (t == null) {
+      return false;
+    }
+    StackTraceElement[] stack = t.getStackTrace();
+    boolean sleeping = false;
+    for (StackTraceElement f : stack) {
+      if (f.getClassName().equals(Thread.class.getName()) && f.getMethodName().startsWith("sleep")) {
+        sleeping = true;
+      } else if (f.getClassName().equals(WriteLock.class.getName()) && f.getMethodName().equals("withBusyRetry")) {
+        return sleeping;
+      } else if (!f.getClassName().startsWith("java.")) {
+        sleeping = false;
+      }
+    }
+    return false;
   }
 
   @Test

@@ -2,7 +2,7 @@
  * Copyright 2026 The Engram developers
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.engram.embeddings.http;
+package dev.engram.http;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * Collects a response body up to a limit. Past the limit it either keeps the first {@code limit}
  * bytes and stops reading ({@code truncate}) or fails with {@link TooLarge}.
  */
-final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<byte[]> {
+final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
 
   /** The body was longer than the limit. */
   static final class TooLarge extends IOException {
@@ -35,7 +35,7 @@ final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<byte[]>
   private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
   private volatile Flow.@Nullable Subscription subscription;
 
-  LimitedBodySubscriber(long limit, boolean truncate) {
+  LimitedBody(long limit, boolean truncate) {
     this.limit = limit;
     this.truncate = truncate;
   }
