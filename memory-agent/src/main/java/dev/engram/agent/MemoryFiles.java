@@ -326,6 +326,18 @@ public final class MemoryFiles {
   }
 
   /**
+   * The tools a view in {@code mode} offers, for a framework that registers tools before it binds a view
+   * per request ({@link #tools()} of a view with that mode).
+   *
+   * @param mode {@link MemoryMode#READ}: {@code memory_file_view} only; {@link MemoryMode#READ_WRITE}: all six
+   * @return the specs, in a stable order
+   * @throws NullPointerException if {@code mode} is null
+   */
+  public static List<ToolSpec> toolSpecs(MemoryMode mode) {
+    return FileTools.specs(Objects.requireNonNull(mode, "mode"));
+  }
+
+  /**
    * Runs one of {@link #tools()} with the model's JSON arguments, validated against its schema first.
    *
    * @param name the tool name
