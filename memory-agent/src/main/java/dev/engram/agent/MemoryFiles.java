@@ -171,6 +171,7 @@ public final class MemoryFiles {
    *
    * @param path {@code /memories} or a path below it
    * @return the listing or the numbered file, or an error
+   * @throws NullPointerException if an argument is null
    */
   public FileResult view(String path) {
     Objects.requireNonNull(path, "path");
@@ -183,6 +184,7 @@ public final class MemoryFiles {
    * @param path a file below {@code /memories}
    * @param range the lines, 1-based, {@code end} {@value ViewRange#TO_END} for the last
    * @return the numbered lines, or an error (a range outside the file, a directory)
+   * @throws NullPointerException if an argument is null
    */
   public FileResult view(String path, ViewRange range) {
     Objects.requireNonNull(path, "path");
@@ -197,6 +199,7 @@ public final class MemoryFiles {
    * @param fileText the text
    * @return {@code File created successfully at: <path>}, or an error (the file exists, a read-only view,
    *     text over memory's limits)
+   * @throws NullPointerException if an argument is null
    */
   public FileResult create(String path, String fileText) {
     Objects.requireNonNull(path, "path");
@@ -212,6 +215,7 @@ public final class MemoryFiles {
    * @param newStr what replaces it
    * @return {@code The memory file has been edited.} with a numbered snippet around the edit, or an
    *     error (no occurrence, several occurrences with their line numbers)
+   * @throws NullPointerException if an argument is null
    */
   public FileResult strReplace(String path, String oldStr, String newStr) {
     return strReplace(path, oldStr, newStr, FileEditOptions.defaults());
@@ -226,6 +230,7 @@ public final class MemoryFiles {
    * @param options an expected content hash
    * @return {@code The memory file has been edited.} with a numbered snippet around the edit, or an
    *     error (no occurrence, several occurrences with their line numbers, a stale hash)
+   * @throws NullPointerException if an argument is null
    */
   public FileResult strReplace(String path, String oldStr, String newStr, FileEditOptions options) {
     Objects.requireNonNull(path, "path");
@@ -242,6 +247,7 @@ public final class MemoryFiles {
    * @param insertLine the line after which the text goes, 0 (before the first) to the file's line count
    * @param insertText the text
    * @return {@code The file <path> has been edited.}, or an error (a line outside [0, n])
+   * @throws NullPointerException if an argument is null
    */
   public FileResult insert(String path, long insertLine, String insertText) {
     return insert(path, insertLine, insertText, FileEditOptions.defaults());
@@ -255,6 +261,7 @@ public final class MemoryFiles {
    * @param insertText the text
    * @param options an expected content hash
    * @return {@code The file <path> has been edited.}, or an error (a line outside [0, n], a stale hash)
+   * @throws NullPointerException if an argument is null
    */
   public FileResult insert(String path, long insertLine, String insertText, FileEditOptions options) {
     Objects.requireNonNull(path, "path");
@@ -268,6 +275,7 @@ public final class MemoryFiles {
    *
    * @param path a file or a directory below {@code /memories} (never {@code /memories} itself)
    * @return {@code Successfully deleted <path>}, or an error
+   * @throws NullPointerException if an argument is null
    */
   public FileResult delete(String path) {
     return delete(path, FileEditOptions.defaults());
@@ -279,6 +287,7 @@ public final class MemoryFiles {
    * @param path a file or a directory below {@code /memories} (never {@code /memories} itself)
    * @param options an expected content hash (files only)
    * @return {@code Successfully deleted <path>}, or an error
+   * @throws NullPointerException if an argument is null
    */
   public FileResult delete(String path, FileEditOptions options) {
     Objects.requireNonNull(path, "path");
@@ -292,6 +301,7 @@ public final class MemoryFiles {
    * @param oldPath a file or directory below {@code /memories}
    * @param newPath where nothing is yet
    * @return {@code Successfully renamed <old> to <new>}, or an error (the destination exists)
+   * @throws NullPointerException if an argument is null
    */
   public FileResult rename(String oldPath, String newPath) {
     return rename(oldPath, newPath, FileEditOptions.defaults());
@@ -304,6 +314,7 @@ public final class MemoryFiles {
    * @param newPath where nothing is yet
    * @param options an expected content hash (files only)
    * @return {@code Successfully renamed <old> to <new>}, or an error (the destination exists)
+   * @throws NullPointerException if an argument is null
    */
   public FileResult rename(String oldPath, String newPath, FileEditOptions options) {
     Objects.requireNonNull(oldPath, "oldPath");
@@ -714,9 +725,9 @@ public final class MemoryFiles {
   private static String notes(String given, WriteResult r) {
     StringBuilder out = new StringBuilder();
     if (!r.entry().content().equals(given)) {
-      out.append("\nNote: memory stores the text normalized (no blank lines, lines trimmed, runs of spaces made "
-          + "one); it now has ").append(lines(r.entry().content()).size())
-          .append(" lines. View the file to see them as stored.");
+      out.append("\nNote: memory stored the text otherwise than given (it keeps text normalized: no blank lines, "
+          + "lines trimmed, runs of spaces made one); the file now has ").append(lines(r.entry().content()).size())
+          .append(" lines. View it to see them as stored.");
     }
     for (String w : r.warnings()) {
       if (w.startsWith("disclosure")) {

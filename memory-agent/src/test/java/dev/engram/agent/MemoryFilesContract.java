@@ -187,9 +187,9 @@ abstract class MemoryFilesContract {
   @Test
   void textIsStoredNormalizedAndTheResultSaysSo() {
     FileResult r = files.create("/memories/n.md", "# Title\n\n  - item   one\n");
-    assertThat(ok(r)).isEqualTo("File created successfully at: /memories/n.md\nNote: memory stores the text "
-        + "normalized (no blank lines, lines trimmed, runs of spaces made one); it now has 2 lines. View the file "
-        + "to see them as stored.");
+    assertThat(ok(r)).isEqualTo("File created successfully at: /memories/n.md\nNote: memory stored the text "
+        + "otherwise than given (it keeps text normalized: no blank lines, lines trimmed, runs of spaces made one); "
+        + "the file now has 2 lines. View it to see them as stored.");
     assertThat(ok(files.view("/memories/n.md"))).endsWith("     1\t# Title\n     2\t- item one");
     assertThat(ok(files.create("/memories/plain.md", "already normal"))).doesNotContain("Note:");
   }
