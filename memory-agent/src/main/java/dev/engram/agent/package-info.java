@@ -7,7 +7,8 @@
  * {@link dev.engram.agent.MemoryResource}, bound per request to trusted {@link dev.engram.Grants}.
  *
  * <p>No tool takes a namespace, scope or grant: grants come only from
- * {@link dev.engram.agent.MemoryResource#bind(dev.engram.Grants)}.
+ * {@link dev.engram.agent.MemoryResource#bind(dev.engram.Grants)}. {@link dev.engram.agent.MemoryFiles} is the
+ * command set of Claude's memory tool ({@code /memories} files over a scope's path entries), bound the same way.
  */
 @NullMarked
 package dev.engram.agent;

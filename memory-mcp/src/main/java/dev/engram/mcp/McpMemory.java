@@ -10,6 +10,8 @@ import dev.engram.Grants;
 import dev.engram.InvalidInputException;
 import dev.engram.agent.AgentMemory;
 import dev.engram.agent.AgentRuntime;
+import dev.engram.agent.FileResult;
+import dev.engram.agent.MemoryFiles;
 import dev.engram.agent.MemoryResource;
 import dev.engram.agent.ToolResult;
 import dev.engram.agent.ToolSpec;
@@ -41,34 +43,47 @@ final class McpMemory {
   static final String TOPIC_PREFIX = "memory://topic/";
   static final String PROMPT = "memory_context";
   static final String BOOT_PROMPT = "memory_boot";
+  /** The {@code _meta} key of a file result that carries the file's content hash. */
+  static final String CONTENT_HASH_META = "dev.engram/content_hash";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final MemoryResource resource;
   private final Function<McpSyncServerExchange, @Nullable Grants> grantsOf;
   private final McpJsonMapper mapper;
   private final @Nullable AgentRuntime fixedClient;
+  private final @Nullable Function<Grants, MemoryFiles> files;
 
   /**
    * @param fixedClient the runtime the operator named for every client; null: each client's runtime
    *     is read from the name in its initialize request, else the generic {@link AgentRuntime#MCP}
+   * @param files the memory file view of a request's grants, when the server offers the file tools
    */
   McpMemory(MemoryResource resource, Function<McpSyncServerExchange, @Nullable Grants> grantsOf, McpJsonMapper mapper,
-      @Nullable AgentRuntime fixedClient) {
+      @Nullable AgentRuntime fixedClient, @Nullable Function<Grants, MemoryFiles> files) {
     this.resource = resource;
     this.grantsOf = grantsOf;
     this.mapper = mapper;
     this.fixedClient = fixedClient;
+    this.files = files;
   }
 
-  McpSyncServer build(McpServer.SyncSpecification<?> spec, String version, List<ToolSpec> tools) {
+  McpSyncServer build(McpServer.SyncSpecification<?> spec, String version, List<ToolSpec> tools,
+      List<ToolSpec> fileTools) {
+    List<SyncToolSpecification> all = new ArrayList<>(toolSpecs(tools));
+    all.addAll(fileToolSpecs(fileTools));
+    String instructions = tools.isEmpty() ? "" : "Long-term memory of this user and earlier work. Call memory_boot once "
+        + "at the start of a session for the boot memory (working rules, persona, user preferences, this runtime's "
+        + "rules). Read memory with memory_read and memory_search; remember new durable facts with memory_write. The "
+        + "prompt memory_context gives the memory for a message, the prompt memory_boot the boot memory.";
+    if (!fileTools.isEmpty()) {
+      instructions += (instructions.isEmpty() ? "" : " ") + "Memory files live below /memories: look with "
+          + "memory_file_view on /memories first, and keep what you learn there with the other memory_file_* tools.";
+    }
     return spec.serverInfo("engram-memory", version)
-        .instructions("Long-term memory of this user and earlier work. Call memory_boot once at the start of a "
-            + "session for the boot memory (working rules, persona, user preferences, this runtime's rules). Read "
-            + "memory with memory_read and memory_search; remember new durable facts with memory_write. The prompt "
-            + "memory_context gives the memory for a message, the prompt memory_boot the boot memory.")
+        .instructions(instructions)
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).prompts(false).build())
         .validateToolInputs(false)
-        .tools(toolSpecs(tools))
+        .tools(all)
         .resources(scanResource())
         .resourceTemplates(topicTemplate())
         .prompts(contextPrompt(), bootPrompt())
@@ -84,6 +99,28 @@ final class McpMemory {
         AgentMemory agent = agent(exchange);
         ToolResult r = agent.call(request.name(), arguments(request.arguments()));
         return McpSchema.CallToolResult.builder().addTextContent(r.text()).isError(r.isError()).build();
+      }).build());
+    }
+    return out;
+  }
+
+  private List<SyncToolSpecification> fileToolSpecs(List<ToolSpec> tools) {
+    List<SyncToolSpecification> out = new ArrayList<>();
+    for (ToolSpec t : tools) {
+      McpSchema.Tool tool = McpSchema.Tool.builder().name(t.name()).description(t.description())
+          .inputSchema(mapper, t.inputSchema()).build();
+      out.add(SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
+        Grants grants = grantsOf.apply(exchange);
+        if (grants == null || files == null) {
+          throw McpError.builder(McpSchema.ErrorCodes.INVALID_REQUEST).message("unauthorized").build();
+        }
+        FileResult r = files.apply(grants).call(request.name(), arguments(request.arguments()));
+        McpSchema.CallToolResult.Builder result = McpSchema.CallToolResult.builder().addTextContent(r.text())
+            .isError(r.isError());
+        if (r.contentHash() != null) {
+          result.meta(Map.of(CONTENT_HASH_META, r.contentHash()));
+        }
+        return result.build();
       }).build());
     }
     return out;

@@ -10,6 +10,8 @@ import dev.engram.EngramBuilder;
 import dev.engram.Grants;
 import dev.engram.InvalidGrantException;
 import dev.engram.InvalidInputException;
+import dev.engram.agent.MemoryFiles;
+import dev.engram.agent.MemoryFilesOptions;
 import dev.engram.agent.MemoryMode;
 import dev.engram.agent.AgentRuntime;
 import dev.engram.agent.MemoryResource;
@@ -60,7 +62,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code java -jar memory-mcp.jar --store memory|sqlite:FILE|postgres:JDBC_URL --grant NS [--grant NS …]
- * [--mode read|read-write] [--embedder e5|minilm|none] [--reasoner deterministic|llm] [--client-type CLIENT] [--http PORT
+ * [--mode read|read-write] [--tool-profile memory|files|all] [--embedder e5|minilm|none] [--reasoner deterministic|llm]
+ * [--client-type CLIENT] [--http PORT
  * --tokens FILE [--bind ADDRESS] [--max-concurrent-per-token N]] [--max-request-bytes BYTES]}. Over stdio stdout carries the protocol only; every log line goes to
  * stderr. A configuration it cannot start with exits with status 2 and says why.
  */
@@ -102,6 +105,11 @@ public final class MemoryMcpServer implements Callable<Integer> {
           + "opencode, pi, openclaw, hermes, zcode, dsh or mcp (any id of lowercase letters, digits and '-' works); "
           + "default: read from each client's name.")
   @Nullable String clientType;
+
+  @Option(names = "--tool-profile", paramLabel = "PROFILE",
+      description = "memory | files | all: the memory_* tools (default), the memory_file_* tools of Claude's memory "
+          + "tool protocol over /memories, or both.")
+  String toolProfile = "memory";
 
   @Option(names = "--http", paramLabel = "PORT", description = "Serve streamable HTTP on this port instead of stdio.")
   @Nullable Integer httpPort;
@@ -164,6 +172,9 @@ public final class MemoryMcpServer implements Callable<Integer> {
     if (!embedder.equals("e5") && !embedder.equals("minilm") && !embedder.equals("none")) {
       throw new StartupException("--embedder must be e5, minilm or none, was '" + embedder + "'");
     }
+    if (!toolProfile.equals("memory") && !toolProfile.equals("files") && !toolProfile.equals("all")) {
+      throw new StartupException("--tool-profile must be memory, files or all, was '" + toolProfile + "'");
+    }
     if (maxRequestBytes < MIN_REQUEST_BYTES || maxRequestBytes > MAX_REQUEST_BYTES) {
       throw new StartupException("--max-request-bytes must be between " + MIN_REQUEST_BYTES + " and " + MAX_REQUEST_BYTES
           + ", was " + maxRequestBytes);
@@ -220,15 +231,19 @@ public final class MemoryMcpServer implements Callable<Integer> {
     MemoryResource resource = MemoryResource.builder(engram).mode(memoryMode).autoScan(true).source("mcp").origin("mcp").build();
     McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
     String version = Version.version();
-    var tools = resource.tools();
+    var tools = toolProfile.equals("files") ? List.<dev.engram.agent.ToolSpec>of() : resource.tools();
+    var fileTools = toolProfile.equals("memory") ? List.<dev.engram.agent.ToolSpec>of() : MemoryFiles.toolSpecs(memoryMode);
+    MemoryFilesOptions fileOptions = MemoryFilesOptions.builder().mode(memoryMode).source("mcp").build();
+    java.util.function.Function<Grants, MemoryFiles> files = fileTools.isEmpty() ? null
+        : g -> MemoryFiles.bind(engram, g, fileOptions);
     Runtime.getRuntime().addShutdownHook(new Thread(engram::close, "memory-mcp-close"));
     if (tokenMap == null) {
       Grants fixed = stdioGrants;
       StdioTransport transport = new StdioTransport(mapper, System.in, protocolOut, maxRequestBytes, STDIO_GRACE);
-      McpMemory memory = new McpMemory(resource, exchange -> fixed, mapper, fixedClient);
-      McpSyncServer server = memory.build(McpServer.sync(transport), version, tools);
-      LOG.info("memory-mcp {} on stdio: store {}, mode {}, embedder {}, {} grant(s)", version, describe(store), mode, vectors,
-          fixed.namespaces().size());
+      McpMemory memory = new McpMemory(resource, exchange -> fixed, mapper, fixedClient, files);
+      McpSyncServer server = memory.build(McpServer.sync(transport), version, tools, fileTools);
+      LOG.info("memory-mcp {} on stdio: store {}, mode {}, tools {}, embedder {}, {} grant(s)", version, describe(store),
+          mode, toolProfile, vectors, fixed.namespaces().size());
       transport.serve();
       server.closeGracefully();
       return 0;
@@ -261,8 +276,8 @@ public final class MemoryMcpServer implements Callable<Integer> {
         })
         .build();
     McpMemory memory = new McpMemory(resource, exchange -> (Grants) exchange.transportContext().get(GRANTS_KEY), mapper,
-        fixedClient);
-    memory.build(McpServer.sync(transport), version, tools);
+        fixedClient, files);
+    memory.build(McpServer.sync(transport), version, tools, fileTools);
 
     Server jetty = new Server();
     HttpConfiguration http = new HttpConfiguration();
@@ -292,8 +307,8 @@ public final class MemoryMcpServer implements Callable<Integer> {
     } catch (Exception e) {
       throw new StartupException("--http " + httpPort + ": cannot listen on " + bind + " (" + e.getMessage() + ")", e);
     }
-    LOG.info("memory-mcp {} on http://{}:{}{}: store {}, mode {}, embedder {}", version, bind, connector.getLocalPort(),
-        ENDPOINT, describe(store), mode, vectors);
+    LOG.info("memory-mcp {} on http://{}:{}{}: store {}, mode {}, tools {}, embedder {}", version, bind,
+        connector.getLocalPort(), ENDPOINT, describe(store), mode, toolProfile, vectors);
     jetty.join();
     return 0;
   }
