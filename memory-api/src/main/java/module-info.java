@@ -14,4 +14,8 @@ module dev.engram {
 
   exports dev.engram;
   exports dev.engram.spi;
+
+  // the stores and embedders on the module or class path, found by StoreSpec and EmbedderSpec
+  uses dev.engram.spi.StoreProvider;
+  uses dev.engram.spi.EmbedderProvider;
 }
