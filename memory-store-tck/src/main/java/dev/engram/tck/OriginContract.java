@@ -16,6 +16,7 @@ import dev.engram.MemoryEvent;
 import dev.engram.Origin;
 import dev.engram.WriteOptions;
 import dev.engram.spi.CurateOp;
+import dev.engram.test.ScriptedReasoner;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.util.List;

@@ -42,6 +42,7 @@ import dev.engram.spi.TagProposal;
 import dev.engram.spi.TagRequest;
 import dev.engram.spi.TopicState;
 import dev.engram.tck.FaultInjectingStore.Step;
+import dev.engram.test.ScriptedReasoner;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

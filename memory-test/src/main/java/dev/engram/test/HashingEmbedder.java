@@ -2,7 +2,7 @@
  * Copyright 2026 The Engram developers
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.engram.tck;
+package dev.engram.test;
 
 import dev.engram.spi.Embedder;
 import dev.engram.spi.EmbeddingProfile;
@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A small deterministic embedder for contract tests: the non-stopword tokens of a text hashed into
- * {@code dimension} signed buckets. Texts sharing words get a high cosine, unrelated texts a low one.
- * It can be told to fail or to stall, to exercise fallbacks.
+ * A small deterministic embedder for tests: the non-stopword tokens of a text (their first four letters)
+ * hashed into {@code dimension} signed buckets. Texts sharing words get a high cosine, unrelated texts a low
+ * one, the same on every run and machine, with no model to load. It can be told to fail or to stall, to
+ * exercise fallbacks. Thread-safe.
  */
 public final class HashingEmbedder implements Embedder {
   private final EmbeddingProfile profile;
@@ -23,26 +24,49 @@ public final class HashingEmbedder implements Embedder {
   private volatile long stallMillis;
   private final AtomicInteger calls = new AtomicInteger();
 
+  /** An embedder of profile {@code tck-hashing@64}. */
   public HashingEmbedder() {
     this("tck-hashing", 64);
   }
 
+  /**
+   * An embedder of its own profile, e.g. to stand for a second model.
+   *
+   * @param modelId the profile's model id
+   * @param dimension the length of its vectors
+   * @throws dev.engram.InvalidInputException if the profile is invalid
+   */
   public HashingEmbedder(String modelId, int dimension) {
     this.profile = new EmbeddingProfile(modelId, dimension);
   }
 
-  /** From now on every call throws (true) or works again (false). */
+  /**
+   * From now on every call throws (true) or works again (false).
+   *
+   * @param fail whether calls fail
+   * @return this embedder
+   */
   public HashingEmbedder failing(boolean fail) {
     failing.set(fail);
     return this;
   }
 
-  /** Every call sleeps this long first. */
+  /**
+   * Every call sleeps this long first.
+   *
+   * @param millis the pause, 0 for none
+   * @return this embedder
+   */
   public HashingEmbedder stalling(long millis) {
     stallMillis = millis;
     return this;
   }
 
+  /**
+   * How many times {@link #embed} (or {@link #embedQueries}) was called.
+   *
+   * @return the number of calls
+   */
   public int calls() {
     return calls.get();
   }

@@ -2,7 +2,7 @@
  * Copyright 2026 The Engram developers
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.engram.tck;
+package dev.engram.test;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -13,8 +13,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A deterministic clock for contract tests: every {@link #instant()} call returns the previous
- * instant plus a fixed step. Whole-second instants survive every store's timestamp precision, so
+ * A deterministic clock for tests: every {@link #instant()} call returns the previous instant plus a fixed
+ * step. Whole-second instants survive every store's timestamp precision, so
  * entries read back compare equal to the ones written. Thread-safe.
  */
 public final class SteppingClock extends Clock {
@@ -22,6 +22,13 @@ public final class SteppingClock extends Clock {
   private final long stepMillis;
   private final AtomicLong calls = new AtomicLong();
 
+  /**
+   * A clock that starts at {@code start} and moves {@code step} per call.
+   *
+   * @param start the first instant
+   * @param step how far each call moves it, at least one millisecond
+   * @throws IllegalArgumentException if {@code step} is shorter than a millisecond
+   */
   public SteppingClock(Instant start, Duration step) {
     this.start = Objects.requireNonNull(start, "start");
     this.stepMillis = Objects.requireNonNull(step, "step").toMillis();
