@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
  *   <li>the SPI never reaches into the engine, and its public surface carries no Jackson type;
  *   <li>nothing outside memory-api touches {@code dev.engram.internal};
  *   <li>stores, reasoners and embedders never depend on one another (the offline embedders share the
- *       ONNX encoder of memory-embeddings-onnx, which knows no model).
+ *       ONNX encoder of memory-embeddings-onnx, which knows no model);
+ *   <li>only the contract tests use the test support of memory-test, which depends on no store.
  * </ul>
  */
 class LayeringTest {
@@ -60,7 +61,8 @@ class LayeringTest {
             "dev.engram.store.inmemory.InMemoryMemoryStore", "dev.engram.store.sqlite.SqliteMemoryStore",
             "dev.engram.store.postgres.PostgresMemoryStore", "dev.engram.reasoner.DeterministicReasoner",
             "dev.engram.embeddings.onnx.OnnxEncoder", "dev.engram.embeddings.e5.E5SmallEmbedder",
-            "dev.engram.embeddings.minilm.MiniLmEmbedder", "dev.engram.embeddings.http.OpenAiCompatibleEmbedder"))
+            "dev.engram.embeddings.minilm.MiniLmEmbedder", "dev.engram.embeddings.http.OpenAiCompatibleEmbedder",
+            "dev.engram.test.TestMemory"))
         .allMatch(classes::contain);
   }
 
@@ -139,6 +141,18 @@ class LayeringTest {
         .should().dependOnClassesThat().resideInAnyPackage("dev.langchain4j.model.embedding.onnx.e5smallv2q..",
             "dev.langchain4j.model.embedding.onnx.allminilml6v2q..")
         .because("memory-embeddings-onnx carries no model; each model has its own module")
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheContractTestsUseTheTestSupport() {
+    noClasses().that().resideOutsideOfPackages("dev.engram.tck..", "dev.engram.test..")
+        .should().dependOnClassesThat().resideInAPackage("dev.engram.test..")
+        .because("memory-test is for tests: a scripted reasoner or hashing embedder never ships in production code")
+        .check(classes);
+    noClasses().that().resideInAPackage("dev.engram.test..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.engram.store..", "dev.engram.tck..")
+        .because("the stores' contract tests use memory-test, so it finds its store through StoreSpec")
         .check(classes);
   }
 
