@@ -19,4 +19,8 @@ module dev.engram {
   exports dev.engram.spi;
   // the retrying HTTP client of the two adapters that call HTTP APIs; not API
   exports dev.engram.http to dev.engram.reasoner, dev.engram.embeddings.http;
+
+  // the stores and embedders on the module or class path, found by StoreSpec and EmbedderSpec
+  uses dev.engram.spi.StoreProvider;
+  uses dev.engram.spi.EmbedderProvider;
 }

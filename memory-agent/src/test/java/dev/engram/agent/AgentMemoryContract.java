@@ -21,7 +21,7 @@ import dev.engram.WriteOptions;
 import dev.engram.WritePolicy;
 import dev.engram.spi.CurateOp;
 import dev.engram.spi.MemoryStore;
-import dev.engram.tck.ScriptedReasoner;
+import dev.engram.test.ScriptedReasoner;
 import dev.engram.tck.TargetedReasoner;
 import java.util.ArrayList;
 import java.util.Iterator;

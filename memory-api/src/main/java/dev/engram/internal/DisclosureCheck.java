@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The disclosure check: a disclosure names the one future situation in which a memory should
- * surface. A missing one, one worded with OR, or one that lists several situations is stored as
- * written and reported as a warning on the result.
+ * surface. One missing on an entry with a path, one worded with OR, or one that lists several situations
+ * is stored as written and reported as a warning on the result; an entry without a path needs none.
  */
 final class DisclosureCheck {
   private static final Pattern OR = Pattern.compile("\\bor\\b|\\beither\\b|\\s/\\s|或");
@@ -22,10 +22,11 @@ final class DisclosureCheck {
 
   private DisclosureCheck() {}
 
-  static List<String> warnings(@Nullable String disclosure) {
+  static List<String> warnings(@Nullable String disclosure, @Nullable String path) {
     if (disclosure == null) {
-      return List.of("disclosure is missing: name the one future situation in which this memory should surface"
-          + " (\"When …\")");
+      // only a path entry (a Lore-style node, surfaced by its address) is expected to say when it matters
+      return path == null ? List.of() : List.of("disclosure is missing: name the one future situation in which"
+          + " this memory should surface (\"When …\")");
     }
     List<String> out = new ArrayList<>();
     String lower = disclosure.toLowerCase(Locale.ROOT);

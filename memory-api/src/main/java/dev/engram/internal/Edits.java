@@ -241,7 +241,7 @@ final class Edits {
       MemoryEntry next = successor(c, now, topics, priority, f.disclosure(), glossary, now.path(), opts.source());
       c.replace(now, next, EventKind.UPDATE, ChangeKind.METADATA, opts.source(),
           opts.reason() != null ? opts.reason() : defaultReason);
-      return new WriteResult(WriteResult.Outcome.UPDATED, next, c.revision(), DisclosureCheck.warnings(next.disclosure()));
+      return new WriteResult(WriteResult.Outcome.UPDATED, next, c.revision(), DisclosureCheck.warnings(next.disclosure(), next.path()));
     });
   }
 

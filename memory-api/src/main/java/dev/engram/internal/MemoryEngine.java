@@ -188,7 +188,7 @@ public final class MemoryEngine implements Engram {
     if (result.outcome() == WriteResult.Outcome.DEDUPED) {
       return result;
     }
-    List<String> warnings = new ArrayList<>(DisclosureCheck.warnings(result.entry().disclosure()));
+    List<String> warnings = new ArrayList<>(DisclosureCheck.warnings(result.entry().disclosure(), result.entry().path()));
     warnings.addAll(result.warnings());
     return result.withWarnings(warnings);
   }

@@ -80,6 +80,19 @@ public interface MemoryStore extends StoreReader, AutoCloseable {
     return inTransaction(scope, work);
   }
 
+  /**
+   * The embedding profile ids ({@link EmbeddingProfile#id()}) under which the store holds at least one
+   * vector, in any scope, sorted. Tools that open a store an application keeps use it to embed with the
+   * application's model ({@link EmbedderSpec#AUTO}). Stores declaring {@link StoreCapability#VECTOR_STORAGE}
+   * implement it; the default, for stores without vectors, is empty.
+   *
+   * @return the profile ids
+   * @throws dev.engram.StoreException when the store fails
+   */
+  default java.util.List<String> vectorProfiles() {
+    return java.util.List.of();
+  }
+
   /** Releases resources the store owns (pools it created, files). Idempotent. */
   @Override
   void close();

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
  *       the LLM reasoner and the HTTP embedder use the retrying HTTP client ({@code dev.engram.http}), which
  *       the engine does not use;
  *   <li>stores, reasoners and embedders never depend on one another (the offline embedders share the
- *       ONNX encoder of memory-embeddings-onnx, which knows no model).
+ *       ONNX encoder of memory-embeddings-onnx, which knows no model);
+ *   <li>only the contract tests use the test support of memory-test, which depends on no store.
  * </ul>
  */
 class LayeringTest {
@@ -67,7 +68,8 @@ class LayeringTest {
             "dev.engram.store.inmemory.InMemoryMemoryStore", "dev.engram.store.sqlite.SqliteMemoryStore",
             "dev.engram.store.postgres.PostgresMemoryStore", "dev.engram.reasoner.DeterministicReasoner",
             "dev.engram.embeddings.onnx.OnnxEncoder", "dev.engram.embeddings.e5.E5SmallEmbedder",
-            "dev.engram.embeddings.minilm.MiniLmEmbedder", "dev.engram.embeddings.http.OpenAiCompatibleEmbedder"))
+            "dev.engram.embeddings.minilm.MiniLmEmbedder", "dev.engram.embeddings.http.OpenAiCompatibleEmbedder",
+            "dev.engram.test.TestMemory"))
         .allMatch(classes::contain);
   }
 
@@ -154,6 +156,18 @@ class LayeringTest {
         .should().dependOnClassesThat().resideInAnyPackage("dev.langchain4j.model.embedding.onnx.e5smallv2q..",
             "dev.langchain4j.model.embedding.onnx.allminilml6v2q..")
         .because("memory-embeddings-onnx carries no model; each model has its own module")
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheContractTestsUseTheTestSupport() {
+    noClasses().that().resideOutsideOfPackages("dev.engram.tck..", "dev.engram.test..")
+        .should().dependOnClassesThat().resideInAPackage("dev.engram.test..")
+        .because("memory-test is for tests: a scripted reasoner or hashing embedder never ships in production code")
+        .check(classes);
+    noClasses().that().resideInAPackage("dev.engram.test..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.engram.store..", "dev.engram.tck..")
+        .because("the stores' contract tests use memory-test, so it finds its store through StoreSpec")
         .check(classes);
   }
 

@@ -10,12 +10,18 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
+import dev.engram.spi.StoreSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParentCommand;
 
 /** A subcommand over one opened {@link Session}. */
 abstract class BaseCommand implements Callable<Integer> {
+  /** The top-level command, which holds the shared options ({@link Target}) wherever they were given. */
+  @ParentCommand
+  EngramCli parent;
+
   @Mixin
-  Target target;
+  Target.Help help;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -40,7 +46,7 @@ abstract class BaseCommand implements Callable<Integer> {
   @Override
   public final Integer call() throws Exception {
     before();
-    try (Session session = Session.open(target, needsGrants(), creates(), this::adjust)) {
+    try (Session session = Session.open(parent.target, parent.environment(), needsGrants(), creates(), this::adjust)) {
       return run(session);
     }
   }
@@ -57,7 +63,7 @@ abstract class BaseCommand implements Callable<Integer> {
   }
 
   boolean json() {
-    return target.json;
+    return parent.target.json;
   }
 
   void printJson(JsonNode node) {

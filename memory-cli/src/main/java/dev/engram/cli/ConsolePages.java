@@ -394,8 +394,8 @@ final class ConsolePages {
           for (SearchHit hit : r.hits()) {
             h.raw("<tr><td class=\"num\">").text(rank++).raw("</td><td>")
                 .link("/entry?id=" + Html.url(hit.entry().entryId()), shorten(hit.entry().content(), 160))
-                .raw("</td><td class=\"matched\">").text(ReadCommands.matchedBy(hit)).raw("</td><td class=\"num\">")
-                .text(String.format(Locale.ROOT, "%.4f", hit.score())).raw("</td><td>").text(hit.entry().scope())
+                .raw("</td><td class=\"matched\">").text(ReadCommands.ranks(hit)).raw("</td><td class=\"num\">")
+                .text(ReadCommands.score(hit.score())).raw("</td><td>").text(hit.entry().scope())
                 .raw("</td></tr>");
           }
           h.raw("</tbody></table>");

@@ -93,7 +93,7 @@ final class Doctor {
     if (!store.capabilities().contains(StoreCapability.VECTOR_STORAGE)) {
       return List.of(new Finding("vectors", Level.INFO, "the store keeps no vectors", List.of()));
     }
-    List<String> profiles = s.inspector().vectorProfiles();
+    List<String> profiles = s.store().vectorProfiles();
     if (profiles.isEmpty()) {
       return List.of(new Finding("vectors", Level.INFO, "no vectors stored: search runs on full text", List.of()));
     }

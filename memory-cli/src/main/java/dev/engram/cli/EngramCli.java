@@ -10,6 +10,7 @@ import dev.engram.StoreException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -22,7 +23,6 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "engram",
-    mixinStandardHelpOptions = true,
     versionProvider = EngramCli.Version.class,
     description = "See and fix the memory an Engram-backed application keeps.",
     subcommands = {
@@ -62,7 +62,26 @@ public final class EngramCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  private EngramCli() {}
+  /** The options every subcommand shares, given before or after its name. */
+  @CommandLine.Mixin
+  Target target;
+
+  @CommandLine.Mixin
+  Target.Help help;
+
+  @CommandLine.Option(names = {"-V", "--version"}, versionHelp = true, description = "print the version and exit")
+  boolean version;
+
+  private final Map<String, String> environment;
+
+  private EngramCli(Map<String, String> environment) {
+    this.environment = environment;
+  }
+
+  /** The environment the shared options fall back to. */
+  Map<String, String> environment() {
+    return environment;
+  }
 
   /**
    * Runs the command line and exits with its code.
@@ -75,7 +94,12 @@ public final class EngramCli implements Runnable {
 
   /** Runs one command line; the code it would exit with. */
   static int run(String... args) {
-    CommandLine cli = new CommandLine(new EngramCli());
+    return run(System.getenv(), args);
+  }
+
+  /** Runs one command line with {@code environment} for the options' fallbacks; the code it would exit with. */
+  static int run(Map<String, String> environment, String... args) {
+    CommandLine cli = new CommandLine(new EngramCli(environment));
     cli.setCaseInsensitiveEnumValuesAllowed(true);
     cli.setExecutionExceptionHandler(EngramCli::failure);
     cli.setParameterExceptionHandler((ex, a) -> {

@@ -4,16 +4,17 @@
  */
 package dev.engram.cli;
 
-import dev.engram.embeddings.e5.E5SmallEmbedder;
-import dev.engram.embeddings.minilm.MiniLmEmbedder;
 import dev.engram.spi.Embedder;
+import dev.engram.spi.EmbedderOptions;
+import dev.engram.spi.EmbedderProvider;
 import dev.engram.spi.EmbeddingProfile;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The embedder {@code --embedder} names, loading its model on the first text it embeds: a command that
+ * The embedder {@code --embedder} chooses, loading its model on the first text it embeds: a command that
  * embeds nothing ({@code ls}, {@code show}, {@code history}, …) starts as fast as without one, and one
  * that writes or searches pays the model's start-up once.
  */
@@ -28,21 +29,18 @@ final class LazyEmbedder implements Embedder {
   }
 
   /**
-   * The embedder named {@code e5}, {@code minilm}, or none for {@code none}.
+   * The embedder {@code provider} creates, loading its model at the first text to embed when its profile
+   * is known beforehand (the offline models); created at once otherwise.
    *
-   * @throws UsageException for any other name
+   * @param provider the provider
+   * @return the embedder
    */
-  static @Nullable Embedder named(String name) {
-    return switch (name.strip()) {
-      case "e5" -> new LazyEmbedder(
-          new EmbeddingProfile(E5SmallEmbedder.MODEL_ID, E5SmallEmbedder.DIMENSION, E5SmallEmbedder.VECTOR_FLOOR),
-          E5SmallEmbedder::new);
-      case "minilm" -> new LazyEmbedder(
-          new EmbeddingProfile(MiniLmEmbedder.MODEL_ID, MiniLmEmbedder.DIMENSION, MiniLmEmbedder.VECTOR_FLOOR),
-          MiniLmEmbedder::new);
-      case "none" -> null;
-      default -> throw new UsageException("--embedder must be e5, minilm or none, was '" + name + "'");
-    };
+  static Embedder of(EmbedderProvider provider) {
+    Optional<EmbeddingProfile> profile = provider.profile();
+    if (profile.isEmpty()) {
+      return provider.create(EmbedderOptions.defaults());
+    }
+    return new LazyEmbedder(profile.get(), () -> provider.create(EmbedderOptions.defaults()));
   }
 
   /** Whether the model has been loaded (a text was embedded). */

@@ -51,6 +51,19 @@ final class Overview {
     return List.copyOf(out);
   }
 
+  /** The scopes below the grants' own (not visible to them) that hold anything, sorted. */
+  static List<String> scopesBelow(Session s) {
+    TreeSet<String> out = new TreeSet<>();
+    for (String ns : s.grants().namespaces()) {
+      for (String scope : s.store().scopesFrom(ns)) {
+        if (!s.grants().canSee(scope)) {
+          out.add(scope);
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
   static List<ScopeRow> rows(MemoryStore store, List<String> scopes) {
     List<ScopeRow> rows = new ArrayList<>(scopes.size());
     for (String scope : scopes) {

@@ -69,10 +69,4 @@ final class PostgresInspector implements StoreInspector {
     return query(st -> StoreInspector.strings(st, "SELECT scope FROM " + prefix + "versions UNION SELECT scope FROM "
         + prefix + "topics ORDER BY 1"));
   }
-
-  @Override
-  public List<String> vectorProfiles() {
-    return query(st -> StoreInspector.strings(st,
-        "SELECT DISTINCT profile_id FROM " + prefix + "vectors ORDER BY 1"));
-  }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.ContextRequest;
 import dev.engram.EntryStatus;
+import dev.engram.Grants;
 import dev.engram.ListOptions;
 import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
@@ -79,11 +80,33 @@ final class ReadCommands {
     out.flush();
   }
 
-  @Command(name = "scopes", description = "List the scopes the grants can see, with revision and counts.")
+  @Command(name = "scopes", description = {
+      "List scopes with revision and counts: those the grants can see, or with --below NS every scope at and below NS"
+          + " (an operator's view; no --grant needed), or without either every scope in the store.",
+      "A grant sees its own scope and its ancestors, not the scopes below it: to inspect app/user/u1 under a grant"
+          + " of app, list the scopes with --below app and pass the one to look at as --grant."})
   static final class Scopes extends BaseCommand {
+    @Option(names = "--below", paramLabel = "NS", description = "every scope at and below NS, whatever the grants")
+    @Nullable String below;
+
+    @Override
+    boolean needsGrants() {
+      return false;
+    }
+
     @Override
     int run(Session s) {
-      List<Overview.ScopeRow> rows = Overview.rows(s.store(), Overview.visibleScopes(s));
+      List<String> scopes;
+      List<String> hidden = List.of();
+      if (below != null) {
+        scopes = s.store().scopesFrom(Grants.of(below).namespaces().get(0));
+      } else if (s.hasGrants()) {
+        scopes = Overview.visibleScopes(s);
+        hidden = Overview.scopesBelow(s);
+      } else {
+        scopes = s.inspector().allScopes();
+      }
+      List<Overview.ScopeRow> rows = Overview.rows(s.store(), scopes);
       if (json()) {
         ArrayNode a = Json.MAPPER.createArrayNode();
         for (Overview.ScopeRow r : rows) {
@@ -105,11 +128,18 @@ final class ReadCommands {
             r.count(EntryStatus.SUPERSEDED), r.topics(), r.dirtyTopics());
       }
       if (t.isEmpty()) {
-        out().println("no memory visible to " + s.grants().namespaces());
-        out().flush();
+        out().println(below != null ? "no scope at or below " + below
+            : s.hasGrants() ? "no memory visible to " + s.grants().namespaces() : "no scopes in " + s.describe());
       } else {
         t.print(out());
       }
+      if (!hidden.isEmpty()) {
+        String first = s.grants().namespaces().get(0);
+        out().println(hidden.size() + " scope" + (hidden.size() == 1 ? " lies" : "s lie") + " below " + first
+            + (s.grants().namespaces().size() == 1 ? "" : " and the other grants") + ", out of sight (a grant sees its own"
+            + " scope and its ancestors): list them with --below " + first + " and pass one as --grant to look inside");
+      }
+      out().flush();
       return EngramCli.OK;
     }
   }
@@ -189,7 +219,9 @@ final class ReadCommands {
     }
   }
 
-  @Command(name = "search", description = "Search the visible memory (full text, vectors or both).")
+  @Command(name = "search", description = {"Search the visible memory (full text, vectors or both).",
+      "Each hit shows its score (relative within this search; higher is better), the channels that found it with"
+          + " its rank in each, and the best cosine of its vectors to the query."})
   static final class Search extends BaseCommand {
     @Parameters(paramLabel = "QUERY", description = "what to look for")
     String query;
@@ -217,6 +249,9 @@ final class ReadCommands {
         for (SearchHit h : r.hits()) {
           ObjectNode hn = hits.addObject();
           hn.put("score", h.score());
+          hn.put("ftsRank", h.ftsRank());
+          hn.put("vectorRank", h.vectorRank());
+          hn.put("cosine", h.cosine());
           ArrayNode by = hn.putArray("matchedBy");
           h.matchedBy().forEach(c -> by.add(c.name().toLowerCase(Locale.ROOT)));
           hn.put("citation", h.citation().render());
@@ -230,17 +265,40 @@ final class ReadCommands {
           + (r.fallbackReason() == null ? "" : "; fell back: " + r.fallbackReason())
           + "; " + r.hits().size() + " hit" + (r.hits().size() == 1 ? "" : "s"));
       if (!r.hits().isEmpty()) {
-        Table t = Table.of("#", "SCORE", "MATCHED", "ENTRY", "SCOPE", "CONTENT:60");
+        Table t = Table.of("#", "SCORE", "MATCHED", "COSINE", "ENTRY", "SCOPE", "CONTENT:60");
         int rank = 1;
         for (SearchHit h : r.hits()) {
-          t.row(rank++, String.format(Locale.ROOT, "%.4f", h.score()), matchedBy(h), h.entry().entryId(),
-              h.entry().scope(), h.entry().content());
+          t.row(rank++, score(h.score()), ranks(h), h.cosine() == null ? "-" : String.format(Locale.ROOT, "%.3f", h.cosine()),
+              h.entry().entryId(), h.entry().scope(), h.entry().content());
         }
         t.print(out());
       }
       out().flush();
       return EngramCli.OK;
     }
+  }
+
+  /**
+   * A score with four significant digits whatever its size: fused scores are near 1, a single channel's
+   * raw scores can be far smaller, and {@code %.4f} would print those as {@code 0.0000}.
+   */
+  static String score(double score) {
+    if (score == 0 || !Double.isFinite(score)) {
+      return Double.toString(score);
+    }
+    return Math.abs(score) >= 0.001 ? String.format(Locale.ROOT, "%.4f", score) : String.format(Locale.ROOT, "%.3e", score);
+  }
+
+  /** The channels that found a hit with its rank in each, e.g. {@code fts#2+vector#1}. */
+  static String ranks(SearchHit h) {
+    StringBuilder b = new StringBuilder();
+    if (h.ftsRank() != null) {
+      b.append("fts#").append(h.ftsRank());
+    }
+    if (h.vectorRank() != null) {
+      b.append(b.length() == 0 ? "" : "+").append("vector#").append(h.vectorRank());
+    }
+    return b.length() == 0 ? matchedBy(h) : b.toString();
   }
 
   static String matchedBy(SearchHit h) {

@@ -29,7 +29,7 @@ final class ReportCommands {
       List<String> scopes = s.hasGrants() ? Overview.visibleScopes(s) : s.inspector().allScopes();
       List<Overview.ScopeRow> rows = Overview.rows(s.store(), scopes);
       List<String> profiles = s.store().capabilities().contains(StoreCapability.VECTOR_STORAGE)
-          ? s.inspector().vectorProfiles() : List.of();
+          ? s.store().vectorProfiles() : List.of();
       int active = 0;
       int superseded = 0;
       int retired = 0;

@@ -11,10 +11,16 @@ import dev.engram.MemoryEntry;
 import dev.engram.NotFoundException;
 import dev.engram.SearchSettings;
 import dev.engram.reasoner.DeterministicReasoner;
-import dev.engram.spi.Embedder;
+import dev.engram.spi.EmbedderProvider;
+import dev.engram.spi.EmbedderSpec;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoreOpenOptions;
+import dev.engram.spi.StoreSpec;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,6 +29,9 @@ import org.jspecify.annotations.Nullable;
  * and {@link #inspector()} serve only the reports the facade does not make (scopes, stats, doctor).
  */
 final class Session implements AutoCloseable {
+  /** The embedder {@code auto} falls back to for a store without vectors. */
+  static final String DEFAULT_EMBEDDER = "e5";
+
   /** How long a write's or a search's embedding may take, the model's loading included. */
   static final Duration EMBED_TIMEOUT = Duration.ofSeconds(60);
 
@@ -30,48 +39,62 @@ final class Session implements AutoCloseable {
   private final MemoryStore store;
   private final Engram engram;
   private final @Nullable Grants grants;
+  private final String embedderName;
 
-  private Session(StoreSpec spec, MemoryStore store, Engram engram, @Nullable Grants grants) {
+  private Session(StoreSpec spec, MemoryStore store, Engram engram, @Nullable Grants grants, String embedderName) {
     this.spec = spec;
     this.store = store;
     this.engram = engram;
     this.grants = grants;
+    this.embedderName = embedderName;
   }
 
   /**
-   * Opens what {@code target} names.
+   * Opens what {@code target} names, with the embedder it names ({@code auto}: the one whose vectors the
+   * store holds for the scopes the grants see, e5 for a store without vectors).
    *
+   * @param env the environment the options fall back to
    * @param needGrants whether the command works under grants
    * @param create whether a missing SQLite file may be created
    * @param adjust a command's say over the store before it is opened
    */
-  static Session open(Target target, boolean needGrants, boolean create,
-      java.util.function.UnaryOperator<StoreSpec> adjust) {
-    if (target.store == null || target.store.isBlank()) {
+  static Session open(Target target, Map<String, String> env, boolean needGrants, boolean create,
+      UnaryOperator<StoreSpec> adjust) {
+    String store = target.store(env);
+    if (store == null || store.isBlank()) {
       throw new UsageException("--store is required (sqlite:FILE, postgres:URL or memory), or set ENGRAM_STORE");
     }
-    StoreSpec spec = adjust.apply(StoreSpec.parse(target.store));
+    StoreSpec spec = adjust.apply(StoreSpec.parse("--store", store));
+    List<String> named = target.grants(env);
     Grants grants = null;
-    if (!target.grants.isEmpty()) {
-      grants = Grants.of(target.grants.stream().map(String::strip).filter(s -> !s.isEmpty()).toList());
+    if (!named.isEmpty()) {
+      grants = Grants.of(named);
     } else if (needGrants) {
       throw new UsageException("--grant is required: the namespace(s) to work in, e.g. --grant app/user/u_123"
           + " (or set ENGRAM_GRANTS)");
     }
-    @Nullable Embedder embedder = LazyEmbedder.named(target.embedder);
-    MemoryStore store = spec.open(create);
+    EmbedderSpec embedderSpec = EmbedderSpec.parse("--embedder", target.embedder(env));
+    MemoryStore opened = spec.open(create ? StoreOpenOptions.defaults() : StoreOpenOptions.builder().mustExist().build());
     try {
-      EngramBuilder builder = Engram.builder().store(store).reasoner(new DeterministicReasoner());
-      if (embedder != null) {
+      Optional<EmbedderProvider> provider = embedderSpec.resolve(opened,
+          grants == null ? List.of() : grants.visibleScopes(), EmbedderSpec.parse("--embedder", DEFAULT_EMBEDDER));
+      EngramBuilder builder = Engram.builder().store(opened).reasoner(new DeterministicReasoner());
+      if (provider.isPresent()) {
         // the model loads inside the first embedding call, which the default two seconds would cut short
-        builder.embedder(embedder).searchSettings(SearchSettings.builder().embedTimeout(EMBED_TIMEOUT).build());
+        builder.embedder(LazyEmbedder.of(provider.get()))
+            .searchSettings(SearchSettings.builder().embedTimeout(EMBED_TIMEOUT).build());
       }
       Engram engram = builder.build();
-      return new Session(spec, store, engram, grants);
+      return new Session(spec, opened, engram, grants, provider.map(EmbedderProvider::name).orElse("none"));
     } catch (RuntimeException e) {
-      store.close();
+      opened.close();
       throw e;
     }
+  }
+
+  /** The embedder this session uses ({@code e5}, {@code minilm}, …, or {@code none}). */
+  String embedderName() {
+    return embedderName;
   }
 
   Engram engram() {
@@ -83,7 +106,7 @@ final class Session implements AutoCloseable {
   }
 
   StoreInspector inspector() {
-    return spec.inspector();
+    return StoreInspector.of(spec);
   }
 
   String describe() {

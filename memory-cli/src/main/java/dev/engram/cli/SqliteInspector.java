@@ -61,9 +61,4 @@ final class SqliteInspector implements StoreInspector {
     return query(st -> StoreInspector.strings(st,
         "SELECT scope FROM versions UNION SELECT scope FROM topics ORDER BY 1"));
   }
-
-  @Override
-  public List<String> vectorProfiles() {
-    return query(st -> StoreInspector.strings(st, "SELECT DISTINCT profile FROM version_vectors ORDER BY 1"));
-  }
 }

@@ -5,6 +5,9 @@
 package dev.engram.cli;
 
 import dev.engram.StoreException;
+import dev.engram.spi.StoreSpec;
+import dev.engram.store.postgres.PostgresMemoryStore;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,8 +18,7 @@ import java.util.OptionalInt;
 
 /**
  * What the command line reads from the database itself, beside the store SPI: the schema version, the
- * database's own consistency check, every scope that holds data, and the embedding profiles that have
- * vectors. Read-only.
+ * database's own consistency check and every scope that holds data. Read-only.
  */
 interface StoreInspector {
 
@@ -36,12 +38,16 @@ interface StoreInspector {
     public List<String> allScopes() {
       return List.of();
     }
-
-    @Override
-    public List<String> vectorProfiles() {
-      return List.of();
-    }
   };
+
+  /** The inspector of the database {@code spec} names: SQLite and PostgreSQL have one, other stores none. */
+  static StoreInspector of(StoreSpec spec) {
+    return switch (spec.scheme()) {
+      case "sqlite" -> new SqliteInspector(Path.of(spec.location()));
+      case "postgres" -> new PostgresInspector(spec.location(), PostgresMemoryStore.DEFAULT_TABLE_PREFIX);
+      default -> NONE;
+    };
+  }
 
   /** The recorded schema version, empty when the store keeps none. */
   OptionalInt schemaVersion();
@@ -51,9 +57,6 @@ interface StoreInspector {
 
   /** Every scope with versions or topic rows, sorted. */
   List<String> allScopes();
-
-  /** Embedding profile ids that have at least one stored vector, sorted. */
-  List<String> vectorProfiles();
 
   /**
    * One database check.

@@ -7,6 +7,7 @@ package dev.engram.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.ImportOptions;
 import dev.engram.TransferReport;
+import dev.engram.spi.StoreSpec;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -92,8 +93,8 @@ final class TransferCommands {
     /** A dry run into a file that does not exist yet validates against an empty store and creates nothing. */
     @Override
     StoreSpec adjust(StoreSpec spec) {
-      return dryRun && spec instanceof StoreSpec.Sqlite sqlite && !Files.exists(sqlite.file())
-          ? new StoreSpec.Memory() : spec;
+      return dryRun && spec.scheme().equals("sqlite") && !Files.exists(Path.of(spec.location()))
+          ? StoreSpec.parse("memory") : spec;
     }
 
     @Override

@@ -104,7 +104,7 @@ class CliIT {
 
     // the writes were embedded with e5, the default: auto search is hybrid
     Result search = ok("search", store(), "-g", GRANT, "Lisbon conference");
-    assertThat(search.out()).startsWith("mode hybrid (asked for auto); ").contains("fts+vector")
+    assertThat(search.out()).startsWith("mode hybrid (asked for auto); ").containsPattern("fts#\\d\\+vector#\\d")
         .contains("Flies to Lisbon").doesNotContain("fell back");
     assertThat(search.err()).as("the tokenizer's GPU probe and length notice stay out of stderr").isEmpty();
     JsonNode hits = json(ok("search", store(), "-g", GRANT, "mushrooms", "--mode", "fts", "--json"));
@@ -125,7 +125,7 @@ class CliIT {
     oneLineError(vector, "vector");
     Result unknown = engram("search", store(), "-g", GRANT, "mushrooms", "--embedder", "bert");
     assertThat(unknown.exitCode()).isEqualTo(2);
-    oneLineError(unknown, "--embedder must be e5, minilm or none, was 'bert'");
+    oneLineError(unknown, "--embedder: names no embedder on the class path ('bert'); use auto, e5, minilm, none");
 
     // the context is searched the same way: e5 finds both entries related enough, full text only the trip
     Result context = ok("context", store(), "-g", GRANT, "Lisbon trip", "--bytes", "700");
@@ -225,7 +225,8 @@ class CliIT {
 
     Result badStore = engram("ls", "--store=mysql:x", "-g", GRANT);
     assertThat(badStore.exitCode()).isEqualTo(2);
-    oneLineError(badStore, "--store must be sqlite:FILE, postgres:URL or memory");
+    oneLineError(badStore, "--store: no store on the class path takes 'mysql:'; the stores here take memory, postgres:URL,"
+        + " sqlite:FILE");
 
     Result otherTenant = engram("ls", store(), "-g", "app/user/u2");
     assertThat(otherTenant.exitCode()).isZero();

@@ -228,7 +228,7 @@ class ConsoleBrowserIT {
     assertThat(browser.findElement(By.id("search-summary")).getText()).startsWith("mode fts").contains("1 hit");
     List<WebElement> rows = browser.findElements(By.cssSelector("#hits tbody tr"));
     assertThat(rows).hasSize(1);
-    assertThat(rows.get(0).findElement(By.className("matched")).getText()).isEqualTo("fts");
+    assertThat(rows.get(0).findElement(By.className("matched")).getText()).isEqualTo("fts#1");
     assertThat(rows.get(0).getText()).contains("Travels to Lisbon each spring.");
     screenshot("console-search");
 

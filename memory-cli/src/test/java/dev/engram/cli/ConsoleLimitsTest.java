@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,9 +39,9 @@ class ConsoleLimitsTest {
   void open() {
     Target target = new Target();
     target.store = "memory";
-    target.grants = new ArrayList<>(List.of("app/user/u1"));
+    target.grants(List.of("app/user/u1"));
     target.embedder = "none";
-    session = Session.open(target, true, true, UnaryOperator.identity());
+    session = Session.open(target, Map.of(), true, true, UnaryOperator.identity());
   }
 
   @AfterEach

@@ -25,18 +25,6 @@ class HtmlTest {
   }
 
   @Test
-  void storeSpecsParseOrFailWithAUsageMessage() {
-    assertThat(StoreSpec.parse("sqlite:m.db")).isInstanceOf(StoreSpec.Sqlite.class);
-    assertThat(((StoreSpec.Postgres) StoreSpec.parse("postgres:postgresql://h/db?user=u&password=secret")).jdbcUrl())
-        .isEqualTo("jdbc:postgresql://h/db?user=u&password=secret");
-    assertThat(StoreSpec.parse("postgres:jdbc:postgresql://h/db?password=secret").describe())
-        .isEqualTo("postgres:jdbc:postgresql://h/db");
-    assertThatThrownBy(() -> StoreSpec.parse("sqlite:")).isInstanceOf(UsageException.class);
-    assertThatThrownBy(() -> StoreSpec.parse("redis://x")).isInstanceOf(UsageException.class)
-        .hasMessageContaining("sqlite:FILE, postgres:URL or memory");
-  }
-
-  @Test
   void exitCodesFollowTheDocumentedTable() {
     assertThat(EngramCli.exitCode(new dev.engram.NotFoundException("x"))).isEqualTo(1);
     assertThat(EngramCli.exitCode(new dev.engram.InvalidInputException("f", "bad"))).isEqualTo(2);

@@ -5,11 +5,11 @@
 package dev.engram.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.engram.embeddings.e5.E5SmallEmbedder;
 import dev.engram.embeddings.minilm.MiniLmEmbedder;
+import dev.engram.spi.EmbedderSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +17,7 @@ class LazyEmbedderTest {
 
   @Test
   void namesTheProfileWithoutLoadingAndLoadsOnTheFirstText() {
-    LazyEmbedder e5 = (LazyEmbedder) LazyEmbedder.named("e5");
+    LazyEmbedder e5 = (LazyEmbedder) LazyEmbedder.of(EmbedderSpec.parse("e5").provider().orElseThrow());
     assertThat(e5.profile()).isEqualTo(new E5SmallEmbedder().profile());
     assertThat(e5.loaded()).isFalse();
 
@@ -28,10 +28,9 @@ class LazyEmbedderTest {
   }
 
   @Test
-  void miniLmAndNoneCanBeNamedAndNothingElse() {
-    assertThat(LazyEmbedder.named("minilm").profile()).isEqualTo(new MiniLmEmbedder().profile());
-    assertThat(LazyEmbedder.named("none")).isNull();
-    assertThatThrownBy(() -> LazyEmbedder.named("bert")).isInstanceOf(UsageException.class)
-        .hasMessage("--embedder must be e5, minilm or none, was 'bert'");
+  void miniLmHasItsOwnProfile() {
+    LazyEmbedder minilm = (LazyEmbedder) LazyEmbedder.of(EmbedderSpec.parse("minilm").provider().orElseThrow());
+    assertThat(minilm.profile()).isEqualTo(new MiniLmEmbedder().profile());
+    assertThat(minilm.loaded()).isFalse();
   }
 }

@@ -64,4 +64,26 @@ class QuickStartTest {
     assertThat(second).contains("== remembered from an earlier run: 2 active entries")
         .contains("APPENDED  [ACTIVE v1 r");
   }
+
+  /** The README's first command, as a child process with the demo's own logging: no line at WARN or above. */
+  @Test
+  void theDemoPrintsNoWarningsAtItsDefaultLogging(@TempDir Path dir) throws Exception {
+    String classpath = System.getProperty("engram.classes") + java.io.File.pathSeparator + ReadmeTest.classpath();
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", classpath, QuickStart.class.getName()).directory(dir.toFile()).start();
+    p.getOutputStream().close();
+    java.util.concurrent.CompletableFuture<String> err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      } catch (java.io.IOException e) {
+        return e.toString();
+      }
+    });
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(err.join()).isZero();
+    assertThat(out).contains("== prepared context").contains("== curate");
+    assertThat(err.join()).as("stderr of the demo").doesNotContain("WARN").doesNotContain("ERROR")
+        .doesNotContain("SLF4J(W)");
+  }
 }

@@ -39,6 +39,13 @@ final class BearerTokens {
     this.byDigest = Map.copyOf(byDigest);
   }
 
+  /** Every scope some token's grants can see, sorted. */
+  java.util.List<String> visibleScopes() {
+    java.util.TreeSet<String> out = new java.util.TreeSet<>();
+    byDigest.values().forEach(t -> out.addAll(t.grants().visibleScopes()));
+    return java.util.List.copyOf(out);
+  }
+
   static BearerTokens read(Path file) {
     List<String> lines;
     try {

@@ -15,16 +15,16 @@ import dev.engram.agent.MemoryFilesOptions;
 import dev.engram.agent.MemoryMode;
 import dev.engram.agent.AgentRuntime;
 import dev.engram.agent.MemoryResource;
-import dev.engram.embeddings.e5.E5SmallEmbedder;
-import dev.engram.embeddings.minilm.MiniLmEmbedder;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.reasoner.llm.LlmReasoner;
+import dev.engram.MemoryException;
 import dev.engram.spi.Embedder;
+import dev.engram.spi.EmbedderOptions;
+import dev.engram.spi.EmbedderProvider;
+import dev.engram.spi.EmbedderSpec;
+import dev.engram.spi.StoreSpec;
 import dev.engram.spi.Reasoner;
 import dev.engram.spi.MemoryStore;
-import dev.engram.store.inmemory.InMemoryMemoryStore;
-import dev.engram.store.postgres.PostgresMemoryStore;
-import dev.engram.store.sqlite.SqliteMemoryStore;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -37,13 +37,14 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -61,9 +62,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code java -jar memory-mcp.jar --store memory|sqlite:FILE|postgres:JDBC_URL --grant NS [--grant NS …]
- * [--mode read|read-write] [--tool-profile memory|files|all] [--embedder e5|minilm|none] [--reasoner deterministic|llm]
- * [--client-type CLIENT] [--http PORT
+ * {@code java -jar memory-mcp.jar --store memory|sqlite:FILE|postgres:URL --grant NS [--grant NS …]
+ * [--mode read|read-write] [--tool-profile memory|files|all] [--embedder auto|e5|minilm|none] [--reasoner deterministic|llm] [--runtime RUNTIME] [--http PORT
  * --tokens FILE [--bind ADDRESS] [--max-concurrent-per-token N]] [--max-request-bytes BYTES]}. Over stdio stdout carries the protocol only; every log line goes to
  * stderr. A configuration it cannot start with exits with status 2 and says why.
  */
@@ -72,6 +72,8 @@ import picocli.CommandLine.Option;
     sortOptions = false)
 public final class MemoryMcpServer implements Callable<Integer> {
   static final int STARTUP_ERROR = 2;
+  /** The embedder {@code auto} falls back to for a store without vectors. */
+  static final String DEFAULT_EMBEDDER = "e5";
   static final String GRANTS_KEY = "engram.grants";
   static final String ENDPOINT = "/mcp";
   static final int DEFAULT_MAX_REQUEST_BYTES = 272 * 1024;
@@ -83,7 +85,7 @@ public final class MemoryMcpServer implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(MemoryMcpServer.class);
 
   @Option(names = "--store", required = true, paramLabel = "STORE",
-      description = "memory | sqlite:FILE | postgres:JDBC_URL")
+      description = "memory | sqlite:FILE | postgres:URL (a jdbc:postgresql:// or postgresql:// URL)")
   String store = "";
 
   @Option(names = "--grant", paramLabel = "NS", description = "A namespace the client may use (stdio; repeatable).")
@@ -93,9 +95,9 @@ public final class MemoryMcpServer implements Callable<Integer> {
   String mode = "read-write";
 
   @Option(names = "--embedder", paramLabel = "EMBEDDER",
-      description = "e5 | minilm | none: offline e5-small-v2 or all-MiniLM-L6-v2 vectors for hybrid search, or full "
-          + "text only (default e5)")
-  String embedder = "e5";
+      description = "auto | e5 | minilm | none: the model of the vectors for hybrid search, or full text only; auto (the "
+          + "default) takes the one whose vectors the store holds, e5 for a store without vectors")
+  String embedder = "auto";
 
   @Option(names = "--reasoner", paramLabel = "REASONER", description = "deterministic | llm (default deterministic)")
   String reasoner = "deterministic";
@@ -169,8 +171,13 @@ public final class MemoryMcpServer implements Callable<Integer> {
     if (!reasoner.equals("deterministic") && !reasoner.equals("llm")) {
       throw new StartupException("--reasoner must be deterministic or llm, was '" + reasoner + "'");
     }
-    if (!embedder.equals("e5") && !embedder.equals("minilm") && !embedder.equals("none")) {
-      throw new StartupException("--embedder must be e5, minilm or none, was '" + embedder + "'");
+    EmbedderSpec embedderSpec;
+    StoreSpec storeSpec;
+    try {
+      embedderSpec = EmbedderSpec.parse("--embedder", embedder);
+      storeSpec = StoreSpec.parse("--store", store);
+    } catch (InvalidInputException e) {
+      throw new StartupException(e.getMessage());
     }
     if (!toolProfile.equals("memory") && !toolProfile.equals("files") && !toolProfile.equals("all")) {
       throw new StartupException("--tool-profile must be memory, files or all, was '" + toolProfile + "'");
@@ -216,16 +223,24 @@ public final class MemoryMcpServer implements Callable<Integer> {
         throw new StartupException("--grant: " + e.getMessage());
       }
     }
-    MemoryStore memoryStore = openStore(store);
+    MemoryStore memoryStore = openStore(storeSpec);
     // the LLM reasoner reads ENGRAM_LLM_PROVIDER, ENGRAM_LLM_MODEL, OPENAI_* / ANTHROPIC_*; a missing key
     // fails the first write with the name of the variable to set, as the library documents
     Reasoner chosen = reasoner.equals("llm") ? LlmReasoner.fromEnvironment() : new DeterministicReasoner();
     EngramBuilder builder = Engram.builder().store(memoryStore).reasoner(chosen);
     String vectors = "none (full text only)";
-    if (!embedder.equals("none")) {
-      Embedder model = embedder.equals("e5") ? new E5SmallEmbedder() : new MiniLmEmbedder();
+    Optional<EmbedderProvider> provider;
+    try {
+      provider = embedderSpec.resolve(memoryStore, stdioGrants != null ? List.copyOf(stdioGrants.visibleScopes())
+          : Objects.requireNonNull(tokenMap).visibleScopes(), EmbedderSpec.parse("--embedder", DEFAULT_EMBEDDER));
+    } catch (RuntimeException e) {
+      memoryStore.close();
+      throw new StartupException("--embedder " + embedder + ": " + e.getMessage(), e);
+    }
+    if (provider.isPresent()) {
+      Embedder model = provider.get().create(EmbedderOptions.defaults());
       builder.embedder(model);
-      vectors = model.profile().id();
+      vectors = provider.get().name() + " (" + model.profile().id() + (embedderSpec.isAuto() ? ", auto" : "") + ")";
     }
     Engram engram = builder.build();
     MemoryResource resource = MemoryResource.builder(engram).mode(memoryMode).autoScan(true).source("mcp").origin("mcp").build();
@@ -242,7 +257,7 @@ public final class MemoryMcpServer implements Callable<Integer> {
       StdioTransport transport = new StdioTransport(mapper, System.in, protocolOut, maxRequestBytes, STDIO_GRACE);
       McpMemory memory = new McpMemory(resource, exchange -> fixed, mapper, fixedClient, files);
       McpSyncServer server = memory.build(McpServer.sync(transport), version, tools, fileTools);
-      LOG.info("memory-mcp {} on stdio: store {}, mode {}, tools {}, embedder {}, {} grant(s)", version, describe(store),
+      LOG.info("memory-mcp {} on stdio: store {}, mode {}, tools {}, embedder {}, {} grant(s)", version, storeSpec.describe(),
           mode, toolProfile, vectors, fixed.namespaces().size());
       transport.serve();
       server.closeGracefully();
@@ -308,55 +323,21 @@ public final class MemoryMcpServer implements Callable<Integer> {
       throw new StartupException("--http " + httpPort + ": cannot listen on " + bind + " (" + e.getMessage() + ")", e);
     }
     LOG.info("memory-mcp {} on http://{}:{}{}: store {}, mode {}, tools {}, embedder {}", version, bind,
-        connector.getLocalPort(), ENDPOINT, describe(store), mode, toolProfile, vectors);
+        connector.getLocalPort(), ENDPOINT, storeSpec.describe(), mode, toolProfile, vectors);
     jetty.join();
     return 0;
   }
 
-  static MemoryStore openStore(String spec) {
-    if (spec.equals("memory")) {
-      return new InMemoryMemoryStore();
+  /** Opens the store {@code spec} names, creating a missing SQLite file; what fails is a startup error. */
+  static MemoryStore openStore(StoreSpec spec) {
+    try {
+      return spec.open();
+    } catch (MemoryException e) {
+      throw new StartupException(e instanceof InvalidInputException ? e.getMessage()
+          : "--store " + spec.describe() + ": cannot open it (" + e.getMessage() + ")", e);
+    } catch (RuntimeException e) {
+      throw new StartupException("--store " + spec.describe() + ": cannot open it (" + e.getClass().getSimpleName() + ")", e);
     }
-    if (spec.startsWith("sqlite:")) {
-      String file = spec.substring("sqlite:".length());
-      if (file.isBlank()) {
-        throw new StartupException("--store sqlite:FILE needs a file name");
-      }
-      Path path = Path.of(file).toAbsolutePath();
-      Path dir = path.getParent();
-      if (dir == null || !Files.isDirectory(dir)) {
-        throw new StartupException("--store " + spec + ": the directory " + dir + " does not exist");
-      }
-      if (Files.exists(path) && (!Files.isRegularFile(path) || !Files.isReadable(path) || !Files.isWritable(path))) {
-        throw new StartupException("--store " + spec + ": " + path + " is not a readable and writable file");
-      }
-      try {
-        return new SqliteMemoryStore(path);
-      } catch (RuntimeException e) {
-        throw new StartupException("--store " + spec + ": cannot open the SQLite file (" + e.getMessage() + ")", e);
-      }
-    }
-    if (spec.startsWith("postgres:")) {
-      String url = spec.substring("postgres:".length());
-      if (!url.startsWith("jdbc:postgresql:")) {
-        throw new StartupException("--store postgres:JDBC_URL needs a URL starting with jdbc:postgresql:");
-      }
-      try {
-        return PostgresMemoryStore.builder().jdbcUrl(url).build();
-      } catch (RuntimeException e) {
-        throw new StartupException("--store postgres: cannot open the database at " + describe(spec)
-            + " (" + e.getClass().getSimpleName() + ")", e);
-      }
-    }
-    throw new StartupException("--store must be memory, sqlite:FILE or postgres:JDBC_URL, was '" + spec + "'");
-  }
-
-  /** The store setting without credentials. */
-  static String describe(String spec) {
-    int q = spec.indexOf('?');
-    String s = q < 0 ? spec : spec.substring(0, q);
-    int at = s.indexOf('@');
-    return at < 0 ? s : "postgres:…" + s.substring(at);
   }
 
   /** The version from the jar manifest. */

@@ -25,7 +25,7 @@ import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reasoner;
 import dev.engram.store.inmemory.InMemoryMemoryStore;
-import dev.engram.tck.HashingEmbedder;
+import dev.engram.test.HashingEmbedder;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;

@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import dev.engram.tck.HashingEmbedder;
+import dev.engram.test.HashingEmbedder;
 
 /**
  * PreparedContext rendering: labelled untrusted, exact citations, stored content that cannot close the

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import dev.engram.tck.Fixtures;
 
 /**
- * The disclosure check: a write or patch whose disclosure is missing, worded with OR, or naming several
- * situations succeeds, stores what was written, and says so in {@code WriteResult.warnings()}. Engine
- * rules, run once against the reference store.
+ * The disclosure check: a write or patch whose disclosure is worded with OR or names several situations,
+ * or a path entry without one, succeeds, stores what was written, and says so in
+ * {@code WriteResult.warnings()}. A plain write without a path needs no disclosure.
  */
 class DisclosureTest extends EngineRules {
 
@@ -35,14 +35,24 @@ class DisclosureTest extends EngineRules {
   }
 
   @Test
-  void aMissingDisclosureSucceedsWithAWarning() {
+  void aPathEntryWithoutADisclosureSucceedsWithAWarning() {
     Engram engram = newEngram();
-    WriteResult r = write(engram, U1, "A fact without a disclosure.");
+    WriteResult r = engram.write(U1, "Refunds are idempotent.", WriteOptions.builder().path("project://shop/refunds").build());
     assertThat(r.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
     assertThat(r.warnings()).singleElement().asString().contains("disclosure is missing");
     assertThat(engram.get(U1, r.entry().entryId())).isEqualTo(r.entry());
-    assertThat(write(engram, U1, "A fact without a disclosure.").warnings())
-        .as("a deduplicated write stores nothing, so there is nothing to warn about").isEmpty();
+    assertThat(engram.write(U1, "Refunds are idempotent.", WriteOptions.builder().path("project://shop/refunds").build())
+        .warnings()).as("a deduplicated write stores nothing, so there is nothing to warn about").isEmpty();
+  }
+
+  @Test
+  void aPlainWriteNeedsNoDisclosure() {
+    Engram engram = newEngram();
+    WriteResult r = write(engram, U1, "A fact without a disclosure.");
+    assertThat(r.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
+    assertThat(r.warnings()).as("only path entries are expected to name when they matter").isEmpty();
+    WriteResult patched = engram.update(U1, r.entry().entryId(), EntryPatch.disclosure("When testing or shipping"));
+    assertThat(patched.warnings()).as("a disclosure given is still checked").singleElement().asString().contains("OR");
   }
 
   @Test

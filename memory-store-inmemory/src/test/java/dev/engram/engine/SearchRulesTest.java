@@ -20,7 +20,7 @@ import dev.engram.spi.MemoryStore;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import dev.engram.tck.HashingEmbedder;
+import dev.engram.test.HashingEmbedder;
 
 /**
  * Search rules of the engine: bad requests rejected, a reranker's answer checked (a bad one keeps the

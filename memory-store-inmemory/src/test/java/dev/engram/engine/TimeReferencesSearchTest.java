@@ -17,7 +17,7 @@ import dev.engram.WriteOptions;
 import dev.engram.reasoner.DeterministicReasoner;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import dev.engram.tck.HashingEmbedder;
+import dev.engram.test.HashingEmbedder;
 
 /**
  * Time references in queries ("last week", "in March"): an entry that occurred in the referenced time

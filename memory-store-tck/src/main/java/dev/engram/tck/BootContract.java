@@ -25,6 +25,7 @@ import dev.engram.WriteOptions;
 import dev.engram.WriteResult;
 import dev.engram.spi.CurateOp;
 import dev.engram.spi.StoreCapability;
+import dev.engram.test.ScriptedReasoner;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;

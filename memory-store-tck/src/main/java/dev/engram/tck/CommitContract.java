@@ -34,6 +34,8 @@ import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.CurateOp;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreCapability;
+import dev.engram.test.HashingEmbedder;
+import dev.engram.test.ScriptedReasoner;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;

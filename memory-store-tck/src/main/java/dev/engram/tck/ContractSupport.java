@@ -4,6 +4,8 @@
  */
 package dev.engram.tck;
 
+import dev.engram.test.HashingEmbedder;
+import dev.engram.test.ScriptedReasoner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.Engram;

@@ -30,6 +30,7 @@ import dev.engram.WriteResult;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreCapability;
+import dev.engram.test.HashingEmbedder;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

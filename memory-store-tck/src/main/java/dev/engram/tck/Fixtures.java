@@ -6,6 +6,7 @@ package dev.engram.tck;
 
 import dev.engram.EngramBuilder;
 import dev.engram.WriteOptions;
+import dev.engram.test.SteppingClock;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -19,6 +19,7 @@ import dev.engram.MemoryEvent;
 import dev.engram.NotFoundException;
 import dev.engram.WriteOptions;
 import dev.engram.spi.CurateOp;
+import dev.engram.test.ScriptedReasoner;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

@@ -17,6 +17,7 @@ import dev.engram.MemoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.WriteOptions;
 import dev.engram.spi.CurateOp;
+import dev.engram.test.ScriptedReasoner;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.util.List;

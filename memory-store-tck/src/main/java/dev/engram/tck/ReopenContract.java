@@ -4,6 +4,7 @@
  */
 package dev.engram.tck;
 
+import dev.engram.test.HashingEmbedder;
 import static dev.engram.tck.Fixtures.S1;
 import static dev.engram.tck.Fixtures.S2;
 import static org.assertj.core.api.Assertions.assertThat;

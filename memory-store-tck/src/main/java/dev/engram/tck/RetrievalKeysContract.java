@@ -26,6 +26,7 @@ import dev.engram.spi.MemoryStore;
 import dev.engram.spi.ScoredEntry;
 import dev.engram.spi.StoreCapability;
 import dev.engram.spi.TextAnalysis;
+import dev.engram.test.HashingEmbedder;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.time.Instant;

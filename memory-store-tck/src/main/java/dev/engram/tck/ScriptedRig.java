@@ -6,6 +6,7 @@ package dev.engram.tck;
 
 import dev.engram.Engram;
 import dev.engram.spi.MemoryStore;
+import dev.engram.test.ScriptedReasoner;
 import java.util.List;
 
 /**

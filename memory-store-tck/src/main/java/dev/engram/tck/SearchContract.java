@@ -23,6 +23,7 @@ import dev.engram.WriteOptions;
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.FullTextQuery;
 import dev.engram.spi.MemoryStore;
+import dev.engram.test.HashingEmbedder;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -27,6 +27,7 @@ import dev.engram.spi.CurateRequest;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.TopicState;
 import dev.engram.tck.FaultInjectingStore.Step;
+import dev.engram.test.ScriptedReasoner;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

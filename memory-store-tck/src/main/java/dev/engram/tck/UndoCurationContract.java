@@ -21,6 +21,7 @@ import dev.engram.MemoryEvent;
 import dev.engram.NotFoundException;
 import dev.engram.RevisionConflictException;
 import dev.engram.spi.CurateOp;
+import dev.engram.test.ScriptedReasoner;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

@@ -22,6 +22,7 @@ import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.EmbeddingProfile;
 import dev.engram.spi.MemoryStore;
+import dev.engram.test.HashingEmbedder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,6 +7,9 @@ package dev.engram.embeddings.onnx;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.ErrorCode;
 import dev.engram.InvalidInputException;
 import dev.engram.MemoryException;
@@ -16,14 +19,18 @@ import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
 import dev.langchain4j.model.embedding.onnx.PoolingMode;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One BERT-style bi-encoder model shipped inside a jar (as LangChain4j's embeddings jars ship theirs:
@@ -45,6 +52,10 @@ import java.util.concurrent.Executor;
 public final class OnnxEncoder {
 
   private static final Map<String, OnnxBertBiEncoder> LOADED = new ConcurrentHashMap<>();
+  private static final Logger LOG = LoggerFactory.getLogger(OnnxEncoder.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** The tokenizer's own limit when its definition names none: BERT-style models take 512 word pieces. */
+  private static final int MAX_WORD_PIECES = 512;
 
   private final String displayName;
   private final int dimension;
@@ -97,15 +108,56 @@ public final class OnnxEncoder {
       if (model == null || tokenizer == null) {
         throw new IllegalStateException(resource + ".onnx or its tokenizer is not on the class path");
       }
+      quietGpuProbe(jar);
       OrtEnvironment env = OrtEnvironment.getEnvironment();
       OrtSession.SessionOptions options = new OrtSession.SessionOptions();
       options.addConfigEntry("session.intra_op.allow_spinning", "0");
-      return new OnnxBertBiEncoder(env, env.createSession(model.readAllBytes(), options), tokenizer, PoolingMode.MEAN);
+      // the CPU execution provider, named rather than left to the build's default list
+      options.addCPU(true);
+      return new OnnxBertBiEncoder(env, env.createSession(model.readAllBytes(), options),
+          new ByteArrayInputStream(withLengthLimit(tokenizer.readAllBytes())), PoolingMode.MEAN);
     } catch (OrtException | IOException e) {
       throw new IllegalStateException(e.toString(), e);
     } finally {
       thread.setContextClassLoader(previous);
     }
+  }
+
+  /**
+   * Keeps the tokenizer's GPU probe quiet. To pick the flavour of its native library, DJL counts GPUs when it
+   * first loads the tokenizer; on a machine with a CUDA runtime but no GPU driver that count fails and DJL logs
+   * two WARN lines, although nothing here uses a GPU: the model runs on ONNX Runtime's CPU provider and the
+   * tokenizer's library is the same either way. DJL turns that logging off in the probe it forks; the same
+   * switch is turned off here, before the first load. When a DJL release no longer has it, the lines come
+   * back and this is noted at DEBUG.
+   */
+  private static void quietGpuProbe(ClassLoader jar) {
+    try {
+      Class<?> cuda = Class.forName("ai.djl.util.cuda.CudaUtils", true, jar);
+      Field logging = cuda.getDeclaredField("logging");
+      logging.setAccessible(true);
+      logging.setBoolean(null, false);
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      LOG.debug("The tokenizer's GPU probe may log WARN lines: its logging switch is not there ({})", e.toString());
+    }
+  }
+
+  /**
+   * The tokenizer definition with an explicit length limit where it has none. Without one, DJL's tokenizer
+   * falls back to the model's 512 word pieces and logs a WARN line saying so; naming the same limit, with the
+   * same truncation it applies by default, changes nothing but the line.
+   */
+  static byte[] withLengthLimit(byte[] tokenizer) throws IOException {
+    JsonNode root = JSON.readTree(tokenizer);
+    if (!(root instanceof ObjectNode definition) || !definition.path("truncation").isNull()) {
+      return tokenizer;
+    }
+    ObjectNode truncation = definition.putObject("truncation");
+    truncation.put("direction", "Right");
+    truncation.put("max_length", MAX_WORD_PIECES);
+    truncation.put("strategy", "LongestFirst");
+    truncation.put("stride", 0);
+    return JSON.writeValueAsBytes(definition);
   }
 
   /** The shared encoder, with one embedder's executor for the texts of one call. */

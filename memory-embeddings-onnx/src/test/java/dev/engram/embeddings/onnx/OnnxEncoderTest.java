@@ -98,4 +98,16 @@ class OnnxEncoderTest {
     }
     return s;
   }
+
+  @Test
+  void aTokenizerWithoutALengthLimitGetsTheLimitItWouldFallBackTo() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    byte[] none = "{\"version\":\"1.0\",\"truncation\":null,\"padding\":null}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    com.fasterxml.jackson.databind.JsonNode limited = json.readTree(OnnxEncoder.withLengthLimit(none));
+    assertThat(limited.path("truncation").path("max_length").asInt()).isEqualTo(512);
+    assertThat(limited.path("truncation").path("strategy").asText()).isEqualTo("LongestFirst");
+    assertThat(limited.path("version").asText()).isEqualTo("1.0");
+    byte[] own = "{\"truncation\":{\"max_length\":128}}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(OnnxEncoder.withLengthLimit(own)).as("a limit of its own is kept as it is").isSameAs(own);
+  }
 }

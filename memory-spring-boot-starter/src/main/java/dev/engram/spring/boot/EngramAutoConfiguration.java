@@ -21,9 +21,13 @@ import dev.engram.springai.EngramMemoryAdvisor;
 import dev.engram.springai.EngramToolCallbackProvider;
 import dev.engram.springai.EngramVectorStore;
 import dev.engram.springai.GrantsResolver;
-import dev.engram.store.inmemory.InMemoryMemoryStore;
-import java.nio.file.Path;
+import dev.engram.spi.EmbedderOptions;
+import dev.engram.spi.EmbedderProvider;
+import dev.engram.spi.EmbedderSpec;
+import dev.engram.spi.StoreSpec;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.memory.ChatMemoryRepository;
@@ -40,7 +44,6 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.type.AnnotatedTypeMetadata;
-import org.springframework.util.ClassUtils;
 
 /**
  * Defines Engram's beans from {@code engram.*} properties. Every bean backs off when the application
@@ -57,42 +60,21 @@ public class EngramAutoConfiguration {
   private static final Logger LOG = LoggerFactory.getLogger(EngramAutoConfiguration.class);
 
   /**
-   * The store named by {@code engram.store}. The context closes it, after the {@link Engram} bean that
-   * uses it.
+   * The store named by {@code engram.store} ({@link StoreSpec}: {@code memory}, {@code sqlite:FILE},
+   * {@code postgres:URL}, or the scheme of any other store on the class path). The context closes it,
+   * after the {@link Engram} bean that uses it.
    *
    * @param properties the settings
    * @return the store
-   * @throws InvalidInputException if {@code engram.store} is malformed or names a store whose module
-   *     is missing
+   * @throws InvalidInputException naming {@code engram.store} if it is malformed or names a store whose
+   *     module is missing
    */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean({MemoryStore.class, Engram.class})
   public MemoryStore engramMemoryStore(EngramProperties properties) {
-    String spec = properties.getStore() == null ? "" : properties.getStore().strip();
-    if (spec.equals("memory")) {
-      return new InMemoryMemoryStore();
-    }
-    if (spec.startsWith("sqlite:")) {
-      String file = spec.substring("sqlite:".length()).strip();
-      if (file.isEmpty()) {
-        throw new InvalidInputException("engram.store", "'sqlite:' needs a file, e.g. sqlite:./memory.db");
-      }
-      require("dev.engram.store.sqlite.SqliteMemoryStore", "engram.store", "dev.engram:memory-store-sqlite");
-      LOG.info("Engram store: SQLite file {}", file);
-      return Backends.sqlite(Path.of(file));
-    }
-    if (spec.startsWith("postgres:")) {
-      String url = spec.substring("postgres:".length()).strip();
-      if (!url.startsWith("jdbc:postgresql:")) {
-        throw new InvalidInputException("engram.store",
-            "'postgres:' needs a JDBC URL, e.g. postgres:jdbc:postgresql://localhost:5432/app?user=app");
-      }
-      require("dev.engram.store.postgres.PostgresMemoryStore", "engram.store", "dev.engram:memory-store-postgres");
-      LOG.info("Engram store: PostgreSQL");
-      return Backends.postgres(url);
-    }
-    throw new InvalidInputException("engram.store",
-        "'" + spec + "' is not a store: use memory, sqlite:FILE or postgres:JDBC_URL");
+    StoreSpec spec = StoreSpec.parse("engram.store", properties.getStore() == null ? "" : properties.getStore());
+    LOG.debug("Engram store: {}", spec);
+    return spec.open();
   }
 
   /**
@@ -119,33 +101,33 @@ public class EngramAutoConfiguration {
   }
 
   /**
-   * The embedder named by {@code engram.embedder} (default {@code e5}); none for {@code none}.
+   * The embedder named by {@code engram.embedder} ({@link EmbedderSpec}: {@code e5}, the default,
+   * {@code minilm}, {@code openai} with the {@code engram.openai.*} settings, {@code auto} for the one whose
+   * vectors the store holds, or {@code none}, which defines no embedder).
    *
    * @param properties the settings
+   * @param store the store, which {@code auto} looks at
    * @return the embedder
-   * @throws InvalidInputException if {@code engram.embedder} names no embedder of this build or its
-   *     module is missing
+   * @throws InvalidInputException naming {@code engram.embedder} if it names no embedder on the class path,
+   *     or the setting of the openai embedder that is malformed
    */
   @Bean
   @ConditionalOnMissingBean({Embedder.class, Engram.class})
   @Conditional(EmbedderNamed.class)
-  public Embedder engramEmbedder(EngramProperties properties) {
-    String name = lower(properties.getEmbedder());
-    switch (name) {
-      case "minilm":
-        require("dev.engram.embeddings.minilm.MiniLmEmbedder", "engram.embedder", "dev.engram:memory-embeddings-minilm");
-        return Backends.miniLm();
-      case "e5":
-        require("dev.engram.embeddings.e5.E5SmallEmbedder", "engram.embedder", "dev.engram:memory-embeddings-e5");
-        return Backends.e5();
-      case "openai":
-        require("dev.engram.embeddings.http.OpenAiCompatibleEmbedder", "engram.embedder",
-            "dev.engram:memory-embeddings-http");
-        return Backends.openAi(properties.getOpenai());
-      default:
-        throw new InvalidInputException("engram.embedder", "'" + name
-            + "' is not an embedder of this build: use none, minilm, e5 or openai, or define a dev.engram.spi.Embedder bean");
-    }
+  public Embedder engramEmbedder(EngramProperties properties, ObjectProvider<MemoryStore> store) {
+    EmbedderSpec spec = EmbedderSpec.parse("engram.embedder", properties.getEmbedder() == null ? "" : properties.getEmbedder());
+    Optional<EmbedderProvider> provider = spec.isAuto()
+        ? spec.resolve(store.getObject(), List.of(), EmbedderSpec.parse("engram.embedder", "e5"))
+        : spec.provider();
+    EngramProperties.OpenAi openai = properties.getOpenai();
+    EmbedderOptions options = EmbedderOptions.builder()
+        .setting("base-url", openai.getBaseUrl())
+        .setting("api-key", openai.getApiKey())
+        .setting("model", openai.getModel())
+        .setting("dimension", Integer.toString(openai.getDimension()))
+        .build();
+    return provider.map(p -> p.create(options)).orElseThrow(
+        () -> new InvalidInputException("engram.embedder", "auto found no embedder for the store's vectors"));
   }
 
   /**
@@ -289,12 +271,6 @@ public class EngramAutoConfiguration {
 
   private static String lower(@org.jspecify.annotations.Nullable String value) {
     return value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
-  }
-
-  private static void require(String className, String property, String artifact) {
-    if (!ClassUtils.isPresent(className, EngramAutoConfiguration.class.getClassLoader())) {
-      throw new InvalidInputException(property, "needs " + artifact + " on the classpath");
-    }
   }
 
   /**

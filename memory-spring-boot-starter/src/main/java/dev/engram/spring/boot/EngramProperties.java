@@ -12,7 +12,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class EngramProperties {
   /**
    * Where memory lives: "memory" (in process, lost on exit), "sqlite:FILE" (one SQLite file; needs
-   * dev.engram:memory-store-sqlite) or "postgres:JDBC_URL" (needs dev.engram:memory-store-postgres).
+   * dev.engram:memory-store-sqlite) or "postgres:URL" with a jdbc:postgresql:// or postgresql:// URL (needs
+   * dev.engram:memory-store-postgres); the same spellings as the command line's and the MCP server's --store.
    */
   private String store = "memory";
 
@@ -30,8 +31,9 @@ public class EngramProperties {
   /**
    * The embedder for vector and hybrid search: "e5" (offline e5-small-v2, dev.engram:memory-embeddings-e5,
    * which the starter brings), "minilm" (offline all-MiniLM-L6-v2; needs dev.engram:memory-embeddings-minilm),
-   * "openai" (any /v1/embeddings endpoint, see engram.openai.*; needs dev.engram:memory-embeddings-http) or
-   * "none" (full-text search only).
+   * "openai" (any /v1/embeddings endpoint, see engram.openai.*; needs dev.engram:memory-embeddings-http),
+   * "auto" (the one whose vectors the store already holds; e5 when it holds none) or "none" (full-text search
+   * only).
    */
   private String embedder = "e5";
 

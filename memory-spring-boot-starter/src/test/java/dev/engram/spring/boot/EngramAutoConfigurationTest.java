@@ -89,6 +89,21 @@ class EngramAutoConfigurationTest {
   }
 
   @Test
+  void embedderAutoTakesTheModelOfTheStoresVectors(@TempDir Path dir) {
+    Path file = dir.resolve("minilm.db");
+    try (Engram app = Engram.builder().store(new SqliteMemoryStore(file)).reasoner(new DeterministicReasoner())
+        .embedder(new MiniLmEmbedder()).build()) {
+      writesAndReadsBack(app);
+    }
+    runner.withPropertyValues("engram.store=sqlite:" + file, "engram.embedder=auto").run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context.getBean(Embedder.class)).isInstanceOf(MiniLmEmbedder.class);
+    });
+    runner.withPropertyValues("engram.store=sqlite:" + dir.resolve("new.db"), "engram.embedder=auto").run(context ->
+        assertThat(context.getBean(Embedder.class)).as("no vectors yet: the default").isInstanceOf(E5SmallEmbedder.class));
+  }
+
+  @Test
   void postgresStoreFromAJdbcUrl() {
     TestPostgres pg = TestPostgres.get();
     String schema = pg.newSchema("starter");
@@ -111,13 +126,17 @@ class EngramAutoConfigurationTest {
   void malformedSettingsFailNamingTheProperty() {
     runner.withPropertyValues("engram.store=redis:localhost").run(context ->
         assertThat(context).getFailure().rootCause().isInstanceOf(InvalidInputException.class)
-            .hasMessageContaining("engram.store"));
+            .hasMessage("engram.store: no store on the class path takes 'redis:'; the stores here take memory,"
+                + " postgres:URL, sqlite:FILE"));
     runner.withPropertyValues("engram.store=postgres:localhost").run(context ->
-        assertThat(context).getFailure().rootCause().hasMessageContaining("JDBC URL"));
+        assertThat(context).getFailure().rootCause()
+            .hasMessageStartingWith("engram.store: postgres: needs a URL such as postgres:jdbc:postgresql://"));
     runner.withPropertyValues("engram.reasoner=gpt").run(context ->
         assertThat(context).getFailure().rootCause().hasMessageContaining("engram.reasoner"));
     runner.withPropertyValues("engram.embedder=bert").run(context ->
-        assertThat(context).getFailure().rootCause().hasMessageContaining("engram.embedder"));
+        assertThat(context).getFailure().rootCause()
+            .hasMessage("engram.embedder: names no embedder on the class path ('bert'); use auto, e5, minilm, openai,"
+                + " none"));
     runner.withPropertyValues("engram.grants-resolver=app/user").run(context ->
         assertThat(context).getFailure().rootCause().hasMessageContaining("{id}"));
   }

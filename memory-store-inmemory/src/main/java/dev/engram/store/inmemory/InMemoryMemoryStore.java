@@ -101,6 +101,13 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
   }
 
   @Override
+  public List<String> vectorProfiles() {
+    return read(d -> d.vectors.entrySet().stream()
+        .filter(e -> e.getValue().values().stream().anyMatch(v -> !v.isEmpty()))
+        .map(Map.Entry::getKey).sorted().toList());
+  }
+
+  @Override
   public void close() {
     closed = true;
   }

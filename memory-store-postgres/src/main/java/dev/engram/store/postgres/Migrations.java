@@ -98,8 +98,11 @@ final class Migrations {
         }
         c.commit();
       }
-      if (current < LATEST) {
-        LOG.info("Applied Engram schema migrations {} to {} ({}tables prefixed '{}')", current + 1, LATEST,
+      if (current > 0 && current < LATEST) {
+        LOG.info("Upgraded the Engram schema from version {} to {} ({}tables prefixed '{}')", current, LATEST,
+            schema.isEmpty() ? "" : "schema " + schema + ", ", prefix);
+      } else if (current < LATEST) {
+        LOG.debug("Created the Engram schema (version {}; {}tables prefixed '{}')", LATEST,
             schema.isEmpty() ? "" : "schema " + schema + ", ", prefix);
       }
     } catch (SQLException | RuntimeException e) {

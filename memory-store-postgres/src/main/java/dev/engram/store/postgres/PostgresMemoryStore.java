@@ -679,6 +679,19 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   }
 
   @Override
+  public List<String> vectorProfiles() {
+    return read("listing the embedding profiles of stored vectors", c -> {
+      List<String> out = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement(sql.vectorProfiles); ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(rs.getString(1));
+        }
+      }
+      return out;
+    });
+  }
+
+  @Override
   Reads reads() {
     return reads;
   }

@@ -131,6 +131,7 @@ final class Sql {
   final String vectorsOf;
   final String vectorEpoch;
   final String advanceVectorEpoch;
+  final String vectorProfiles;
 
   // ---- claims
   final String claimDirtyTopics;
@@ -393,6 +394,7 @@ final class Sql {
         + " ORDER BY x.version_id, x.ordinal";
     vectorEpoch = "SELECT epoch FROM " + p + "vector_epoch WHERE id = 1";
     advanceVectorEpoch = "UPDATE " + p + "vector_epoch SET epoch = epoch + 1 WHERE id = 1";
+    vectorProfiles = "SELECT DISTINCT profile_id FROM " + vectorsT + " ORDER BY 1";
     countActiveWithoutVectors = "SELECT count(*) FROM " + versionsT + " v"
         + " WHERE v.scope = ? AND v.status = 'ACTIVE' AND NOT EXISTS (SELECT 1 FROM " + vectorsT + " x"
         + " WHERE x.version_id = v.version_id AND x.profile_id = ?)";

@@ -4,6 +4,7 @@
  */
 package dev.engram.store.postgres;
 
+import dev.engram.test.HashingEmbedder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -590,14 +591,14 @@ class PostgresMemoryStoreTest {
    */
   @Test
   void aReindexInOneEngineIsSeenByAnotherOnTheSamePostgresSchema() {
-    dev.engram.tck.HashingEmbedder writerEmbedder = new dev.engram.tck.HashingEmbedder();
+    dev.engram.test.HashingEmbedder writerEmbedder = new dev.engram.test.HashingEmbedder();
     Grants u1 = Grants.of("app/user/u1");
     String schema = pg.newSchema("epoch");
     try (PostgresMemoryStore a = store(schema);
         PostgresMemoryStore b = store(schema);
         Engram writer = Engram.builder().store(a).reasoner(new DeterministicReasoner()).embedder(writerEmbedder).build();
         Engram reader = Engram.builder().store(b).reasoner(new DeterministicReasoner())
-            .embedder(new dev.engram.tck.HashingEmbedder()).build()) {
+            .embedder(new dev.engram.test.HashingEmbedder()).build()) {
       writer.write(u1, "The team meets every Tuesday morning for planning.");
       writerEmbedder.failing(true);
       assertThat(writer.write(u1, "Quarterly taxes are filed by the accountant.").vectorsMissing()).isTrue();

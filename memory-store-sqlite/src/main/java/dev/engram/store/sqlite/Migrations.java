@@ -158,8 +158,10 @@ final class Migrations {
       s.execute("PRAGMA application_id = " + APPLICATION_ID);
       WriteLock.commit(s, database, lockTimeout);
       committed = true;
-      if (current < latest()) {
-        LOG.info("Applied Engram schema migrations {} to {} on {}", current + 1, latest(), database);
+      if (current > 0 && current < latest()) {
+        LOG.info("Upgraded the Engram schema of {} from version {} to {}", database, current, latest());
+      } else if (current < latest()) {
+        LOG.debug("Created the Engram schema (version {}) in {}", latest(), database);
       }
     } finally {
       if (!committed) {

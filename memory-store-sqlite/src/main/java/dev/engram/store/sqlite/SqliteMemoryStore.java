@@ -675,6 +675,19 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     return point ? pointRead(what, query) : read(what, query);
   }
 
+  @Override
+  public List<String> vectorProfiles() {
+    return read("list the embedding profiles of stored vectors", s -> {
+      List<String> out = new java.util.ArrayList<>();
+      try (java.sql.ResultSet rs = s.prepare("SELECT DISTINCT profile FROM version_vectors ORDER BY 1").executeQuery()) {
+        while (rs.next()) {
+          out.add(rs.getString(1));
+        }
+      }
+      return out;
+    });
+  }
+
   /**
    * Settings of a {@link SqliteMemoryStore}. Each may be given once; {@link #build()} opens the store.
    */

@@ -16,7 +16,7 @@ import dev.engram.SearchMode;
 import dev.engram.SearchRequest;
 import dev.engram.WriteOptions;
 import dev.engram.reasoner.DeterministicReasoner;
-import dev.engram.tck.HashingEmbedder;
+import dev.engram.test.HashingEmbedder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

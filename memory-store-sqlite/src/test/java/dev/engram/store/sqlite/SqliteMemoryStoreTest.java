@@ -4,6 +4,7 @@
  */
 package dev.engram.store.sqlite;
 
+import dev.engram.test.HashingEmbedder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -381,13 +382,13 @@ class SqliteMemoryStoreTest {
    */
   @Test
   void aReindexInOneEngineIsSeenByAnotherOnTheSameSqliteFile() {
-    dev.engram.tck.HashingEmbedder writerEmbedder = new dev.engram.tck.HashingEmbedder();
+    dev.engram.test.HashingEmbedder writerEmbedder = new dev.engram.test.HashingEmbedder();
     Grants u1 = Grants.of("app/user/u1");
     try (SqliteMemoryStore a = new SqliteMemoryStore(dir.resolve("shared.db"));
         SqliteMemoryStore b = new SqliteMemoryStore(dir.resolve("shared.db"));
         Engram writer = Engram.builder().store(a).reasoner(new DeterministicReasoner()).embedder(writerEmbedder).build();
         Engram reader = Engram.builder().store(b).reasoner(new DeterministicReasoner())
-            .embedder(new dev.engram.tck.HashingEmbedder()).build()) {
+            .embedder(new dev.engram.test.HashingEmbedder()).build()) {
       writer.write(u1, "The team meets every Tuesday morning for planning.");
       writerEmbedder.failing(true);
       assertThat(writer.write(u1, "Quarterly taxes are filed by the accountant.").vectorsMissing()).isTrue();

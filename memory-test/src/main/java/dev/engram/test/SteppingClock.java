@@ -2,7 +2,7 @@
  * Copyright 2026 The Engram developers
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.engram.tck;
+package dev.engram.test;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -13,8 +13,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A deterministic clock for contract tests: every {@link #instant()} call returns the previous
- * instant plus a fixed step. Whole-second instants survive every store's timestamp precision, so
+ * A deterministic clock for tests: every {@link #instant()} call returns the previous instant plus a fixed
+ * step. Whole-second instants survive every store's timestamp precision, so
  * entries read back compare equal to the ones written. Thread-safe.
  */
 public final class SteppingClock extends Clock {

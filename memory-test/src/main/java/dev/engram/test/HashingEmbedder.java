@@ -2,7 +2,7 @@
  * Copyright 2026 The Engram developers
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.engram.tck;
+package dev.engram.test;
 
 import dev.engram.spi.Embedder;
 import dev.engram.spi.EmbeddingProfile;
@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A small deterministic embedder for contract tests: the non-stopword tokens of a text hashed into
- * {@code dimension} signed buckets. Texts sharing words get a high cosine, unrelated texts a low one.
- * It can be told to fail or to stall, to exercise fallbacks.
+ * A small deterministic embedder for tests: the non-stopword tokens of a text (their first four letters)
+ * hashed into {@code dimension} signed buckets. Texts sharing words get a high cosine, unrelated texts a low
+ * one, the same on every run and machine, with no model to load. It can be told to fail or to stall, to
+ * exercise fallbacks. Thread-safe.
  */
 public final class HashingEmbedder implements Embedder {
   private final EmbeddingProfile profile;

@@ -2,7 +2,7 @@
  * Copyright 2026 The Engram developers
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.engram.tck;
+package dev.engram.test;
 
 import dev.engram.reasoner.DeterministicReasoner;
 import dev.engram.spi.CurateOp;
