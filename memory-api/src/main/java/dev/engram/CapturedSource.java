@@ -55,6 +55,11 @@ public record CapturedSource(
     }
   }
 
+  /** @return whether this record is a task outcome ({@link SourceRecord#taskOutcome}), what incubation reads */
+  public boolean isTaskOutcome() {
+    return Experience.TASK_OUTCOME.equals(metadata.get(Experience.KIND_METADATA_KEY));
+  }
+
   /** The metadata value of {@code key}, or null. */
   public @Nullable String metadata(String key) {
     return metadata.get(key);

@@ -33,7 +33,7 @@ final class Commits {
   private static final int MAX_ATTEMPTS = 4;
 
   /** The limits a commit enforces. */
-  record Rules(Clock clock, int corePriorityCap, int keyPriorityCap) {}
+  record Rules(Clock clock, int corePriorityCap, int keyPriorityCap, boolean reviewItems) {}
 
   private final MemoryStore store;
   private final Rules rules;
@@ -41,7 +41,8 @@ final class Commits {
 
   Commits(MemoryStore store, EngineConfig config, SearchService search) {
     this.store = store;
-    this.rules = new Rules(config.clock(), config.corePriorityCap(), config.keyPriorityCap());
+    this.rules = new Rules(config.clock(), config.corePriorityCap(), config.keyPriorityCap(),
+        store.capabilities().contains(dev.engram.spi.StoreCapability.REVIEW));
     this.search = search;
   }
 

@@ -66,6 +66,7 @@ final class SearchService {
   private volatile @Nullable String lastIncompleteReason;
   private final @Nullable Reranker reranker;
   private final java.time.Clock clock;
+  private final ExperienceContext experience;
 
   SearchService(MemoryStore store, Reasoner reasoner, SearchSettings settings, @Nullable Embeddings embeddings) {
     this(store, reasoner, settings, embeddings, new VectorIndex(store), null);
@@ -85,6 +86,7 @@ final class SearchService {
     this.settings = settings;
     this.embeddings = embeddings;
     this.vectors = vectors;
+    this.experience = new ExperienceContext(store);
   }
 
   /** Stops the threads this service started (embedding, scan slices); executors handed in stay as they are. */
@@ -731,12 +733,16 @@ final class SearchService {
     List<Citation> citations = new ArrayList<>();
     int coreBudget = (int) (budget * request.coreShare());
     int left = render(core, "profile | ", coreBudget, request, body, citations, Map.of());
-    render(candidates, "", budget - (coreBudget - left), request, body, citations, linesBefore(found.hits()));
-    if (citations.isEmpty()) {
+    ExperienceContext.Plan lessons = experience.plan(grants, clipped(request.query()), request,
+        budget - (coreBudget - left), citations.size());
+    render(candidates, "", budget - (coreBudget - left) - lessons.bytes(), lessons.forHits(request), body, citations,
+        linesBefore(found.hits()));
+    List<dev.engram.ExperienceCitation> cited = lessons.appendTo(body, citations.size() + 1);
+    if (citations.isEmpty() && cited.isEmpty()) {
       return PreparedContext.empty();
     }
     String content = head + body + tail;
-    return new PreparedContext(PreparedContext.Status.READY, content, Text.utf8Length(content), citations);
+    return new PreparedContext(PreparedContext.Status.READY, content, Text.utf8Length(content), citations, cited);
   }
 
   /**

@@ -56,9 +56,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class Transfer {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Transfer.class);
-  static final int FORMAT = 3;
-  /** Formats this engine reads: 1 (no sources) and 2. */
-  private static final Set<Integer> READABLE = Set.of(1, 2, 3);
+  static final int FORMAT = 4;
+  /** Formats this engine reads: 1 (no sources), 2, 3 (retrieval keys) and 4 (experience and review items). */
+  private static final Set<Integer> READABLE = Set.of(1, 2, 3, 4);
   /** Source records read per page while exporting a scope. */
   private static final int SOURCE_PAGE = 1000;
   private static final int MAX_LINE_CHARS = 4 * 1024 * 1024;
@@ -86,6 +86,9 @@ final class Transfer {
     int revisions = 0;
     int topics = 0;
     int sources = 0;
+    int experience = 0;
+    int reviewItems = 0;
+    ReviewTransfer reviews = new ReviewTransfer(store, config);
     boolean withSources = store.capabilities().contains(dev.engram.spi.StoreCapability.SOURCES);
     List<String> scopes = new ArrayList<>();
     try {
@@ -97,8 +100,12 @@ final class Transfer {
         if (store.headRevision(scope) == 0 && store.scopes(scope, false).isEmpty()) {
           continue;
         }
-        ScopeSnapshot snap = store.inTransaction(scope, tx -> ScopeSnapshot.read(tx, scope, withSources));
-        if (snap.isEmpty()) {
+        ReviewTransfer.Part[] part = new ReviewTransfer.Part[1];
+        ScopeSnapshot snap = store.inTransaction(scope, tx -> {
+          part[0] = reviews.read(tx, scope);
+          return ScopeSnapshot.read(tx, scope, withSources);
+        });
+        if (snap.isEmpty() && part[0].isEmpty()) {
           continue;
         }
         scopes.add(scope);
@@ -152,12 +159,15 @@ final class Transfer {
           line(out, sourceJson(c));
           sources++;
         }
+        ReviewTransfer.write(out, scope, part[0]);
+        experience += part[0].experience.size();
+        reviewItems += part[0].items.size();
       }
       out.flush();
     } catch (IOException e) {
       throw new UncheckedIOException("export failed while writing", e);
     }
-    return new TransferReport(scopes, versions, events, revisions, topics, sources, false);
+    return new TransferReport(scopes, versions, events, revisions, topics, sources, experience, reviewItems, false);
   }
 
   /**
@@ -247,6 +257,7 @@ final class Transfer {
     final TreeMap<Long, CapturedSource> sources = new TreeMap<>();
     final Set<String> sourceIds = new HashSet<>();
     final Map<String, List<String>> keys = new LinkedHashMap<>();
+    final ReviewTransfer.Part review = new ReviewTransfer.Part();
 
     ScopeData(String scope) {
       this.scope = scope;
@@ -265,12 +276,16 @@ final class Transfer {
     int revisions = 0;
     int topics = 0;
     int sources = 0;
+    int experience = 0;
+    int reviewItems = 0;
     for (ScopeData d : scopes.values()) {
       versions += d.versions.size();
       events += d.events.size();
       revisions += d.revisions.size();
       topics += d.topics.size();
       sources += d.sources.size();
+      experience += d.review.experience.size();
+      reviewItems += d.review.items.size();
     }
     boolean anySources = scopes.values().stream().anyMatch(d -> d.sourceState != null);
     if (anySources && !store.capabilities().contains(dev.engram.spi.StoreCapability.SOURCES)) {
@@ -296,12 +311,13 @@ final class Transfer {
           if (d.sourceState != null && !d.sourceState.equals(SourceState.EMPTY)) {
             c.restoreSources(d.sources.values(), d.sourceState);
           }
+          ReviewTransfer.restore(c, d.review);
           return null;
         });
       }
     }
-    return new TransferReport(List.copyOf(scopes.keySet()), versions, events, revisions, topics, sources,
-        options.dryRun());
+    return new TransferReport(List.copyOf(scopes.keySet()), versions, events, revisions, topics, sources, experience,
+        reviewItems, options.dryRun());
   }
 
   private Map<String, ScopeData> parse(Grants grants, Reader in) {
@@ -333,7 +349,7 @@ final class Transfer {
           continue;
         }
         if (format < 2 && (type.equals("source") || type.equals("sourceState"))
-            || format < 3 && type.equals("keys")) {
+            || format < 3 && type.equals("keys") || format < 4 && ReviewTransfer.handles(type)) {
           throw new InvalidInputException(where, "a " + type + " record in a format " + format + " export");
         }
         try {
@@ -523,6 +539,7 @@ final class Transfer {
           throw new InvalidInputException("position", "two sources of " + scope + " are at position " + c.position());
         }
       }
+      case "experience", "reviewItem", "incubation" -> new ReviewTransfer(store, config).record(d.review, scope, type, n);
       default -> throw new InvalidInputException("record", "unknown record type '" + type + "'");
     }
   }
@@ -651,6 +668,10 @@ final class Transfer {
     }
     for (ScopeData d : scopes.values()) {
       validateScope(d, versionScope, versionsById, entryScope);
+    }
+    Set<String> reviewIds = new HashSet<>();
+    for (ScopeData d : scopes.values()) {
+      new ReviewTransfer(store, config).validate(d.scope, d.review, d.sourceState, reviewIds);
     }
   }
 

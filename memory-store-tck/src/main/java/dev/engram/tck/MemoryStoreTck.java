@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Nested;
  * {@link #storedRows} (what a store holds beneath the SPI, for the erasure layer); each
  * layer below runs as a nested class, in the order store SPI (driven directly, without the engine; its
  * optional parts run by declared capability) → CRUD → grants and isolation → versions, history,
- * rollback, revisions → topics and dirty tracking → erasure → bad input → concurrency → the commit
+ * rollback, revisions → topics and dirty tracking → erasure → retrieval keys → experience and the review
+ * inbox → bad input → concurrency → the commit
  * path's invariants (policy narrowing, caps, canonical dedupe, closed engines, curation bounds).
  */
 public abstract class MemoryStoreTck {
@@ -92,6 +93,32 @@ public abstract class MemoryStoreTck {
     @Override
     protected MemoryStore createStore() {
       return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
+  class Experiences extends ExperienceContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+
+    @Override
+    protected StoredRows storedRows(MemoryStore store) {
+      return MemoryStoreTck.this.storedRows(store);
+    }
+  }
+
+  @Nested
+  class Review extends ReviewContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+
+    @Override
+    protected StoredRows storedRows(MemoryStore store) {
+      return MemoryStoreTck.this.storedRows(store);
     }
   }
 
