@@ -58,6 +58,7 @@ final class Tools {
   static final String CORRECT = "memory_correct";
   static final String FORGET = "memory_forget";
   static final String BOOT = "memory_boot";
+  static final String OUTCOME = OutcomeTool.NAME;
   static final int MAX_ARGUMENT_CHARS = 256 * 1024;
   static final int READ_MAX_ENTRIES = 50;
   /**
@@ -144,6 +145,7 @@ final class Tools {
         "client" to name the runtime you run in; without it, the runtime this memory was opened for.""",
         object(properties("client", oneOf("The runtime you run in (mcp: a generic MCP client).",
             java.util.Arrays.stream(ClientType.values()).map(ClientType::id).toList()))));
+    add(all, OUTCOME, true, OutcomeTool.DESCRIPTION, OutcomeTool.schema());
     this.tools = Map.copyOf(all);
     List<ToolSpec> specs = new ArrayList<>();
     for (Tool t : all.values()) {
@@ -202,6 +204,7 @@ final class Tools {
         case FORGET -> forget(grants, actor(client), args);
         case BOOT -> boot(grants, args.has("client") ? ClientType.of(args.get("client").textValue())
             : client != null ? client : ClientType.MCP);
+        case OUTCOME -> ok(OutcomeTool.run(resource, grants, actor(client), args), List.of());
         default -> throw new IllegalStateException(name);
       };
     } catch (RefException e) {

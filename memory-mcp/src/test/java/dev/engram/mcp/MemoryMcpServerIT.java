@@ -107,7 +107,8 @@ class MemoryMcpServerIT {
     String store = "sqlite:" + dir.resolve("memory.db");
     McpSyncClient a = stdio("--store", store, "--grant", "app/user/a");
     assertThat(a.listTools().tools()).extracting(McpSchema.Tool::name)
-        .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot");
+        .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot",
+            "memory_record_outcome");
     for (McpSchema.Tool t : a.listTools().tools()) {
       assertThat(t.inputSchema().get("additionalProperties")).isEqualTo(false);
       assertThat(((Map<?, ?>) t.inputSchema().get("properties")).keySet())
