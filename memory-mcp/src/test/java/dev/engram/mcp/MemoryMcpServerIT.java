@@ -263,7 +263,7 @@ class MemoryMcpServerIT {
     List<String> lines = out.lines().toList();
     assertThat(lines).hasSize(2);
     assertThat(parse(lines.get(0)).path("result").path("serverInfo").path("name").asText()).isEqualTo("engram-memory");
-    assertThat(parse(lines.get(1)).path("result").path("tools")).hasSize(6);
+    assertThat(parse(lines.get(1)).path("result").path("tools")).hasSize(7);
   }
 
   @Test
@@ -331,7 +331,7 @@ class MemoryMcpServerIT {
     String base = "http://127.0.0.1:" + port;
 
     McpSyncClient a = http(base, tokenA);
-    assertThat(a.listTools().tools()).hasSize(6);
+    assertThat(a.listTools().tools()).hasSize(7);
     String ref = json(call(a, "memory_write", Map.of("content", "Prefers metric units."))).path("entry").path("ref").asText();
     assertThat(json(call(a, "memory_read", Map.of("topic", "general"))).path("entries").get(0).path("ref").asText())
         .isEqualTo(ref);
