@@ -190,7 +190,6 @@ final class ReviewService implements ReviewInbox {
     c.proposedByModel("curation");
     // recorded as curation (the reviewer is the actor), so undoCuration treats the approval as a curation run
     c.origin(Origin.CURATOR);
-    List<String> warnings = new ArrayList<>();
     if (k.op() instanceof CurateOp.Blurb b) {
       c.blurb(k.topic(), Text.shortText("blurb", b.blurb(), Text.MAX_DISCLOSURE_CHARS));
     } else {
@@ -202,7 +201,7 @@ final class ReviewService implements ReviewInbox {
         ? CurationUndo.runId(List.of(new CurationUndo.Span(now.scope(), c.head(), c.revision()))) : null;
     ReviewItem done = decided(now, ReviewState.APPROVED, k, reviewer, note, made.targets, made.results, c.now());
     c.putReviewItem(done);
-    return new ReviewOutcome(done, made.entries, null, runId, warnings);
+    return new ReviewOutcome(done, made.entries, null, runId, List.of());
   }
 
   private static ReviewOutcome approveExtraction(Commit c, ReviewItem now, ReviewProposal.Extraction x,
