@@ -70,6 +70,11 @@ public record CapturedSource(
     }
   }
 
+  /** @return whether this record is a task outcome ({@link SourceRecord#taskOutcome}), what incubation reads */
+  public boolean isTaskOutcome() {
+    return Experience.TASK_OUTCOME.equals(metadata.get(Experience.KIND_METADATA_KEY));
+  }
+
   /**
    * @param key a metadata key
    * @return the metadata value of {@code key}, or null when the record has none

@@ -17,10 +17,13 @@ import org.jspecify.annotations.Nullable;
  * @param topicsRemaining dirty (scope, topic) pairs the call left for later because it stopped at
  *     {@link #MAX_TOPICS_PER_CALL}; call {@code curate} again to work through them
  * @param runId identifies this run for {@link Engram#undoCuration}; null when nothing was applied
+ * @param pending with review turned on for curation ({@link EngramBuilder#review}): the ops queued for a
+ *     person instead of applied, one {@link ReviewKind#CURATION} item each (then {@code applied} is empty
+ *     and memory is unchanged); empty otherwise
  */
 public record CurateReport(
     boolean reasonerCurates, List<DirtyTopic> topicsCurated, List<String> applied, List<String> rejected,
-    int topicsRemaining, @Nullable String runId) {
+    int topicsRemaining, @Nullable String runId, List<ReviewItem> pending) {
   /** The most (scope, topic) pairs one {@code curate} call sends through the reasoner. */
   public static final int MAX_TOPICS_PER_CALL = 50;
 
@@ -29,6 +32,22 @@ public record CurateReport(
    * whole with a {@link ReasonerException} before any of it is applied.
    */
   public static final int MAX_OPS_PER_TOPIC = 200;
+
+  /**
+   * A report without queued ops.
+   *
+   * @param reasonerCurates whether the reasoner has a curate step
+   * @param topicsCurated the pairs curated
+   * @param applied the operations applied
+   * @param rejected the operations rejected, with the reason
+   * @param topicsRemaining dirty pairs left for a later call
+   * @param runId the run id, or null
+   */
+  public CurateReport(
+      boolean reasonerCurates, List<DirtyTopic> topicsCurated, List<String> applied, List<String> rejected,
+      int topicsRemaining, @Nullable String runId) {
+    this(reasonerCurates, topicsCurated, applied, rejected, topicsRemaining, runId, List.of());
+  }
 
   /**
    * A report without a run id.
@@ -42,7 +61,7 @@ public record CurateReport(
   public CurateReport(
       boolean reasonerCurates, List<DirtyTopic> topicsCurated, List<String> applied, List<String> rejected,
       int topicsRemaining) {
-    this(reasonerCurates, topicsCurated, applied, rejected, topicsRemaining, null);
+    this(reasonerCurates, topicsCurated, applied, rejected, topicsRemaining, null, List.of());
   }
 
   /** @return true when dirty topics remain beyond this call's cap */
@@ -55,7 +74,7 @@ public record CurateReport(
    * @return this report with {@code id} as its run id
    */
   public CurateReport withRunId(@Nullable String id) {
-    return new CurateReport(reasonerCurates, topicsCurated, applied, rejected, topicsRemaining, id);
+    return new CurateReport(reasonerCurates, topicsCurated, applied, rejected, topicsRemaining, id, pending);
   }
 
   /**
@@ -74,6 +93,7 @@ public record CurateReport(
     topicsCurated = List.copyOf(topicsCurated);
     applied = List.copyOf(applied);
     rejected = List.copyOf(rejected);
+    pending = List.copyOf(pending);
     if (topicsRemaining < 0) {
       throw new InvalidInputException("topicsRemaining", "must be >= 0, was " + topicsRemaining);
     }

@@ -570,6 +570,24 @@ public interface Engram extends AutoCloseable {
    */
   PreparedContext prepareContext(Grants grants, ContextRequest request);
 
+  // ---- experience and the review inbox ------------------------------------------------------
+
+  /**
+   * Experience: lessons learned from task outcomes, recorded by trusted code or incubated by the reasoner
+   * for review.
+   *
+   * @return the experience operations of this engine
+   */
+  Experiences experience();
+
+  /**
+   * The review inbox: model-made changes waiting for a person (new experience always; curation ops and
+   * extracted memories when {@link EngramBuilder#review} turns review on for them).
+   *
+   * @return the review operations of this engine
+   */
+  ReviewInbox review();
+
   // ---- curation ------------------------------------------------------------------------------
 
   /**

@@ -56,6 +56,7 @@ public final class EngramBuilder {
   private @Nullable Executor embeddingExecutor;
   private @Nullable Executor scanExecutor;
   private @Nullable Boolean quantizedVectorScan;
+  private java.util.@Nullable Set<ReviewKind> reviewed;
   private boolean built;
 
   EngramBuilder() {}
@@ -288,6 +289,29 @@ public final class EngramBuilder {
   }
 
   /**
+   * Which model-made changes wait in the {@link Engram#review() review inbox} for a person instead of
+   * applying at once. New experience always waits ({@link ReviewKind#EXPERIENCE} may be named, and changes
+   * nothing); {@link ReviewKind#CURATION} makes {@code curate} queue its ops (memory stays unchanged until
+   * they are approved), {@link ReviewKind#EXTRACTION} makes {@code flush} queue its memories. Default:
+   * none, so curation and extraction apply at once. The store must declare
+   * {@link dev.engram.spi.StoreCapability#REVIEW} ({@link #build()} checks it).
+   *
+   * @param kinds the kinds to review
+   * @return this builder
+   * @throws IllegalStateException if already set
+   */
+  public EngramBuilder review(ReviewKind... kinds) {
+    Objects.requireNonNull(kinds, "kinds");
+    requireUnset("review", reviewed);
+    java.util.Set<ReviewKind> set = java.util.EnumSet.noneOf(ReviewKind.class);
+    for (ReviewKind k : kinds) {
+      set.add(Objects.requireNonNull(k, "kind"));
+    }
+    reviewed = set;
+    return this;
+  }
+
+  /**
    * Adds a protected namespace; may be called several times.
    *
    * @param boundary the boundary grants must stay below
@@ -305,7 +329,8 @@ public final class EngramBuilder {
    * Builds the engine.
    *
    * @return a thread-safe engine over the store
-   * @throws IllegalStateException if no store or no reasoner was set, or the builder was already used
+   * @throws IllegalStateException if no store or no reasoner was set, the builder was already used, or
+   *     review is turned on over a store without {@link dev.engram.spi.StoreCapability#REVIEW}
    */
   public Engram build() {
     checkNotBuilt();
@@ -328,7 +353,8 @@ public final class EngramBuilder {
         searchSettings != null ? searchSettings : SearchSettings.defaults(),
         reranker,
         new EngineConfig.Vectors(vectorCacheBytes != null ? vectorCacheBytes : DEFAULT_VECTOR_CACHE_BYTES,
-            embeddingExecutor, scanExecutor, quantizedVectorScan == null || quantizedVectorScan));
+            embeddingExecutor, scanExecutor, quantizedVectorScan == null || quantizedVectorScan),
+        reviewed == null ? java.util.Set.of() : reviewed);
     return new MemoryEngine(store, reasoner, config, ownsStore);
   }
 

@@ -28,6 +28,8 @@ public enum ErrorCode {
    * RevisionConflictException}).
    */
   REVISION_CONFLICT,
+  /** A review item or experience is not at the version the caller expected (or no longer pending); nothing changed. */
+  VERSION_CONFLICT,
   /** A capture named a source id its scope already holds with other content; nothing was stored. */
   SOURCE_CONFLICT,
   /**

@@ -24,27 +24,35 @@ import org.jspecify.annotations.Nullable;
  *     scope is not processed further in this call; the other scopes are
  * @param rejected candidates of committed windows that the commit refused (a candidate that would create
  *     or change a boot node): nothing of such a candidate was written, the rest of its window was
+ * @param pending with review turned on for extraction ({@link EngramBuilder#review}): the memories queued
+ *     for a person instead of committed, one {@link ReviewKind#EXTRACTION} item each, committed with their
+ *     window's cursor advance (then {@code appended} and {@code updated} count nothing of them); empty otherwise
  */
 public record FlushReport(List<String> scopes, int windows, int appended, int updated, int deduped, int skipped, int lost,
-    List<Failure> failures, List<Rejected> rejected) {
-  /**
-   * Copies the lists.
-   *
-   * @param scopes the scopes whose cursor moved, in the order processed
-   * @param windows windows committed
-   * @param appended new entries
-   * @param updated new versions of entries at a path
-   * @param deduped candidates an active entry already held
-   * @param skipped records of committed windows that no candidate cites
-   * @param lost windows another flusher committed first
-   * @param failures windows that were not committed
-   * @param rejected candidates of committed windows that the commit refused
-   * @throws NullPointerException when a list or an element of one is null
-   */
+    List<Failure> failures, List<Rejected> rejected, List<ReviewItem> pending) {
   public FlushReport {
     scopes = List.copyOf(scopes);
     failures = List.copyOf(failures);
     rejected = List.copyOf(rejected);
+    pending = List.copyOf(pending);
+  }
+
+  /**
+   * A report without queued memories.
+   *
+   * @param scopes the scopes whose cursor moved
+   * @param windows windows committed
+   * @param appended new entries
+   * @param updated new versions at a path
+   * @param deduped deduplicated candidates
+   * @param skipped records no candidate cites
+   * @param lost windows another flusher committed first
+   * @param failures windows that were not committed
+   * @param rejected candidates the commit refused
+   */
+  public FlushReport(List<String> scopes, int windows, int appended, int updated, int deduped, int skipped, int lost,
+      List<Failure> failures, List<Rejected> rejected) {
+    this(scopes, windows, appended, updated, deduped, skipped, lost, failures, rejected, List.of());
   }
 
   /**

@@ -79,6 +79,22 @@ public record SourceRecord(
   }
 
   /**
+   * A task outcome: a record of {@code speaker} reporting how a task went, marked with the metadata
+   * {@value Experience#KIND_METADATA_KEY}={@value Experience#TASK_OUTCOME}, now, with a new id. Such
+   * records are what {@link Experiences#incubate} turns into pending experience; like every record, they
+   * are also there for extraction.
+   *
+   * @param sessionId the conversation or run
+   * @param speaker who reports it
+   * @param text what the task was, what was done and how it turned out
+   * @return the record
+   */
+  public static SourceRecord taskOutcome(String sessionId, String speaker, String text) {
+    return new SourceRecord(null, null, sessionId, speaker, text, null,
+        Map.of(Experience.KIND_METADATA_KEY, Experience.TASK_OUTCOME));
+  }
+
+  /**
    * A copy with the caller's id (capturing that id again in the scope is a no-op).
    *
    * @param newId the id, 1..128 characters of letters, digits, {@code _ - . :} (checked when the capture

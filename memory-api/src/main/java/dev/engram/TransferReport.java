@@ -15,24 +15,31 @@ import java.util.List;
  * @param revisions revisions with their change sets
  * @param topics topic rows
  * @param sources captured source records
+ * @param experience experience versions
+ * @param reviewItems review items, pending and decided
  * @param dryRun true when an import only validated and wrote nothing
  */
 public record TransferReport(
-    List<String> scopes, int versions, int events, int revisions, int topics, int sources, boolean dryRun) {
-  /**
-   * Copies the scopes.
-   *
-   * @param scopes the scopes written or to be written, in order
-   * @param versions entry versions
-   * @param events history events
-   * @param revisions revisions with their change sets
-   * @param topics topic rows
-   * @param sources captured source records
-   * @param dryRun true when an import only validated and wrote nothing
-   * @throws NullPointerException when {@code scopes} or a scope is null
-   */
+    List<String> scopes, int versions, int events, int revisions, int topics, int sources, int experience,
+    int reviewItems, boolean dryRun) {
   public TransferReport {
     scopes = List.copyOf(scopes);
+  }
+
+  /**
+   * A report without experience or review items.
+   *
+   * @param scopes the scopes
+   * @param versions entry versions
+   * @param events history events
+   * @param revisions revisions
+   * @param topics topic rows
+   * @param sources captured source records
+   * @param dryRun whether an import only validated
+   */
+  public TransferReport(
+      List<String> scopes, int versions, int events, int revisions, int topics, int sources, boolean dryRun) {
+    this(scopes, versions, events, revisions, topics, sources, 0, 0, dryRun);
   }
 
   /**

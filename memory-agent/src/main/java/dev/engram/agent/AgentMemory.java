@@ -34,7 +34,8 @@ public final class AgentMemory {
 
   /**
    * The tools the model may call: {@code memory_read}, {@code memory_search} and {@code memory_boot},
-   * plus {@code memory_write}, {@code memory_correct} and {@code memory_forget} in read-write mode.
+   * plus {@code memory_write}, {@code memory_correct}, {@code memory_forget} and
+   * {@code memory_record_outcome} in read-write mode.
    *
    * @return the specs, in a stable order
    */

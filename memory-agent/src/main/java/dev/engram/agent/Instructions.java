@@ -65,7 +65,8 @@ final class Instructions {
     sb.append(resource.mode == MemoryMode.READ_WRITE
         ? "Use memory_read for a topic and memory_search to look something up; memory_write remembers something "
             + "new, memory_correct and memory_forget fix or retire an entry by its ref; memory_boot loads the boot "
-            + "memory (working rules, persona, user preferences) at the start of a session.\n"
+            + "memory (working rules, persona, user preferences) at the start of a session; memory_record_outcome "
+            + "reports how a task went when you finish it.\n"
         : "Use memory_read for a topic and memory_search to look something up; memory_boot loads the boot memory "
             + "at the start of a session (memory is read-only here).\n");
     if (resource.autoScan) {

@@ -57,6 +57,7 @@ final class Tools {
   static final String CORRECT = "memory_correct";
   static final String FORGET = "memory_forget";
   static final String BOOT = "memory_boot";
+  static final String OUTCOME = OutcomeTool.NAME;
   static final int MAX_ARGUMENT_CHARS = 256 * 1024;
   static final int READ_MAX_ENTRIES = 50;
   /**
@@ -144,6 +145,7 @@ final class Tools {
         object(properties("client", string("The runtime you run in: a runtime id (lowercase letters, "
             + "digits, '-') such as " + String.join(", ", AgentRuntime.KNOWN.stream().map(AgentRuntime::id).toList())
             + " (mcp: a generic MCP client).", 1, 32))));
+    add(all, OUTCOME, true, OutcomeTool.DESCRIPTION, OutcomeTool.schema());
     this.tools = Map.copyOf(all);
     List<ToolSpec> specs = new ArrayList<>();
     for (Tool t : all.values()) {
@@ -202,6 +204,7 @@ final class Tools {
         case FORGET -> forget(grants, actor(client), args);
         case BOOT -> boot(grants, args.has("client") ? AgentRuntime.of(args.get("client").textValue())
             : client != null ? client : AgentRuntime.MCP);
+        case OUTCOME -> ok(OutcomeTool.run(resource, grants, actor(client), args), List.of());
         default -> throw new IllegalStateException(name);
       };
     } catch (RefException e) {

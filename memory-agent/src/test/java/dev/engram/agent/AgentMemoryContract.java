@@ -100,13 +100,51 @@ abstract class AgentMemoryContract {
     return out;
   }
 
+  // ---- task outcomes and experience
+
+  @Test
+  void anAgentReportsATaskOutcomeAndApprovedExperienceReachesItsInstructions() {
+    ScriptedReasoner reasoner = new ScriptedReasoner().onIncubate(r -> r.window().stream()
+        .map(s -> new dev.engram.spi.IncubatedExperience("Deploying the billing service", "Migrated the schema first",
+            "The old pods crashed", "Roll out the billing pods before migrating the schema", List.of(s.id())))
+        .toList());
+    Engram engram = engram(reasoner, WritePolicy.defaults());
+    AgentMemory memory = MemoryResource.builder(engram).build().bind(A);
+
+    JsonNode out = ok(memory.call("memory_record_outcome", args("task", "Deploy the billing service",
+        "outcome", "I migrated the schema first and the old pods crashed; rolling out first fixed it.")));
+    assertThat(out.path("outcome").asText()).isEqualTo("recorded");
+    assertThat(engram.list(A)).as("a report is a record, not memory").isEmpty();
+    List<dev.engram.CapturedSource> records = engram.sources(A, dev.engram.SourceQuery.defaults());
+    assertThat(records).singleElement().satisfies(r -> {
+      assertThat(r.isTaskOutcome()).isTrue();
+      assertThat(r.id()).isEqualTo(out.path("record").asText());
+      assertThat(r.scope()).isEqualTo("app/user/a");
+      assertThat(r.text()).isEqualTo("Task: Deploy the billing service\nOutcome: I migrated the schema first and the"
+          + " old pods crashed; rolling out first fixed it.");
+    });
+    error(memory.call("memory_record_outcome", args("outcome", "no task")), "invalid_arguments");
+    error(MemoryResource.builder(engram).mode(MemoryMode.READ).build().bind(A)
+        .call("memory_record_outcome", args("task", "t", "outcome", "o")), "read_only");
+
+    dev.engram.ReviewItem pending = engram.experience().incubate(A).pending().get(0);
+    String task = "How do I deploy the billing service schema?";
+    assertThat(memory.instructions(task)).as("pending experience stays out").doesNotContain("Roll out the billing pods");
+    engram.review().approve(A, pending.id(), dev.engram.ApproveRequest.of(1, "lead"));
+    String block = memory.instructions(task);
+    assertThat(block).contains(" | experience\n| Lesson: Roll out the billing pods before migrating the schema");
+    assertThat(MemoryResource.builder(engram).build().bind(B).instructions(task))
+        .as("another user's experience never shows").doesNotContain("Roll out the billing pods");
+  }
+
   // ---- schemas and modes
 
   @Test
   void schemasAreStrictAndHaveNoNamespaceLikeProperty() throws Exception {
     AgentMemory rw = MemoryResource.builder(engram()).build().bind(A);
     assertThat(rw.tools()).extracting(ToolSpec::name)
-        .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot");
+        .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot",
+            "memory_record_outcome");
     for (ToolSpec t : rw.tools()) {
       assertThat(t.description()).isNotBlank();
       JsonNode schema = JSON.readTree(t.inputSchema());

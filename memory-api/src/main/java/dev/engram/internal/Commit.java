@@ -61,6 +61,7 @@ final class Commit {
   private boolean restored;
   private boolean finished;
   private long cursorTo = -1;
+  private long incubationTo = -1;
   /**
    * Active holders of content hashes in this transaction's view, as far as this commit knows them: a
    * lookup is remembered, and every mutation of this commit updates or forgets what it changes.
@@ -263,6 +264,7 @@ final class Commit {
     holders.clear();
     int removed = tx.eraseEntry(entryId);
     if (removed > 0) {
+      eraseReviewItemsNaming(entryId);
       changes.add(new Change(ChangeKind.DELETE, entryId, null));
       for (TopicState t : tx.topics(List.of(scope))) {
         if (carried.contains(t.topic())) {
@@ -293,6 +295,83 @@ final class Commit {
       throw new IllegalStateException("a curation mark is its own commit");
     }
     tx.markTopicCurated(scope, topic, head, blurb);
+  }
+
+  // ---- experience and review items: their own records beside the entries. They make no revision (the
+  // revision log is the entries' manifest); an experience has its own version numbers, a review item its
+  // own version, and both are written in this commit's transaction, with whatever else it changes.
+
+  /** Stores an experience version of this scope (a new version of a new or existing experience). */
+  dev.engram.Experience insertExperience(dev.engram.Experience version) {
+    tx.insertExperience(version);
+    return version;
+  }
+
+  /** Changes the status of an experience version of this scope. */
+  void experienceStatus(String versionId, dev.engram.ExperienceStatus status) {
+    tx.updateExperienceStatus(versionId, status, now);
+  }
+
+  /** Erases an experience of this scope and the review items that name it; returns the versions removed. */
+  int eraseExperience(String experienceId) {
+    int removed = tx.eraseExperience(experienceId);
+    if (removed > 0) {
+      eraseReviewItemsNaming(experienceId);
+    }
+    return removed;
+  }
+
+  /** Stores a review item of this scope (a new one, or the next version of one it holds). */
+  void putReviewItem(dev.engram.ReviewItem item) {
+    tx.putReviewItem(item);
+  }
+
+  /**
+   * Erases the review items of this scope whose proposal names {@code id} (an entry or experience being
+   * erased): their diffs and proposals would otherwise keep its content.
+   */
+  private void eraseReviewItemsNaming(String id) {
+    if (!rules.reviewItems()) {
+      return;
+    }
+    java.util.Set<dev.engram.ReviewState> all = java.util.EnumSet.allOf(dev.engram.ReviewState.class);
+    String after = "";
+    while (true) {
+      List<dev.engram.ReviewItem> page = tx.reviewItems(List.of(scope), all, after, 500);
+      for (dev.engram.ReviewItem item : page) {
+        if (item.targets().contains(id) || item.results().contains(id)) {
+          tx.eraseReviewItem(item.id());
+        }
+      }
+      if (page.size() < 500) {
+        return;
+      }
+      after = page.get(page.size() - 1).id();
+    }
+  }
+
+  /** Replaces the blurb of {@code topic} without marking the topic curated again (an approved blurb op). */
+  void blurb(String topic, String blurb) {
+    long curated = 0;
+    for (TopicState t : tx.topics(List.of(scope))) {
+      if (t.topic().equals(topic)) {
+        curated = t.lastCuratedRevision();
+      }
+    }
+    tx.markTopicCurated(scope, topic, curated, blurb);
+  }
+
+  /** Moves the incubation cursor to {@code position} when this commit finishes. */
+  void advanceIncubation(long position) {
+    if (position < 0) {
+      throw new IllegalArgumentException("incubation cursor position must be >= 0, was " + position);
+    }
+    incubationTo = position;
+  }
+
+  /** The changes collected so far, in order. */
+  List<Change> changes() {
+    return List.copyOf(changes);
   }
 
   // ---- sources: captured records and the extraction cursor. Capture changes no entry, so it makes no
@@ -420,6 +499,9 @@ final class Commit {
     finished = true;
     if (cursorTo >= 0) {
       tx.advanceSourceCursor(cursorTo);
+    }
+    if (incubationTo >= 0) {
+      tx.advanceIncubationCursor(incubationTo);
     }
     if (restored || changes.isEmpty()) {
       return restored ? tx.headRevision(scope) : head;

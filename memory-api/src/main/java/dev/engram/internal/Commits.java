@@ -36,7 +36,7 @@ final class Commits {
   private static final Logger LOG = LoggerFactory.getLogger(Commits.class);
 
   /** The limits a commit enforces. */
-  record Rules(Clock clock, int corePriorityCap, int keyPriorityCap) {}
+  record Rules(Clock clock, int corePriorityCap, int keyPriorityCap, boolean reviewItems) {}
 
   private final MemoryStore store;
   private final Rules rules;
@@ -44,7 +44,8 @@ final class Commits {
 
   Commits(MemoryStore store, EngineConfig config, WriteVectors writeVectors) {
     this.store = store;
-    this.rules = new Rules(config.clock(), config.corePriorityCap(), config.keyPriorityCap());
+    this.rules = new Rules(config.clock(), config.corePriorityCap(), config.keyPriorityCap(),
+        store.capabilities().contains(dev.engram.spi.StoreCapability.REVIEW));
     this.writeVectors = writeVectors;
   }
 

@@ -11,6 +11,7 @@ import dev.engram.EventKind;
 import dev.engram.InvalidInputException;
 import dev.engram.MemoryEntry;
 import dev.engram.spi.CurateOp;
+import dev.engram.spi.StoreReader;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,12 +31,19 @@ final class Curation {
   private final int maxContentBytes;
   private final String scope;
   private final Set<String> shown;
+  /** The actor of the events: the curator, or the reviewer who approved the op. */
+  private final String actor;
 
   Curation(Commits commits, int maxContentBytes, String scope, Set<String> shown) {
+    this(commits, maxContentBytes, scope, shown, Entries.CURATOR);
+  }
+
+  Curation(Commits commits, int maxContentBytes, String scope, Set<String> shown, String actor) {
     this.commits = commits;
     this.maxContentBytes = maxContentBytes;
     this.scope = scope;
     this.shown = shown;
+    this.actor = actor;
   }
 
   void apply(@Nullable CurateOp op) {
@@ -47,38 +55,88 @@ final class Curation {
     }
     commits.run(scope, c -> {
       c.proposedByModel("curation");
-      if (op instanceof CurateOp.Merge m) {
-        merge(c, m);
-      } else if (op instanceof CurateOp.Rewrite r) {
-        MemoryEntry cur = active(c, "entryId", r.entryId());
-        String content = content(r.content());
-        if (cur.contentHash().equals(Text.contentHash(content))) {
-          throw new InvalidInputException("content", "rewrite does not change entry " + cur.entryId());
-        }
-        c.replace(cur, curated(c, cur, content, cur.topics()), EventKind.UPDATE, ChangeKind.UPDATE,
-            Entries.CURATOR, reason(r.reason()));
-      } else if (op instanceof CurateOp.Retire r) {
-        MemoryEntry cur = active(c, "entryId", r.entryId());
-        c.status(cur, EntryStatus.RETIRED, Entries.CURATOR, reason(r.reason()));
-      } else if (op instanceof CurateOp.Compact k) {
-        compact(c, k);
-      } else if (op instanceof CurateOp.SetCore s) {
-        MemoryEntry cur = active(c, "entryId", s.entryId());
-        Set<String> topics = new LinkedHashSet<>(cur.topics());
-        boolean changed = s.core() ? topics.add(Text.CORE_TOPIC) : topics.remove(Text.CORE_TOPIC);
-        if (!changed) {
-          throw new InvalidInputException("core", "entry " + cur.entryId() + " already " + (s.core() ? "has" : "lacks") + " the core topic");
-        }
-        if (topics.isEmpty()) {
-          topics.add(Text.DEFAULT_TOPIC);
-        }
-        c.replace(cur, curated(c, cur, cur.content(), Text.topics("topics", List.copyOf(topics), true)),
-            EventKind.UPDATE, ChangeKind.METADATA, Entries.CURATOR, s.core() ? "promote to core" : "demote from core");
-      } else {
-        throw new InvalidInputException("op", "unknown operation " + op.getClass().getSimpleName());
-      }
+      applyIn(c, op);
       return null;
     });
+  }
+
+  /**
+   * Checks an op as it would be applied now, without applying it: the entries it names were shown, are
+   * active in the scope, and its texts are valid. What review queues has passed this check.
+   */
+  void check(StoreReader reader, @Nullable CurateOp op) {
+    if (op == null) {
+      throw new InvalidInputException("op", "operation is null");
+    }
+    if (op instanceof CurateOp.Blurb b) {
+      Text.shortText("blurb", b.blurb(), Text.MAX_DISCLOSURE_CHARS);
+    } else if (op instanceof CurateOp.Merge m) {
+      active(reader, "keepEntryId", m.keepEntryId());
+      checkIds(reader, "duplicateEntryIds", m.duplicateEntryIds(), 1);
+      if (m.mergedContent() != null) {
+        content(m.mergedContent());
+      }
+    } else if (op instanceof CurateOp.Rewrite r) {
+      active(reader, "entryId", r.entryId());
+      content(r.content());
+      reason(r.reason());
+    } else if (op instanceof CurateOp.Retire r) {
+      active(reader, "entryId", r.entryId());
+      reason(r.reason());
+    } else if (op instanceof CurateOp.Compact k) {
+      checkIds(reader, "entryIds", k.entryIds(), 2);
+      content(k.summary());
+    } else if (op instanceof CurateOp.SetCore sc) {
+      active(reader, "entryId", sc.entryId());
+    } else {
+      throw new InvalidInputException("op", "unknown operation " + op.getClass().getSimpleName());
+    }
+  }
+
+  private void checkIds(StoreReader reader, String field, @Nullable List<String> ids, int min) {
+    if (ids == null || ids.size() < min) {
+      throw new InvalidInputException(field, "needs at least " + min + " entry id(s)");
+    }
+    if (ids.size() > MAX_OP_ENTRIES) {
+      throw new InvalidInputException(field, ids.size() + " ids; the limit is " + MAX_OP_ENTRIES);
+    }
+    for (int i = 0; i < ids.size(); i++) {
+      active(reader, field + "[" + i + "]", ids.get(i));
+    }
+  }
+
+  /** Applies a (non-blurb) op inside {@code c}, which the caller marked as model-made. */
+  void applyIn(Commit c, CurateOp op) {
+    if (op instanceof CurateOp.Merge m) {
+      merge(c, m);
+    } else if (op instanceof CurateOp.Rewrite r) {
+      MemoryEntry cur = active(c, "entryId", r.entryId());
+      String content = content(r.content());
+      if (cur.contentHash().equals(Text.contentHash(content))) {
+        throw new InvalidInputException("content", "rewrite does not change entry " + cur.entryId());
+      }
+      c.replace(cur, curated(c, cur, content, cur.topics()), EventKind.UPDATE, ChangeKind.UPDATE,
+          actor, reason(r.reason()));
+    } else if (op instanceof CurateOp.Retire r) {
+      MemoryEntry cur = active(c, "entryId", r.entryId());
+      c.status(cur, EntryStatus.RETIRED, actor, reason(r.reason()));
+    } else if (op instanceof CurateOp.Compact k) {
+      compact(c, k);
+    } else if (op instanceof CurateOp.SetCore s) {
+      MemoryEntry cur = active(c, "entryId", s.entryId());
+      Set<String> topics = new LinkedHashSet<>(cur.topics());
+      boolean changed = s.core() ? topics.add(Text.CORE_TOPIC) : topics.remove(Text.CORE_TOPIC);
+      if (!changed) {
+        throw new InvalidInputException("core", "entry " + cur.entryId() + " already " + (s.core() ? "has" : "lacks") + " the core topic");
+      }
+      if (topics.isEmpty()) {
+        topics.add(Text.DEFAULT_TOPIC);
+      }
+      c.replace(cur, curated(c, cur, cur.content(), Text.topics("topics", List.copyOf(topics), true)),
+          EventKind.UPDATE, ChangeKind.METADATA, actor, s.core() ? "promote to core" : "demote from core");
+    } else {
+      throw new InvalidInputException("op", "unknown operation " + op.getClass().getSimpleName());
+    }
   }
 
   private static MemoryEntry curated(Commit c, MemoryEntry cur, String content, List<String> topics) {
@@ -100,10 +158,10 @@ final class Curation {
         : keep;
     // The duplicates leave first, so the merged content may be one of theirs.
     for (MemoryEntry d : dups) {
-      c.supersedeInto(d, target.versionId(), Entries.CURATOR, "merged into " + keep.entryId());
+      c.supersedeInto(d, target.versionId(), actor, "merged into " + keep.entryId());
     }
     if (target != keep) {
-      c.replace(keep, target, EventKind.UPDATE, ChangeKind.UPDATE, Entries.CURATOR, "merged duplicates");
+      c.replace(keep, target, EventKind.UPDATE, ChangeKind.UPDATE, actor, "merged duplicates");
     }
   }
 
@@ -123,9 +181,9 @@ final class Curation {
         null, List.of(), null, Entries.CURATOR, List.of(), Text.contentHash(content), EntryStatus.ACTIVE, null,
         null, c.now(), c.now(), c.revision());
     for (MemoryEntry o : olds) {
-      c.supersedeInto(o, summary.versionId(), Entries.CURATOR, "compacted into " + summary.entryId());
+      c.supersedeInto(o, summary.versionId(), actor, "compacted into " + summary.entryId());
     }
-    c.append(summary, Entries.CURATOR, "compacted " + olds.size() + " entries");
+    c.append(summary, actor, "compacted " + olds.size() + " entries");
   }
 
   private List<MemoryEntry> distinctActive(Commit c, String field, @Nullable List<String> ids, int min) {
@@ -147,10 +205,14 @@ final class Curation {
   }
 
   private MemoryEntry active(Commit c, String field, @Nullable String entryId) {
+    return active(c.reader(), field, entryId);
+  }
+
+  private MemoryEntry active(StoreReader reader, String field, @Nullable String entryId) {
     if (entryId == null || !shown.contains(entryId)) {
       throw new InvalidInputException(field, "entry '" + entryId + "' was not among the entries shown to the reasoner");
     }
-    MemoryEntry cur = c.current(entryId);
+    MemoryEntry cur = Entries.current(reader, entryId);
     if (cur == null || !cur.scope().equals(scope) || !cur.isActive()) {
       throw new InvalidInputException(field, "entry '" + entryId + "' is no longer active in " + scope);
     }

@@ -48,6 +48,7 @@ final class CurationRun {
   private final WriteVectors writeVectors;
   private final Reindex reindex;
   private final Commits commits;
+  private final boolean reviews;
 
   CurationRun(
       MemoryStore store, Reasoner reasoner, GrantPolicy policy, EngineConfig config, WriteVectors writeVectors,
@@ -60,6 +61,7 @@ final class CurationRun {
     this.writeVectors = writeVectors;
     this.reindex = reindex;
     this.commits = commits;
+    this.reviews = config.reviews(dev.engram.ReviewKind.CURATION);
   }
 
   private record Proposal(TopicState topic, Set<String> shown, @Nullable List<CurateOp> ops) {}
@@ -68,6 +70,7 @@ final class CurationRun {
     if (!reasoner.curates()) {
       return new CurateReport(false, List.of(), List.of(), List.of());
     }
+    boolean review = reviews;
     List<TopicState> dirty = new ArrayList<>();
     int remaining = 0;
     for (TopicState t : store.topics(grants.namespaces())) {
@@ -100,6 +103,7 @@ final class CurationRun {
     List<DirtyTopic> curated = new ArrayList<>();
     List<String> applied = new ArrayList<>();
     List<String> rejected = new ArrayList<>();
+    List<dev.engram.ReviewItem> pending = new ArrayList<>();
     for (Proposal p : proposals) {
       TopicState t = p.topic();
       if (p.ops() == null) {
@@ -107,6 +111,10 @@ final class CurationRun {
         continue;
       }
       Curation curation = new Curation(commits, maxContentBytes, t.scope(), p.shown());
+      if (review) {
+        curated.add(queue(t, curation, p.ops(), rejected, pending));
+        continue;
+      }
       String blurb = null;
       for (CurateOp op : p.ops()) {
         String label = t.scope() + "/" + t.topic() + " " + describe(op);
@@ -130,7 +138,7 @@ final class CurationRun {
       });
       curated.add(new DirtyTopic(t.scope(), t.topic(), t.lastWriteRevision(), at));
     }
-    if (!curated.isEmpty() && writeVectors.profileId() != null
+    if (!review && !curated.isEmpty() && writeVectors.profileId() != null
         && store.capabilities().contains(StoreCapability.VECTOR_STORAGE)) {
       List<String> scopes = new ArrayList<>(new TreeSet<>(curated.stream().map(DirtyTopic::scope).toList()));
       try {
@@ -140,9 +148,41 @@ final class CurationRun {
         LOG.warn("Reindex after curation failed; vectors stay incomplete until reindex: {}", e.toString());
       }
     }
-    LOG.info("Curation: {} topics curated, {} operations applied, {} rejected, {} topics left for a later call",
-        curated.size(), applied.size(), rejected.size(), remaining);
-    return new CurateReport(true, curated, applied, rejected, remaining);
+    LOG.info("Curation: {} topics curated, {} operations applied, {} queued for review, {} rejected, {} topics left"
+        + " for a later call", curated.size(), applied.size(), pending.size(), rejected.size(), remaining);
+    return new CurateReport(true, curated, applied, rejected, remaining, null, pending);
+  }
+
+  /**
+   * With review on: each op that passes {@link Curation#check} becomes a pending item instead of being
+   * applied; the items and the topic's curation mark commit together, and memory stays as it was.
+   */
+  private DirtyTopic queue(TopicState t, Curation curation, List<CurateOp> ops, List<String> rejected,
+      List<dev.engram.ReviewItem> pending) {
+    List<CurateOp> valid = new ArrayList<>();
+    for (CurateOp op : ops) {
+      try {
+        curation.check(store, op);
+        valid.add(op);
+      } catch (StoreException e) {
+        throw e;
+      } catch (MemoryException | NullPointerException e) {
+        rejected.add(t.scope() + "/" + t.topic() + " " + describe(op) + ": " + e.getMessage());
+      }
+    }
+    List<dev.engram.ReviewItem> queued = new ArrayList<>();
+    long at = commits.run(t.scope(), c -> {
+      queued.clear();
+      for (CurateOp op : valid) {
+        dev.engram.ReviewItem item = ReviewQueue.curation(t.scope(), t.topic(), op, c.now());
+        c.putReviewItem(item);
+        queued.add(item);
+      }
+      c.markCurated(t.topic(), null);
+      return c.head();
+    });
+    pending.addAll(queued);
+    return new DirtyTopic(t.scope(), t.topic(), t.lastWriteRevision(), at);
   }
 
   private @Nullable List<CurateOp> ask(CurateRequest request) {

@@ -26,7 +26,8 @@ import java.util.Set;
 
 /**
  * Undoing the most recent curation run. A run id names, per scope, the revisions the run committed
- * ({@code from} exclusive, {@code to} inclusive). An undo re-checks inside each scope's commit that
+ * ({@code from} exclusive, {@code to} inclusive); an approved curation op of the review inbox is a run of
+ * one revision. An undo re-checks inside each scope's commit that
  * every change in that span was curation's, that no later revision touched what it touched and that no
  * later curation ran there; then it restores each touched entry to its state before the run as new
  * versions (ROLLBACK events), retires the summaries the run created, and reactivates what it retired.
@@ -114,14 +115,14 @@ final class CurationUndo {
             throw conflict(runId, span, head, "entry " + entryId + " of this run was erased since");
           }
           for (MemoryEvent e : events) {
-            if (!Entries.CURATOR.equals(e.actor())) {
+            if (!byCuration(e)) {
               throw conflict(runId, span, head, "revision " + r.revision() + " of " + span.scope()
                   + " was not made by this curation run; only a run's own revisions can be undone");
             }
             touched.putIfAbsent(entryId, e);
           }
         } else {
-          if (events.stream().anyMatch(e -> Entries.CURATOR.equals(e.actor()))) {
+          if (events.stream().anyMatch(CurationUndo::byCuration)) {
             throw conflict(runId, span, head, "a later curation run committed revision " + r.revision() + " of "
                 + span.scope() + "; only the most recent run can be undone");
           }
@@ -133,6 +134,16 @@ final class CurationUndo {
       }
     }
     return touched;
+  }
+
+  /**
+   * Whether curation made the event: the curator itself, or a reviewer approving a queued curation op
+   * (recorded with origin {@code curator} and the reviewer as actor). An undo's own
+   * events are not curation.
+   */
+  static boolean byCuration(MemoryEvent e) {
+    return Entries.CURATOR.equals(e.actor())
+        || ("curator".equals(e.origin()) && !UNDO_ACTOR.equals(e.actor()));
   }
 
   private static Set<String> entryIds(Revision r) {

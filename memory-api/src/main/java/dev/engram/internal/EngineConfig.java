@@ -23,10 +23,25 @@ public record EngineConfig(
     @Nullable Embedder embedder,
     SearchSettings search,
     dev.engram.spi.@Nullable Reranker reranker,
-    Vectors vectors) {
+    Vectors vectors,
+    java.util.Set<dev.engram.ReviewKind> reviewed) {
   public EngineConfig {
     protectedNamespaces = List.copyOf(protectedNamespaces);
     java.util.Objects.requireNonNull(vectors, "vectors");
+    reviewed = java.util.Set.copyOf(reviewed);
+  }
+
+  /** Without review of curation or extraction. */
+  public EngineConfig(Clock clock, int maxContentBytes, int corePriorityCap, int keyPriorityCap, WritePolicy writePolicy,
+      List<ProtectedNamespace> protectedNamespaces, @Nullable Embedder embedder, SearchSettings search,
+      dev.engram.spi.@Nullable Reranker reranker, Vectors vectors) {
+    this(clock, maxContentBytes, corePriorityCap, keyPriorityCap, writePolicy, protectedNamespaces, embedder, search,
+        reranker, vectors, java.util.Set.of());
+  }
+
+  /** Whether changes of {@code kind} wait for review (experience always does). */
+  public boolean reviews(dev.engram.ReviewKind kind) {
+    return kind == dev.engram.ReviewKind.EXPERIENCE || reviewed.contains(kind);
   }
 
   /** Without a reranker and with the default vector settings. */

@@ -35,7 +35,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class ExportReader {
   /** Formats this engine reads: 1 (no sources), 2 (no retrieval keys) and 3. */
-  private static final Set<Integer> READABLE = Set.of(1, 2, 3);
+  /** Formats this engine reads: 1 (no sources), 2, 3 (retrieval keys) and 4 (experience and review items). */
+  private static final Set<Integer> READABLE = Set.of(1, 2, 3, 4);
   private static final int MAX_LINE_CHARS = 4 * 1024 * 1024;
   private static final ObjectMapper MAPPER = JsonForms.mapper();
 
@@ -78,7 +79,7 @@ final class ExportReader {
           continue;
         }
         if (format < 2 && (type.equals("source") || type.equals("sourceState"))
-            || format < 3 && type.equals("keys")) {
+            || format < 3 && type.equals("keys") || format < 4 && ReviewTransfer.handles(type)) {
           throw new InvalidInputException(where, "a " + type + " record in a format " + format + " export");
         }
         try {
@@ -268,6 +269,7 @@ final class ExportReader {
           throw new InvalidInputException("position", "two sources of " + scope + " are at position " + c.position());
         }
       }
+      case "experience", "reviewItem", "incubation" -> validator.reviews().record(d.review, scope, type, n);
       default -> throw new InvalidInputException("record", "unknown record type '" + type + "'");
     }
   }

@@ -42,8 +42,10 @@ final class ExportWriter {
   private static final ObjectMapper MAPPER = JsonForms.mapper();
 
   private final MemoryStore store;
+  private final EngineConfig config;
 
-  ExportWriter(MemoryStore store) {
+  ExportWriter(MemoryStore store, EngineConfig config) {
+    this.config = config;
     this.store = store;
   }
 
@@ -54,6 +56,9 @@ final class ExportWriter {
     int revisions = 0;
     int topics = 0;
     int sources = 0;
+    int experience = 0;
+    int reviewItems = 0;
+    ReviewTransfer reviews = new ReviewTransfer(store, config);
     boolean withSources = store.capabilities().contains(dev.engram.spi.StoreCapability.SOURCES);
     List<String> scopes = new ArrayList<>();
     try {
@@ -69,8 +74,12 @@ final class ExportWriter {
         if (store.headRevision(scope) == 0 && !store.hasScope(scope)) {
           continue;
         }
-        ScopeSnapshot snap = store.inTransaction(scope, tx -> ScopeSnapshot.read(tx, scope, withSources));
-        if (snap.isEmpty()) {
+        ReviewTransfer.Part[] part = new ReviewTransfer.Part[1];
+        ScopeSnapshot snap = store.inTransaction(scope, tx -> {
+          part[0] = reviews.read(tx, scope);
+          return ScopeSnapshot.read(tx, scope, withSources);
+        });
+        if (snap.isEmpty() && part[0].isEmpty()) {
           continue;
         }
         scopes.add(scope);
@@ -124,12 +133,16 @@ final class ExportWriter {
           line(gen, sourceJson(c));
           sources++;
         }
+        gen.flush();
+        ReviewTransfer.write(out, scope, part[0]);
+        experience += part[0].experience.size();
+        reviewItems += part[0].items.size();
       }
       gen.flush();
     } catch (IOException e) {
       throw new UncheckedIOException("export failed while writing", e);
     }
-    return new TransferReport(scopes, versions, events, revisions, topics, sources, false);
+    return new TransferReport(scopes, versions, events, revisions, topics, sources, experience, reviewItems, false);
   }
 
   /**

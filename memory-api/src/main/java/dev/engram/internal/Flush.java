@@ -82,13 +82,17 @@ final class Flush {
   }
 
   /** A validated candidate. */
-  private record Candidate(String content, String hash, List<String> topics, EntryType type, List<String> evidence,
+  record Candidate(String content, String hash, List<String> topics, EntryType type, List<String> evidence,
       Instant occurredAt, @Nullable String path, @Nullable String disclosure, List<String> glossary,
       @Nullable String source, Embeddings.@Nullable PendingVectors vectors) {}
 
   /** What the commit of one window did. */
   private record Outcome(boolean lost, int appended, int updated, int deduped, int skipped,
-      List<FlushReport.Rejected> rejected) {
+      List<FlushReport.Rejected> rejected, List<dev.engram.ReviewItem> pending) {
+    Outcome(boolean lost, int appended, int updated, int deduped, int skipped, List<FlushReport.Rejected> rejected) {
+      this(lost, appended, updated, deduped, skipped, rejected, List.of());
+    }
+
     static Outcome lostWindow() {
       return new Outcome(true, 0, 0, 0, 0, List.of());
     }
@@ -113,6 +117,7 @@ final class Flush {
     int lost = 0;
     List<FlushReport.Failure> failures = new ArrayList<>();
     List<FlushReport.Rejected> rejected = new ArrayList<>();
+    List<dev.engram.ReviewItem> pending = new ArrayList<>();
     for (String scope : scopes(grants)) {
       boolean moved = false;
       for (int w = 0; w < options.maxWindows(); w++) {
@@ -145,6 +150,7 @@ final class Flush {
         updated += o.updated;
         deduped += o.deduped;
         skipped += o.skipped;
+        pending.addAll(o.pending);
         for (FlushReport.Rejected r : o.rejected) {
           LOG.warn("flush of {} refused candidate {} of the window after position {} ({}): {}", scope, r.candidate(),
               state.cursor(), r.path() == null ? "no path" : r.path(), r.reason());
@@ -155,7 +161,7 @@ final class Flush {
         processed.add(scope);
       }
     }
-    return new FlushReport(processed, windows, appended, updated, deduped, skipped, lost, failures, rejected);
+    return new FlushReport(processed, windows, appended, updated, deduped, skipped, lost, failures, rejected, pending);
   }
 
   /** Writable scopes at or below the grants that hold sources. */
@@ -199,6 +205,9 @@ final class Flush {
         return Outcome.lostWindow();
       }
       c.proposedByModel("extraction");
+      if (config.reviews(dev.engram.ReviewKind.EXTRACTION)) {
+        return queue(c, scope, candidates, window, end);
+      }
       int appended = 0;
       int updated = 0;
       int deduped = 0;
@@ -229,22 +238,72 @@ final class Flush {
     });
   }
 
+  /**
+   * With review on for extraction: each candidate becomes a pending item, committed with the cursor
+   * advance instead of the entries; a boot node's path is refused as the commit would refuse it.
+   */
+  private static Outcome queue(Commit c, String scope, List<Candidate> candidates, List<CapturedSource> window,
+      long end) {
+    List<dev.engram.ReviewItem> items = new ArrayList<>();
+    List<FlushReport.Rejected> rejected = new ArrayList<>();
+    Set<String> cited = new HashSet<>();
+    for (int i = 0; i < candidates.size(); i++) {
+      Candidate k = candidates.get(i);
+      if (BootNodes.isBootPath(k.path)) {
+        rejected.add(new FlushReport.Rejected(scope, i, k.path,
+            BootNodeException.modelMade(k.path, "extraction").getMessage()));
+        continue;
+      }
+      MemoryEntry atPath = k.path == null ? null : c.reader().findActiveByPath(scope, k.path).orElse(null);
+      dev.engram.ReviewItem item = ReviewQueue.extraction(scope, proposal(k), k.evidence,
+          atPath == null ? null : atPath.entryId(), c.now());
+      c.putReviewItem(item);
+      items.add(item);
+      cited.addAll(k.evidence);
+    }
+    int skipped = 0;
+    for (CapturedSource s : window) {
+      if (!cited.contains(s.id())) {
+        skipped++;
+      }
+    }
+    c.advanceCursor(end);
+    return new Outcome(false, 0, 0, 0, skipped, rejected, items);
+  }
+
+  /** The proposal of a queued candidate. */
+  static dev.engram.ReviewProposal.Extraction proposal(Candidate k) {
+    return new dev.engram.ReviewProposal.Extraction(k.content, k.topics, k.type, k.occurredAt, k.path, k.disclosure,
+        k.glossary, k.source);
+  }
+
+  /** The candidate an approved proposal commits. */
+  static Candidate candidate(dev.engram.ReviewProposal.Extraction p, List<String> evidence) {
+    return new Candidate(p.content(), Text.contentHash(p.content()), p.topics(), p.type(), evidence, p.occurredAt(),
+        p.path(), p.disclosure(), p.glossary(), p.source(), null);
+  }
+
   /** Commits one validated candidate: a new entry, a new version of the entry at its path, or nothing (a duplicate). */
   private static WriteResult.Outcome commitCandidate(Commit c, String scope, Candidate k) {
+    return commitCandidate(c, scope, k, k.source);
+  }
+
+  /** {@link #commitCandidate(Commit, String, Candidate)} with {@code actor} on the events (a reviewer's approval). */
+  static WriteResult.Outcome commitCandidate(Commit c, String scope, Candidate k, @Nullable String actor) {
     if (k.path == null) {
       if (c.reader().findActiveByHash(scope, k.hash).isPresent()) {
         return WriteResult.Outcome.DEDUPED;
       }
       c.append(new MemoryEntry(Ids.next(), Ids.next(), 1, null, scope, k.content, k.topics, k.type, 2,
           k.disclosure, k.glossary, null, k.source, k.evidence, k.hash, EntryStatus.ACTIVE, null, k.occurredAt,
-          c.now(), c.now(), c.revision()), k.source, REASON);
+          c.now(), c.now(), c.revision()), actor, REASON);
       return WriteResult.Outcome.APPENDED;
     }
     MemoryEntry existing = c.reader().findActiveByPath(scope, k.path).orElse(null);
     if (existing == null) {
       c.append(new MemoryEntry(Ids.next(), Ids.next(), 1, null, scope, k.content, k.topics, k.type, 2,
           k.disclosure, k.glossary, k.path, k.source, k.evidence, k.hash, EntryStatus.ACTIVE, null, k.occurredAt,
-          c.now(), c.now(), c.revision()), k.source, REASON);
+          c.now(), c.now(), c.revision()), actor, REASON);
       return WriteResult.Outcome.APPENDED;
     }
     if (existing.contentHash().equals(k.hash) && existing.topics().equals(k.topics)
@@ -254,7 +313,7 @@ final class Flush {
     }
     MemoryEntry next = c.successor(existing, k.content, k.topics, k.type, existing.priority(), k.disclosure,
         k.glossary, k.source, k.evidence, k.occurredAt);
-    c.replace(existing, next, EventKind.UPDATE, ChangeKind.UPDATE, k.source, REASON);
+    c.replace(existing, next, EventKind.UPDATE, ChangeKind.UPDATE, actor, REASON);
     return WriteResult.Outcome.UPDATED;
   }
 
@@ -347,7 +406,8 @@ final class Flush {
       Candidate k = out.get(i);
       EntryViews views = proposed.get(i).views();
       boolean likelyDuplicate = k.path == null && store.findActiveByHash(window.get(0).scope(), k.hash).isPresent();
-      Embeddings.PendingVectors v = likelyDuplicate
+      // queued for review, a candidate stores nothing now; its approval makes the vectors
+      Embeddings.PendingVectors v = likelyDuplicate || config.reviews(dev.engram.ReviewKind.EXTRACTION)
           ? null : writeVectors.pendingFor(k.content, k.disclosure, k.glossary, k.path, views);
       withVectors.add(new Candidate(k.content, k.hash, k.topics, k.type, k.evidence, k.occurredAt, k.path,
           k.disclosure, k.glossary, k.source, v));

@@ -14,9 +14,11 @@ import dev.engram.Revision;
 import dev.engram.spi.MemoryStore;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -109,6 +111,15 @@ final class ImportValidator {
     for (ImportedScope d : scopes.values()) {
       validateScope(d, versionScope, versionsById, entryScope);
     }
+    Set<String> reviewIds = new HashSet<>();
+    for (ImportedScope d : scopes.values()) {
+      reviews().validate(d.scope, d.review, d.sourceState, reviewIds);
+    }
+  }
+
+  /** The experience and review part of an import, over this validator's store. */
+  ReviewTransfer reviews() {
+    return new ReviewTransfer(store, config);
   }
 
   private void validateScope(

@@ -31,6 +31,7 @@ final class ImportedScope {
   final TreeMap<Long, CapturedSource> sources = new TreeMap<>();
   final Set<String> sourceIds = new HashSet<>();
   final Map<String, List<String>> keys = new LinkedHashMap<>();
+  final ReviewTransfer.Part review = new ReviewTransfer.Part();
 
   ImportedScope(String scope) {
     this.scope = scope;

@@ -91,6 +91,8 @@ public final class MemoryEngine implements Engram {
   private final Manifests manifests;
   private final Edits edits;
   private final CurationUndo undo;
+  private final ExperienceService experience;
+  private final ReviewService review;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final boolean ownsStore;
   private final EngramOperator operator = new Operator();
@@ -127,6 +129,13 @@ public final class MemoryEngine implements Engram {
     this.manifests = new Manifests(store);
     this.edits = new Edits(writeVectors, commits);
     this.undo = new CurationUndo(commits);
+    if (!config.reviewed().isEmpty() && !store.capabilities().contains(dev.engram.spi.StoreCapability.REVIEW)) {
+      throw new IllegalStateException("review of " + config.reviewed() + " is on, but "
+          + store.getClass().getSimpleName() + " does not declare REVIEW and cannot hold review items");
+    }
+    this.experience = new ExperienceService(store, config, policy, commits,
+        new Incubation(store, reasoner, config, policy, commits), this::open);
+    this.review = new ReviewService(store, config, policy, commits, this::open);
   }
 
   /** Fails with {@link ErrorCode#STORE_CLOSED} after {@link #close()}; then checks the grants. */
@@ -447,6 +456,18 @@ public final class MemoryEngine implements Engram {
   int reindex(Grants grants) {
     open(grants);
     return reindex.reindex(grants);
+  }
+
+  // ---- experience and the review inbox
+
+  @Override
+  public dev.engram.Experiences experience() {
+    return experience;
+  }
+
+  @Override
+  public dev.engram.ReviewInbox review() {
+    return review;
   }
 
   // ---- export / import

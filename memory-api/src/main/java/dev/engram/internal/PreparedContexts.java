@@ -40,10 +40,12 @@ final class PreparedContexts {
 
   private final MemoryStore store;
   private final SearchService search;
+  private final ExperienceContext experience;
 
   PreparedContexts(MemoryStore store, SearchService search) {
     this.store = store;
     this.search = search;
+    this.experience = new ExperienceContext(store);
   }
 
   PreparedContext prepareContext(Grants grants, ContextRequest request) {
@@ -69,12 +71,16 @@ final class PreparedContexts {
     List<Citation> citations = new ArrayList<>();
     int coreBudget = (int) (budget * request.coreShare());
     int left = render(core, "profile | ", coreBudget, request, body, citations, Map.of());
-    render(candidates, "", budget - (coreBudget - left), request, body, citations, linesBefore(found.hits()));
-    if (citations.isEmpty()) {
+    ExperienceContext.Plan lessons = experience.plan(grants, SearchService.clipped(request.query()), request,
+        budget - (coreBudget - left), citations.size());
+    render(candidates, "", budget - (coreBudget - left) - lessons.bytes(), lessons.forHits(request), body, citations,
+        linesBefore(found.hits()));
+    List<dev.engram.ExperienceCitation> cited = lessons.appendTo(body, citations.size() + 1);
+    if (citations.isEmpty() && cited.isEmpty()) {
       return PreparedContext.empty();
     }
     String content = head + body + tail;
-    return new PreparedContext(PreparedContext.Status.READY, content, Text.utf8Length(content), citations);
+    return new PreparedContext(PreparedContext.Status.READY, content, Text.utf8Length(content), citations, cited);
   }
 
   /**

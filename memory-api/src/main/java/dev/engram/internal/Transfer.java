@@ -29,8 +29,8 @@ import java.util.Objects;
  */
 final class Transfer {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Transfer.class);
-  /** The format this engine writes. */
-  static final int FORMAT = 3;
+  /** The format this engine writes: 4 (experience and review items). */
+  static final int FORMAT = 4;
 
   private final MemoryStore store;
   private final EngineConfig config;
@@ -45,7 +45,7 @@ final class Transfer {
   }
 
   TransferReport export(Grants grants, Writer out) {
-    return new ExportWriter(store).write(grants, out);
+    return new ExportWriter(store, config).write(grants, out);
   }
 
   TransferReport importFrom(Grants grants, Reader in, ImportOptions options) {
@@ -59,12 +59,16 @@ final class Transfer {
     int revisions = 0;
     int topics = 0;
     int sources = 0;
+    int experience = 0;
+    int reviewItems = 0;
     for (ImportedScope d : scopes.values()) {
       versions += d.versions.size();
       events += d.events.size();
       revisions += d.revisions.size();
       topics += d.topics.size();
       sources += d.sources.size();
+      experience += d.review.experience.size();
+      reviewItems += d.review.items.size();
     }
     boolean anySources = scopes.values().stream().anyMatch(d -> d.sourceState != null);
     if (anySources && !store.capabilities().contains(dev.engram.spi.StoreCapability.SOURCES)) {
@@ -90,11 +94,12 @@ final class Transfer {
           if (d.sourceState != null && !d.sourceState.equals(SourceState.EMPTY)) {
             c.restoreSources(d.sources.values(), d.sourceState);
           }
+          ReviewTransfer.restore(c, d.review);
           return null;
         });
       }
     }
-    return new TransferReport(List.copyOf(scopes.keySet()), versions, events, revisions, topics, sources,
-        options.dryRun());
+    return new TransferReport(List.copyOf(scopes.keySet()), versions, events, revisions, topics, sources, experience,
+        reviewItems, options.dryRun());
   }
 }

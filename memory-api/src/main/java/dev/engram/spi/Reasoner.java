@@ -91,6 +91,29 @@ public interface Reasoner {
   }
 
   /**
+   * Whether {@link #incubate} turns task outcomes into experience; the default (and the deterministic
+   * reasoner) does not, and {@code incubate} then reports that it did nothing.
+   *
+   * @return true when {@link #incubate} is implemented
+   */
+  default boolean incubates() {
+    return false;
+  }
+
+  /**
+   * Turns one window of captured task outcomes into candidate experience (situation, action, outcome,
+   * lesson), each citing the ids of the window's records it rests on. The answer is untrusted (see
+   * {@link IncubatedExperience}) and only ever becomes pending review items. The default incubates
+   * nothing.
+   *
+   * @param request the window and the scope's known experience
+   * @return the candidates, possibly none
+   */
+  default List<IncubatedExperience> incubate(IncubateRequest request) {
+    return List.of();
+  }
+
+  /**
    * Writes the views (gist and questions) of a version about to be stored. Return null to let the
    * engine build rule-based views from the content, disclosure, glossary and path. The answer is
    * untrusted: invalid views are replaced by the rule-based ones.

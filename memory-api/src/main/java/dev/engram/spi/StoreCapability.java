@@ -21,5 +21,13 @@ public enum StoreCapability {
    * it) kept with the version and searched by full text as an arm of their own
    * ({@link StoreTransaction#putKeys}, {@link StoreReader#keysOf}, {@link StoreReader#searchKeys}).
    */
-  RETRIEVAL_KEYS
+  RETRIEVAL_KEYS,
+  /**
+   * Experience and the review inbox: experience versions searched by full text of their own
+   * ({@link StoreTransaction#insertExperience}, {@link StoreReader#experienceVersions},
+   * {@link StoreReader#searchExperience}), review items ({@link StoreTransaction#putReviewItem},
+   * {@link StoreReader#reviewItems}) and, in stores with {@link #SOURCES}, the incubation cursor
+   * ({@link StoreTransaction#advanceIncubationCursor}). All of it is erased with its scope.
+   */
+  REVIEW
 }

@@ -196,7 +196,7 @@ public interface StoreReader {
   int countActiveWithPriority(String scope, int priority);
 
   /**
-   * Whether {@code scope} holds any version, topic row or source state.
+   * Whether {@code scope} holds any version, topic row, source state, experience version or review item.
    *
    * @param scope the scope
    * @return whether the store holds anything of it
@@ -204,7 +204,7 @@ public interface StoreReader {
   boolean hasScope(String scope);
 
   /**
-   * The scopes that hold any version, topic row or source state and equal {@code prefix} or lie
+   * The scopes that hold any version, topic row, source state, experience version or review item and equal {@code prefix} or lie
    * below it ({@code app/u1} gives {@code app/u1} and {@code app/u1/notes}, never {@code app/u10}).
    *
    * @param prefix the scope
@@ -318,6 +318,95 @@ public interface StoreReader {
    */
   default int countActiveWithoutVectors(String scope, String profileId) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no vectors");
+  }
+
+  // ---- experience and review items (StoreCapability.REVIEW); stores without them hold none
+
+  /**
+   * One experience version by id, whatever its status.
+   *
+   * @param versionId the version
+   * @return the version, or empty when unknown
+   */
+  default Optional<dev.engram.Experience> experienceVersion(String versionId) {
+    return Optional.empty();
+  }
+
+  /**
+   * Every version of an experience.
+   *
+   * @param experienceId the experience
+   * @return its versions by version number ascending; empty when unknown
+   */
+  default List<dev.engram.Experience> experienceVersions(String experienceId) {
+    return List.of();
+  }
+
+  /**
+   * Experience versions in any of {@code scopes} whose status is in {@code statuses}, ordered by scope,
+   * experience id, then version, at most {@code limit}.
+   *
+   * @param scopes the scopes
+   * @param statuses the statuses wanted
+   * @param limit the most versions returned
+   * @return the versions, in that order
+   */
+  default List<dev.engram.Experience> experiences(
+      Collection<String> scopes, Set<dev.engram.ExperienceStatus> statuses, int limit) {
+    return List.of();
+  }
+
+  /**
+   * Active experience versions in {@code scopes} whose document holds at least one query term, best
+   * first (the same BM25 family as {@link #searchFullText}), ties by version id descending, at most
+   * {@code limit}. A version's document is {@link dev.engram.Experience#text()} in the one text analysis
+   * ({@link TextAnalysis#terms}); the query's topic, type and event-time filters do not apply to
+   * experience and are ignored.
+   *
+   * @param scopes the scopes
+   * @param query the analysed query
+   * @param limit the most hits returned
+   * @return the hits, best first
+   */
+  default List<ScoredExperience> searchExperience(Collection<String> scopes, FullTextQuery query, int limit) {
+    return List.of();
+  }
+
+  /**
+   * One review item by id.
+   *
+   * @param itemId the item
+   * @return the item, or empty when unknown
+   */
+  default Optional<dev.engram.ReviewItem> reviewItem(String itemId) {
+    return Optional.empty();
+  }
+
+  /**
+   * Review items in any of {@code scopes} whose state is in {@code states} and whose id is greater than
+   * {@code afterId}, by id ascending, at most {@code limit}.
+   *
+   * @param scopes the scopes
+   * @param states the states wanted
+   * @param afterId list ids after this one ({@code ""} from the start)
+   * @param limit the most items returned
+   * @return the items, by id
+   */
+  default List<dev.engram.ReviewItem> reviewItems(
+      Collection<String> scopes, Set<dev.engram.ReviewState> states, String afterId, int limit) {
+    return List.of();
+  }
+
+  /**
+   * The incubation cursor of {@code scope}: the source position up to which experience incubation
+   * committed (0 when it never ran). Its own, independent of {@link SourceState#cursor()}; never above
+   * {@link SourceState#lastPosition()}.
+   *
+   * @param scope the scope
+   * @return the cursor
+   */
+  default long incubationCursor(String scope) {
+    return 0;
   }
 
   // ---- sources (optional capability)

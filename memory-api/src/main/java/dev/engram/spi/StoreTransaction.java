@@ -100,8 +100,9 @@ public interface StoreTransaction extends StoreReader {
 
   /**
    * Erases everything stored for the transaction's scope but its revision head and revision log (ids
-   * only): versions, events, indexes, topic rows, and (in stores with {@link StoreCapability#SOURCES})
-   * its source records and source state.
+   * only): versions, events, indexes, topic rows, (in stores with {@link StoreCapability#SOURCES}) its
+   * source records and source state, and (in stores with {@link StoreCapability#REVIEW}) its experience
+   * versions, review items and incubation cursor.
    *
    * @return the number of entries removed
    */
@@ -145,6 +146,84 @@ public interface StoreTransaction extends StoreReader {
    */
   default void putKeys(String versionId, List<String> keys) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " keeps no retrieval keys");
+  }
+
+  // ---- experience and review items (stores declaring StoreCapability.REVIEW)
+
+  /**
+   * Stores a new experience version of the transaction's scope. Its {@code versionId} is new; an active
+   * version is indexed for {@link StoreReader#searchExperience}, and an experience has at most one
+   * active version (a store throws {@link IllegalStateException} for a second one, for a version id it
+   * holds, for a version number its experience already has, and for another scope).
+   *
+   * @param version the version
+   * @throws CapabilityNotSupportedException if the store keeps no experience
+   */
+  default void insertExperience(dev.engram.Experience version) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " keeps no experience");
+  }
+
+  /**
+   * Changes the status of an experience version of the transaction's scope (the only in-place change a
+   * version gets); it leaves the full-text index when it stops being active and enters it when it
+   * becomes active. A store throws {@link IllegalStateException} for an unknown version, another scope,
+   * or a second active version of one experience.
+   *
+   * @param versionId the version
+   * @param status its new status
+   * @param at when
+   * @throws CapabilityNotSupportedException if the store keeps no experience
+   */
+  default void updateExperienceStatus(String versionId, dev.engram.ExperienceStatus status, Instant at) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " keeps no experience");
+  }
+
+  /**
+   * Erases an experience of the transaction's scope: every version and its full-text rows.
+   *
+   * @param experienceId the experience
+   * @return the number of versions removed (0 when there was none)
+   * @throws CapabilityNotSupportedException if the store keeps no experience
+   */
+  default int eraseExperience(String experienceId) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " keeps no experience");
+  }
+
+  /**
+   * Stores a review item of the transaction's scope: a new one (any version, as an import carries it),
+   * or the next version of one it holds, which replaces it. A store throws {@link IllegalStateException}
+   * when the item belongs to another scope, or replaces a held item with a version other than the held
+   * version + 1 or with another kind.
+   *
+   * @param item the item
+   * @throws CapabilityNotSupportedException if the store keeps no review items
+   */
+  default void putReviewItem(dev.engram.ReviewItem item) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " keeps no review items");
+  }
+
+  /**
+   * Erases a review item of the transaction's scope.
+   *
+   * @param itemId the item
+   * @return false when there was none with this id
+   * @throws CapabilityNotSupportedException if the store keeps no review items
+   */
+  default boolean eraseReviewItem(String itemId) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " keeps no review items");
+  }
+
+  /**
+   * Moves the incubation cursor of the transaction's scope to {@code position}, which must lie between
+   * the current incubation cursor and the scope's {@link SourceState#lastPosition()} (a store throws
+   * {@link IllegalStateException} otherwise). Stores declaring both {@link StoreCapability#REVIEW} and
+   * {@link StoreCapability#SOURCES} implement it; {@link #eraseScopeContent} resets it with the sources.
+   *
+   * @param position the new cursor
+   * @throws CapabilityNotSupportedException if the store keeps no sources or no review items
+   */
+  default void advanceIncubationCursor(long position) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " keeps no incubation cursor");
   }
 
   // ---- sources (stores declaring StoreCapability.SOURCES)

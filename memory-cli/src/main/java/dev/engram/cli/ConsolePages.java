@@ -97,10 +97,12 @@ final class ConsolePages {
 
   private final Session session;
   private final String csrf;
+  private final ReviewPages review;
 
   ConsolePages(Session session, String csrf) {
     this.session = session;
     this.csrf = csrf;
+    this.review = new ReviewPages(session, csrf);
   }
 
   private String who() {
@@ -121,6 +123,7 @@ final class ConsolePages {
         case "/search" -> Response.ok(search(q.getOrDefault("q", ""), q.getOrDefault("mode", "auto")));
         case "/context" -> Response.ok(context(q.getOrDefault("q", ""), q.getOrDefault("bytes", "")));
         case "/curation" -> Response.ok(curation());
+        case ReviewPages.PATH -> Response.ok(page("Review", review.page(q.get("done")), who()));
         default -> new Response(404, page("Not found", "<p>No such page.</p>", who()), null);
       };
     } catch (MemoryException e) {
@@ -138,6 +141,9 @@ final class ConsolePages {
         opts = opts.toBuilder().reason(reason).build();
       }
       switch (path) {
+        case ReviewPages.APPROVE, ReviewPages.REJECT -> {
+          return Response.seeOther(review.decide(path, form));
+        }
         case "/rollback" -> {
           MemoryEntry e = session.engram().rollback(grants(), required(form, "event"), opts);
           return Response.seeOther("/entry?id=" + Html.url(e.entryId()) + "&done="
@@ -449,10 +455,13 @@ final class ConsolePages {
       if (c.content() != null) {
         h.raw("<pre id=\"context\">").text(c.content()).raw("</pre>");
       }
-      if (!c.citations().isEmpty()) {
+      if (!c.citations().isEmpty() || !c.experience().isEmpty()) {
         h.raw("<ul>");
         for (dev.engram.Citation ci : c.citations()) {
           h.raw("<li>").link("/entry?id=" + Html.url(ci.versionId()), ci.render()).raw("</li>");
+        }
+        for (dev.engram.ExperienceCitation xc : c.experience()) {
+          h.raw("<li class=\"experience\">experience ").text(xc.render()).raw("</li>");
         }
         h.raw("</ul>");
       }
@@ -512,7 +521,7 @@ final class ConsolePages {
         + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         + "<title>" + Html.esc(title) + " · Engram</title><link rel=\"stylesheet\" href=\"/style.css\"></head><body>"
         + "<header><strong>Engram</strong><a href=\"/\">Scopes</a><a href=\"/search\">Search</a>"
-        + "<a href=\"/context\">Context</a><a href=\"/curation\">Curation</a>"
+        + "<a href=\"/context\">Context</a><a href=\"/curation\">Curation</a><a href=\"/review\">Review</a>"
         + (who == null ? "" : "<span class=\"who\">" + Html.esc(who) + "</span>")
         + "</header><main>" + body + "</main></body></html>";
   }

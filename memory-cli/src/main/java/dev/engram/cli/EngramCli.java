@@ -44,6 +44,7 @@ import picocli.CommandLine.Command;
         ReportCommands.StatsCommand.class,
         ReportCommands.DoctorCommand.class,
         ConsoleCommand.class,
+        ReviewCommands.Review.class,
         CommandLine.HelpCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {

@@ -86,7 +86,8 @@ class LangChain4jMemoryTest {
 
       assertThat(assistant.chat("alice", "My locker code is 4711.")).isEqualTo("Noted.");
       assertThat(model.requests.get(0).toolSpecifications()).extracting(s -> s.name())
-          .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot");
+          .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot",
+            "memory_record_outcome");
       assertThat(assistant.chat("bob", "What is my locker code?")).isEqualTo("I don't know it.");
       assertThat(toolResults(model.requests.get(3))).doesNotContain("4711").doesNotContain("alice");
       assistant.chat("bob", "Note something.");

@@ -107,7 +107,8 @@ class MemoryMcpServerIT {
     String store = "sqlite:" + dir.resolve("memory.db");
     McpSyncClient a = stdio("--store", store, "--grant", "app/user/a");
     assertThat(a.listTools().tools()).extracting(McpSchema.Tool::name)
-        .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot");
+        .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot",
+            "memory_record_outcome");
     for (McpSchema.Tool t : a.listTools().tools()) {
       assertThat(t.inputSchema().get("additionalProperties")).isEqualTo(false);
       assertThat(((Map<?, ?>) t.inputSchema().get("properties")).keySet())
@@ -262,7 +263,7 @@ class MemoryMcpServerIT {
     List<String> lines = out.lines().toList();
     assertThat(lines).hasSize(2);
     assertThat(parse(lines.get(0)).path("result").path("serverInfo").path("name").asText()).isEqualTo("engram-memory");
-    assertThat(parse(lines.get(1)).path("result").path("tools")).hasSize(6);
+    assertThat(parse(lines.get(1)).path("result").path("tools")).hasSize(7);
   }
 
   @Test
@@ -330,7 +331,7 @@ class MemoryMcpServerIT {
     String base = "http://127.0.0.1:" + port;
 
     McpSyncClient a = http(base, tokenA);
-    assertThat(a.listTools().tools()).hasSize(6);
+    assertThat(a.listTools().tools()).hasSize(7);
     String ref = json(call(a, "memory_write", Map.of("content", "Prefers metric units."))).path("entry").path("ref").asText();
     assertThat(json(call(a, "memory_read", Map.of("topic", "general"))).path("entries").get(0).path("ref").asText())
         .isEqualTo(ref);

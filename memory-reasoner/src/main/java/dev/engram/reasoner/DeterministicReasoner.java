@@ -19,7 +19,9 @@ import java.util.List;
  * {@code curate} is a no-op. It extracts one memory per captured turn ({@code "speaker: text"}, topic
  * {@code conversation}, type {@code event}, citing the turn, at the turn's time, with the day in the
  * disclosure and the surrounding exchange as an embedded view; see {@link TurnExtraction} for why).
- * Use it for tests, offline runs, and as a kill switch.
+ * It incubates no experience ({@link #incubates()} is false): a lesson needs judgement a rule cannot
+ * give, so {@code experience().incubate} reports that it did nothing and task outcomes wait after the
+ * incubation cursor for a reasoner that does. Use it for tests, offline runs, and as a kill switch.
  */
 public final class DeterministicReasoner implements Reasoner {
 

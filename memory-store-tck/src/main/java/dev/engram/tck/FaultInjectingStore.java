@@ -118,8 +118,8 @@ public final class FaultInjectingStore implements MemoryStore {
   }
 
   /**
-   * The delegate's capabilities without the search ones: this wrapper exercises the transactional
-   * core only, so the engine never routes index queries through it.
+   * The delegate's capabilities without the search ones and the review inbox: this wrapper exercises the
+   * transactional core only, so the engine never routes index queries or review items through it.
    */
   @Override
   public Set<StoreCapability> capabilities() {
@@ -128,6 +128,7 @@ public final class FaultInjectingStore implements MemoryStore {
     caps.remove(StoreCapability.FULL_TEXT_SEARCH);
     caps.remove(StoreCapability.VECTOR_STORAGE);
     caps.remove(StoreCapability.RETRIEVAL_KEYS);
+    caps.remove(StoreCapability.REVIEW);
     return caps;
   }
 

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Nested;
  *   <li>isolation (every read path, and a randomized property), hostile-looking text as data;
  *   <li>erasure (beneath the SPI too), concurrency, the commit path's invariants;
  *   <li>search and full-text parity (one analysis, the same hit sets), vectors, retrieval keys, sources;
+ *   <li>experience and the review inbox;
  *   <li>migrations (a second opening of the storage).
  * </ul>
  *
@@ -126,6 +127,32 @@ public abstract class MemoryStoreTck {
     @Override
     protected MemoryStore createStore() {
       return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
+  class Experiences extends ExperienceContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+
+    @Override
+    protected StoredRows storedRows(MemoryStore store) {
+      return MemoryStoreTck.this.storedRows(store);
+    }
+  }
+
+  @Nested
+  class Review extends ReviewContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+
+    @Override
+    protected StoredRows storedRows(MemoryStore store) {
+      return MemoryStoreTck.this.storedRows(store);
     }
   }
 

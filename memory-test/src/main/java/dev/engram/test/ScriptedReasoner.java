@@ -23,7 +23,8 @@ import java.util.function.Function;
  * A reasoner whose answers a test scripts. It tags like {@link DeterministicReasoner} until
  * {@link #onTag} says otherwise (a failed tag fails the write unless {@link #onTagFailure} says otherwise),
  * curates ({@link #curates()} is true) with whatever {@link #onCurate} returns, extracts like the
- * deterministic reasoner until {@link #onExtract} says otherwise, and records every request it receives.
+ * deterministic reasoner until {@link #onExtract} says otherwise, incubates ({@link #incubates()} is true)
+ * with whatever {@link #onIncubate} returns (nothing until then), and records every request it receives.
  * Answers may be deliberately hostile: null lists,
  * null ops, ids it was never shown. Thread-safe.
  */
@@ -35,6 +36,9 @@ public final class ScriptedReasoner implements Reasoner {
   private final List<TagRequest> tagRequests = new CopyOnWriteArrayList<>();
   private final List<CurateRequest> curateRequests = new CopyOnWriteArrayList<>();
   private volatile Function<ExtractRequest, List<ExtractedMemory>> extractScript = deterministic::extract;
+  private volatile Function<dev.engram.spi.IncubateRequest, List<dev.engram.spi.IncubatedExperience>> incubateScript =
+      request -> List.of();
+  private final List<dev.engram.spi.IncubateRequest> incubateRequests = new CopyOnWriteArrayList<>();
 
   /**
    * Answers every later tag request with {@code script}; it may return null or throw.
@@ -136,6 +140,29 @@ public final class ScriptedReasoner implements Reasoner {
   @Override
   public List<ExtractedMemory> extract(ExtractRequest request) {
     return extractScript.apply(request);
+  }
+
+  /** Answers every later incubate request with {@code script}; it may return null, null candidates or throw. */
+  public ScriptedReasoner onIncubate(
+      Function<dev.engram.spi.IncubateRequest, List<dev.engram.spi.IncubatedExperience>> script) {
+    this.incubateScript = Objects.requireNonNull(script, "script");
+    return this;
+  }
+
+  @Override
+  public boolean incubates() {
+    return true;
+  }
+
+  @Override
+  public List<dev.engram.spi.IncubatedExperience> incubate(dev.engram.spi.IncubateRequest request) {
+    incubateRequests.add(request);
+    return incubateScript.apply(request);
+  }
+
+  /** Every incubate request received, oldest first. */
+  public List<dev.engram.spi.IncubateRequest> incubateRequests() {
+    return List.copyOf(incubateRequests);
   }
 
   /** @return every tag request received, oldest first (a copy) */

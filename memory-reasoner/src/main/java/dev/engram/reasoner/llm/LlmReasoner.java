@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * A {@link Reasoner} backed by a language model: it files each write (namespace among the grants,
  * topics reusing the visible ones, {@code core} for durable profile facts, entry type, normalized
  * wording, duplicate among the candidates shown), curates topic slices, writes views, and extracts
- * cited memories from windows of captured sources ({@code Engram.flush}).
+ * cited memories from windows of captured sources ({@code Engram.flush}), and incubates experience from
+ * windows of captured task outcomes ({@code Engram.experience().incubate}) for a person to review.
  *
  * <pre>{@code
  * Reasoner r = LlmReasoner.fromEnvironment();   // ENGRAM_LLM_PROVIDER, ENGRAM_LLM_MODEL, OPENAI_* / ANTHROPIC_*
@@ -84,6 +85,7 @@ public final class LlmReasoner implements Reasoner {
   private final CurateJob curateJob = new CurateJob();
   private final ViewsJob viewsJob = new ViewsJob();
   private final ExtractJob extractJob = new ExtractJob();
+  private final IncubateJob incubateJob = new IncubateJob();
   private final TagFailure tagFailure;
 
   private LlmReasoner(Builder b, Map<String, String> env) {
@@ -259,6 +261,25 @@ public final class LlmReasoner implements Reasoner {
       return List.of();
     }
     return run(extractor, extractJob, request);
+  }
+
+  @Override
+  public boolean incubates() {
+    return true;
+  }
+
+  /**
+   * Incubates experience from one window of task outcomes in one model call, with the extractor's model:
+   * situation, action, outcome and lesson of each outcome worth learning from, citing the outcomes it
+   * rests on. An answer citing anything but an outcome of the window, or adding names or numbers its
+   * cited outcomes lack, is an {@link LlmException}. What it returns only ever becomes pending review items.
+   */
+  @Override
+  public List<dev.engram.spi.IncubatedExperience> incubate(dev.engram.spi.IncubateRequest request) {
+    if (request.window().isEmpty()) {
+      return List.of();
+    }
+    return run(extractor, incubateJob, request);
   }
 
   /** Model-written views; on any failure it logs and returns null, so the engine uses its rule-based views. */

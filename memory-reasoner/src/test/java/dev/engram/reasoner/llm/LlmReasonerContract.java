@@ -82,6 +82,21 @@ public abstract class LlmReasonerContract {
     HANGING
   }
 
+  /** Incubation answers the engine must refuse: nothing of the window is queued, the cursor stays. */
+  public enum HostileIncubate {
+    UNKNOWN_REFERENCE,
+    NO_EVIDENCE,
+    INVENTED_NAME,
+    INVENTED_NUMBER,
+    EMPTY_LESSON,
+    MISSING_FIELD,
+    TOO_MANY_EXPERIENCES,
+    HUGE_FIELD,
+    NOT_JSON,
+    TRUNCATED,
+    HTML_502
+  }
+
   /** Extraction answers the engine must refuse: nothing of the window is written, the cursor stays. */
   public enum HostileExtract {
     ID_FROM_ANOTHER_SCOPE,
@@ -122,6 +137,8 @@ public abstract class LlmReasonerContract {
     volatile Function<ModelServer.Recorded, ModelServer.Reply> curate = r -> ModelServer.Reply.error(500, "no curate script");
     volatile Function<ModelServer.Recorded, ModelServer.Reply> extract =
         r -> ModelServer.Reply.error(500, "no extract script");
+    volatile Function<ModelServer.Recorded, ModelServer.Reply> incubate =
+        r -> ModelServer.Reply.error(500, "no incubate script");
     volatile Function<ModelServer.Recorded, ModelServer.Reply> views =
         r -> ModelServer.Reply.answer("{\"gist\":\"An entry.\",\"questions\":[]}");
 
@@ -135,6 +152,7 @@ public abstract class LlmReasonerContract {
         case "curate" -> curate.apply(r);
         case "views" -> views.apply(r);
         case "extract" -> extract.apply(r);
+        case "incubate" -> incubate.apply(r);
         default -> ModelServer.Reply.error(400, "unknown job " + r.job());
       });
       store = createStore();
@@ -559,6 +577,155 @@ public abstract class LlmReasonerContract {
       assertThat(retry.failed()).isFalse();
       assertThat(retry.appended()).isEqualTo(2);
       assertThat(e.list(Grants.of(USER))).hasSize(2);
+    }
+
+    // ---- experience: task outcomes → pending experience → a reviewer → context
+
+    List<dev.engram.CapturedSource> deployOutcome(Engram e) {
+      return e.captureAll(Grants.of(USER), List.of(
+          dev.engram.SourceRecord.of("deploy-1", "agent", "Starting the ledger deploy now.").at(t0).id("d-1"),
+          dev.engram.SourceRecord.taskOutcome("deploy-1", "agent", "Task: deploy the ledger service. I ran the schema"
+              + " migration before the rollout; the old pods crashed on the new schema and checkout was down for ten"
+              + " minutes. Rolling out first and migrating afterwards fixed it.").at(t0.plusSeconds(600)).id("d-2"),
+          dev.engram.SourceRecord.of("chat-1", "Ana", "Thanks for the update.").at(t0.plusSeconds(700)).id("d-3")));
+    }
+
+    ObjectNode experience(String situation, String action, String outcome, String lesson, List<String> evidence) {
+      ObjectNode x = JSON.createObjectNode();
+      x.put("situation", situation);
+      x.put("action", action);
+      x.put("outcome", outcome);
+      x.put("lesson", lesson);
+      ArrayNode ev = x.putArray("evidence");
+      evidence.forEach(ev::add);
+      return x;
+    }
+
+    ObjectNode incubateAnswer(ObjectNode... experiences) {
+      ObjectNode a = JSON.createObjectNode();
+      ArrayNode list = a.putArray("experiences");
+      for (ObjectNode x : experiences) {
+        list.add(x);
+      }
+      return a;
+    }
+
+    ObjectNode validIncubate() {
+      return incubateAnswer(experience("Deploying the ledger service",
+          "Ran the schema migration before the rollout",
+          "The old pods crashed on the new schema and checkout was down for ten minutes",
+          "Roll out first and run the schema migration afterwards", List.of("o1")));
+    }
+
+    @Test
+    void incubatedExperienceWaitsForAReviewerAndOnlyThenReachesTheContextWithinItsShare() {
+      Engram e = engram();
+      deployOutcome(e);
+      e.write(Grants.of(USER), "The ledger service runs on Kubernetes.",
+          WriteOptions.builder().topicsHint("ops").type(EntryType.FACT).build());
+      incubate = r -> ModelServer.Reply.answer(validIncubate());
+
+      dev.engram.IncubationReport report = e.experience().incubate(Grants.of(USER));
+
+      assertThat(report.failures()).isEmpty();
+      assertThat(report.windows()).isEqualTo(1);
+      assertThat(report.pending()).singleElement().satisfies(i -> {
+        assertThat(i.state()).isEqualTo(dev.engram.ReviewState.PENDING);
+        assertThat(i.evidence()).containsExactly("d-2");
+      });
+      assertThat(server.requests()).filteredOn(r -> r.job().equals("incubate")).singleElement().satisfies(r -> {
+        assertThat(content(r, "OUTCOME o1")).startsWith("Task: deploy the ledger service.");
+        assertThat(r.user()).as("only task outcomes are shown").doesNotContain("Starting the ledger deploy")
+            .doesNotContain(USER);
+        assertThat(r.schema().path("properties").path("experiences").path("items").path("properties")
+            .path("evidence").path("items").path("enum")).extracting(com.fasterxml.jackson.databind.JsonNode::asText)
+            .containsExactly("o1");
+        assertThat(r.schema().path("properties").path("experiences").path("items").path("additionalProperties")
+            .asBoolean(true)).as("strict schema").isFalse();
+      });
+      dev.engram.ReviewItem pending = report.pending().get(0);
+      String task = "deploy the ledger schema migration rollout";
+      assertThat(e.search(Grants.of(USER), task).hits()).extracting(h -> h.entry().content())
+          .containsExactly("The ledger service runs on Kubernetes.");
+      assertThat(e.prepareContext(Grants.of(USER), dev.engram.ContextRequest.of(task)).experience())
+          .as("a pending experience never reaches context").isEmpty();
+      assertThat(e.experience().list(Grants.of(USER), dev.engram.ExperienceListOptions.defaults())).isEmpty();
+
+      dev.engram.ReviewOutcome approved = e.review().approve(Grants.of(USER), pending.id(),
+          dev.engram.ApproveRequest.of(pending.version(), "reviewer-ana"));
+      dev.engram.Experience x = approved.experience();
+      assertThat(x.actor()).isEqualTo("reviewer-ana");
+      assertThat(x.lesson()).isEqualTo("Roll out first and run the schema migration afterwards");
+
+      dev.engram.PreparedContext ctx = e.prepareContext(Grants.of(USER), dev.engram.ContextRequest.of(task));
+      assertThat(ctx.experience()).containsExactly(x.citation());
+      assertThat(ctx.experience().size()).isLessThanOrEqualTo(dev.engram.PreparedContext.MAX_EXPERIENCE_ITEMS);
+      assertThat(ctx.citations()).extracting(dev.engram.Citation::entryId).hasSize(1);
+      assertThat(ctx.contentBytes()).isLessThanOrEqualTo(dev.engram.ContextRequest.DEFAULT_MAX_BYTES);
+      String item = ctx.content().substring(ctx.content().indexOf("cite " + x.citation().render()));
+      assertThat(item).startsWith("cite " + x.citation().render() + " | experience\n| Lesson: Roll out first");
+      assertThat(item.substring(0, item.indexOf(dev.engram.UntrustedText.END)).getBytes(
+          java.nio.charset.StandardCharsets.UTF_8).length).as("one item within the per-item cap and its head")
+          .isLessThanOrEqualTo(2000 + 200);
+      assertThat(ctx.content().indexOf(dev.engram.UntrustedText.BEGIN)).isLessThan(ctx.content().indexOf(item));
+
+      dev.engram.VersionConflictException stale = org.assertj.core.api.Assertions.catchThrowableOfType(
+          () -> e.review().approve(Grants.of(USER), pending.id(), dev.engram.ApproveRequest.of(pending.version(), "bob")),
+          dev.engram.VersionConflictException.class);
+      assertThat(stale.code()).isEqualTo(dev.engram.ErrorCode.VERSION_CONFLICT);
+      assertThat(stale.expectedVersion()).isEqualTo(1);
+      assertThat(stale.actualVersion()).isEqualTo(2);
+      assertThat(e.experience().list(Grants.of(USER), dev.engram.ExperienceListOptions.defaults())).containsExactly(x);
+      assertThat(e.experience().incubate(Grants.of(USER)).windows()).as("an incubated window is never sent again")
+          .isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(HostileIncubate.class)
+    void aHostileIncubateAnswerIsReportedAndQueuesNothing(HostileIncubate hostile) {
+      Engram e = engram();
+      deployOutcome(e);
+      Snapshot before = Snapshot.of(store, List.of(USER, TEAM));
+      String s = "Deploying the ledger service";
+      String a = "Ran the schema migration before the rollout";
+      String o = "The old pods crashed";
+      String l = "Roll out first";
+      incubate = r -> switch (hostile) {
+        case UNKNOWN_REFERENCE -> ModelServer.Reply.answer(incubateAnswer(experience(s, a, o, l, List.of("o7"))));
+        case NO_EVIDENCE -> ModelServer.Reply.answer(incubateAnswer(experience(s, a, o, l, List.of())));
+        case INVENTED_NAME -> ModelServer.Reply.answer(incubateAnswer(experience(s, a, o, "Ask Carlos before deploying",
+            List.of("o1"))));
+        case INVENTED_NUMBER -> ModelServer.Reply.answer(incubateAnswer(experience(s, a,
+            "Checkout was down for 45 minutes", l, List.of("o1"))));
+        case EMPTY_LESSON -> ModelServer.Reply.answer(incubateAnswer(experience(s, a, o, " ", List.of("o1"))));
+        case MISSING_FIELD -> {
+          ObjectNode x = experience(s, a, o, l, List.of("o1"));
+          x.remove("outcome");
+          yield ModelServer.Reply.answer(incubateAnswer(x));
+        }
+        case TOO_MANY_EXPERIENCES -> ModelServer.Reply.answer(incubateAnswer(experience(s, a, o, l, List.of("o1")),
+            experience(s, a, o, "Roll out first, again", List.of("o1"))));
+        case HUGE_FIELD -> ModelServer.Reply.answer(incubateAnswer(experience(s, a, o, "Roll out first. ".repeat(400),
+            List.of("o1"))));
+        case NOT_JSON -> ModelServer.Reply.text("Roll out first, that is the lesson.");
+        case TRUNCATED -> ModelServer.Reply.truncated(validIncubate());
+        case HTML_502 -> ModelServer.Reply.html(502);
+      };
+
+      dev.engram.IncubationReport report = e.experience().incubate(Grants.of(USER));
+
+      assertThat(report.pending()).isEmpty();
+      assertThat(report.failures()).singleElement().satisfies(f -> {
+        assertThat(f.scope()).isEqualTo(USER);
+        assertThat(f.code()).isEqualTo(hostile == HostileIncubate.HTML_502
+            ? dev.engram.ErrorCode.REASONER_FAILED : dev.engram.ErrorCode.INVALID_MODEL_OUTPUT);
+      });
+      assertThat(e.review().list(Grants.of(USER))).isEmpty();
+      assertThat(store.incubationCursor(USER)).isZero();
+      assertThat(Snapshot.of(store, List.of(USER, TEAM))).isEqualTo(before);
+
+      incubate = r -> ModelServer.Reply.answer(validIncubate());
+      assertThat(e.experience().incubate(Grants.of(USER)).pending()).as("the window is tried again").hasSize(1);
     }
 
     // ---- hostile answers

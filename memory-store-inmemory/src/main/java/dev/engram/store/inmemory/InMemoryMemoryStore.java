@@ -57,7 +57,7 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
   @Override
   public Set<StoreCapability> capabilities() {
     return EnumSet.of(StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES,
-        StoreCapability.RETRIEVAL_KEYS);
+        StoreCapability.RETRIEVAL_KEYS, StoreCapability.REVIEW);
   }
 
   /**
@@ -623,7 +623,182 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
         undo.push(() -> d.topics.put(scope, rows));
       }
       eraseSources();
+      for (String experienceId : new TreeSet<>(scopeExperience(d))) {
+        eraseExperience(experienceId);
+      }
+      for (dev.engram.ReviewItem item : new ArrayList<>(d.reviewItems.values())) {
+        if (item.scope().equals(scope)) {
+          eraseReviewItem(item.id());
+        }
+      }
+      Long incubated = d.incubation.remove(scope);
+      if (incubated != null) {
+        undo.push(() -> d.incubation.put(scope, incubated));
+      }
       return entryIds.size();
+    }
+
+    private Set<String> scopeExperience(Data d) {
+      Set<String> ids = new HashSet<>();
+      for (dev.engram.Experience e : d.experience.values()) {
+        if (e.scope().equals(scope)) {
+          ids.add(e.experienceId());
+        }
+      }
+      return ids;
+    }
+
+    // ---- experience and review items
+
+    @Override
+    public void insertExperience(dev.engram.Experience v) {
+      Data d = d();
+      requireScope(v.scope(), "experience version " + v.versionId());
+      if (d.experience.containsKey(v.versionId())) {
+        throw new IllegalStateException("experience version " + v.versionId() + " already exists");
+      }
+      TreeMap<Integer, String> chain = d.experienceVersions.get(v.experienceId());
+      if (chain != null) {
+        if (chain.containsKey(v.version())) {
+          throw new IllegalStateException("experience " + v.experienceId() + " already has version " + v.version());
+        }
+        String other = d.experience.get(chain.firstEntry().getValue()).scope();
+        requireScope(other, "experience " + v.experienceId());
+        if (v.isActive()) {
+          requireNoOtherActive(d, v.experienceId(), v.versionId());
+        }
+      }
+      d.experience.put(v.versionId(), v);
+      boolean created = chain == null;
+      d.experienceVersions.computeIfAbsent(v.experienceId(), k -> new TreeMap<>()).put(v.version(), v.versionId());
+      undo.push(() -> {
+        d.experience.remove(v.versionId());
+        if (created) {
+          d.experienceVersions.remove(v.experienceId());
+        } else {
+          d.experienceVersions.get(v.experienceId()).remove(v.version());
+        }
+      });
+      if (v.isActive()) {
+        indexExperience(d, v);
+      }
+    }
+
+    private void requireNoOtherActive(Data d, String experienceId, String versionId) {
+      for (String id : d.experienceVersions.getOrDefault(experienceId, new TreeMap<>()).values()) {
+        if (!id.equals(versionId) && d.experience.get(id).isActive()) {
+          throw new IllegalStateException("experience " + experienceId + " already has active version " + id);
+        }
+      }
+    }
+
+    private void indexExperience(Data d, dev.engram.Experience v) {
+      d.experienceText.put(v.versionId(), dev.engram.spi.TextAnalysis.terms(v.text()));
+      undo.push(() -> d.experienceText.remove(v.versionId()));
+    }
+
+    private void unindexExperience(Data d, String versionId) {
+      List<String> terms = d.experienceText.remove(versionId);
+      if (terms != null) {
+        undo.push(() -> d.experienceText.put(versionId, terms));
+      }
+    }
+
+    @Override
+    public void updateExperienceStatus(String versionId, dev.engram.ExperienceStatus status, Instant at) {
+      Data d = d();
+      dev.engram.Experience old = d.experience.get(versionId);
+      if (old == null) {
+        throw new IllegalStateException("experience version " + versionId + " does not exist");
+      }
+      requireScope(old.scope(), "status change of experience version " + versionId);
+      dev.engram.Experience updated = old.withStatus(status, at);
+      if (!old.isActive() && updated.isActive()) {
+        requireNoOtherActive(d, old.experienceId(), versionId);
+      }
+      d.experience.put(versionId, updated);
+      undo.push(() -> d.experience.put(versionId, old));
+      if (old.isActive() && !updated.isActive()) {
+        unindexExperience(d, versionId);
+      } else if (!old.isActive() && updated.isActive()) {
+        indexExperience(d, updated);
+      }
+    }
+
+    @Override
+    public int eraseExperience(String experienceId) {
+      Data d = d();
+      TreeMap<Integer, String> chain = d.experienceVersions.get(experienceId);
+      if (chain == null) {
+        return 0;
+      }
+      requireScope(d.experience.get(chain.firstEntry().getValue()).scope(), "erasure of experience " + experienceId);
+      for (String id : chain.values()) {
+        unindexExperience(d, id);
+        dev.engram.Experience removed = d.experience.remove(id);
+        undo.push(() -> d.experience.put(id, removed));
+      }
+      d.experienceVersions.remove(experienceId);
+      undo.push(() -> d.experienceVersions.put(experienceId, chain));
+      return chain.size();
+    }
+
+    @Override
+    public void putReviewItem(dev.engram.ReviewItem item) {
+      Data d = d();
+      requireScope(item.scope(), "review item " + item.id());
+      dev.engram.ReviewItem held = d.reviewItems.get(item.id());
+      if (held != null) {
+        if (!held.scope().equals(item.scope()) || held.kind() != item.kind()) {
+          throw new IllegalStateException("review item " + item.id() + " is a " + held.kind() + " item of "
+              + held.scope());
+        }
+        if (item.version() != held.version() + 1) {
+          throw new IllegalStateException("review item " + item.id() + " is at version " + held.version()
+              + "; its next version is " + (held.version() + 1) + ", not " + item.version());
+        }
+      }
+      d.reviewItems.put(item.id(), item);
+      undo.push(() -> {
+        if (held == null) {
+          d.reviewItems.remove(item.id());
+        } else {
+          d.reviewItems.put(item.id(), held);
+        }
+      });
+    }
+
+    @Override
+    public boolean eraseReviewItem(String itemId) {
+      Data d = d();
+      dev.engram.ReviewItem held = d.reviewItems.get(itemId);
+      if (held == null) {
+        return false;
+      }
+      requireScope(held.scope(), "erasure of review item " + itemId);
+      d.reviewItems.remove(itemId);
+      undo.push(() -> d.reviewItems.put(itemId, held));
+      return true;
+    }
+
+    @Override
+    public void advanceIncubationCursor(long position) {
+      Data d = d();
+      SourceState state = d.sourceStates.getOrDefault(scope, SourceState.EMPTY);
+      Long before = d.incubation.get(scope);
+      long cursor = before == null ? 0 : before;
+      if (position < cursor || position > state.lastPosition()) {
+        throw new IllegalStateException("incubation cursor " + position + " outside " + cursor + ".."
+            + state.lastPosition() + " in " + scope);
+      }
+      d.incubation.put(scope, position);
+      undo.push(() -> {
+        if (before == null) {
+          d.incubation.remove(scope);
+        } else {
+          d.incubation.put(scope, before);
+        }
+      });
     }
 
     @Override

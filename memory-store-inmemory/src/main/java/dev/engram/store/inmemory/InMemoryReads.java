@@ -106,6 +106,16 @@ abstract class InMemoryReads implements StoreReader {
     final Map<String, Map<String, Long>> sourceIds = new HashMap<>();
     /** scope -> last position and cursor. */
     final Map<String, SourceState> sourceStates = new HashMap<>();
+    /** scope -> incubation cursor (absent: 0). */
+    final Map<String, Long> incubation = new HashMap<>();
+    /** versionId -> experience version. */
+    final Map<String, dev.engram.Experience> experience = new HashMap<>();
+    /** experienceId -> version number -> versionId. */
+    final Map<String, TreeMap<Integer, String>> experienceVersions = new HashMap<>();
+    /** versionId -> the analysed terms of an active experience version: the experience full-text index. */
+    final Map<String, List<String>> experienceText = new HashMap<>();
+    /** item id -> review item, ordered by id. */
+    final TreeMap<String, dev.engram.ReviewItem> reviewItems = new TreeMap<>();
 
     /**
      * Every entry of every map above whose rendering contains {@code needle}, as {@code "<map>: <entry>"}
@@ -127,6 +137,11 @@ abstract class InMemoryReads implements StoreReader {
       scan(out, "sources", sources, needle);
       scan(out, "sourceIds", sourceIds, needle);
       scan(out, "sourceStates", sourceStates, needle);
+      scan(out, "incubation", incubation, needle);
+      scan(out, "experience", experience, needle);
+      scan(out, "experienceVersions", experienceVersions, needle);
+      scan(out, "experienceText", experienceText, needle);
+      scan(out, "reviewItems", reviewItems, needle);
       for (Map.Entry<String, TextIndex> index : text.entrySet()) {
         for (String term : index.getValue().terms()) {
           if ((index.getKey() + " " + term).contains(needle)) {
@@ -238,6 +253,44 @@ abstract class InMemoryReads implements StoreReader {
   @Override
   public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
     return read(d -> Queries.searchFullText(d, d.text, scopes, query, limit));
+  }
+
+  @Override
+  public Optional<dev.engram.Experience> experienceVersion(String versionId) {
+    return read(d -> Optional.ofNullable(d.experience.get(versionId)));
+  }
+
+  @Override
+  public List<dev.engram.Experience> experienceVersions(String experienceId) {
+    return read(d -> Queries.experienceVersions(d, experienceId));
+  }
+
+  @Override
+  public List<dev.engram.Experience> experiences(
+      Collection<String> scopes, Set<dev.engram.ExperienceStatus> statuses, int limit) {
+    return read(d -> Queries.experiences(d, scopes, statuses, limit));
+  }
+
+  @Override
+  public List<dev.engram.spi.ScoredExperience> searchExperience(Collection<String> scopes, FullTextQuery query,
+      int limit) {
+    return read(d -> Queries.searchExperience(d, scopes, query, limit));
+  }
+
+  @Override
+  public Optional<dev.engram.ReviewItem> reviewItem(String itemId) {
+    return read(d -> Optional.ofNullable(d.reviewItems.get(itemId)));
+  }
+
+  @Override
+  public List<dev.engram.ReviewItem> reviewItems(
+      Collection<String> scopes, Set<dev.engram.ReviewState> states, String afterId, int limit) {
+    return read(d -> Queries.reviewItems(d, scopes, states, afterId, limit));
+  }
+
+  @Override
+  public long incubationCursor(String scope) {
+    return read(d -> d.incubation.getOrDefault(scope, 0L));
   }
 
   @Override
@@ -531,8 +584,111 @@ abstract class InMemoryReads implements StoreReader {
       return out;
     }
 
+    static List<dev.engram.Experience> experienceVersions(Data d, String experienceId) {
+      List<dev.engram.Experience> out = new ArrayList<>();
+      for (String id : d.experienceVersions.getOrDefault(experienceId, new TreeMap<>()).values()) {
+        out.add(d.experience.get(id));
+      }
+      return out;
+    }
+
+    static List<dev.engram.Experience> experiences(Data d, Collection<String> scopes,
+        Set<dev.engram.ExperienceStatus> statuses, int limit) {
+      Set<String> wanted = new HashSet<>(scopes);
+      List<dev.engram.Experience> out = new ArrayList<>();
+      for (dev.engram.Experience e : d.experience.values()) {
+        if (wanted.contains(e.scope()) && statuses.contains(e.status())) {
+          out.add(e);
+        }
+      }
+      out.sort(java.util.Comparator.comparing(dev.engram.Experience::scope)
+          .thenComparing(dev.engram.Experience::experienceId).thenComparingInt(dev.engram.Experience::version));
+      return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
+    }
+
+    /**
+     * BM25 (k1 1.2, b 0.75) over the documents of the active experience versions of the scopes, ties by
+     * version id descending: the reference the SQL stores' own full-text ranking follows.
+     */
+    static List<dev.engram.spi.ScoredExperience> searchExperience(Data d, Collection<String> scopes,
+        FullTextQuery query, int limit) {
+      Set<String> wanted = new HashSet<>(scopes);
+      Set<String> terms = new LinkedHashSet<>(query.terms());
+      if (terms.isEmpty() || limit < 1) {
+        return List.of();
+      }
+      List<Map.Entry<String, List<String>>> docs = new ArrayList<>();
+      double total = 0;
+      for (Map.Entry<String, List<String>> e : d.experienceText.entrySet()) {
+        if (wanted.contains(d.experience.get(e.getKey()).scope())) {
+          docs.add(e);
+          total += e.getValue().size();
+        }
+      }
+      if (docs.isEmpty()) {
+        return List.of();
+      }
+      double avg = Math.max(total / docs.size(), 1e-9);
+      Map<String, Integer> df = new HashMap<>();
+      for (Map.Entry<String, List<String>> doc : docs) {
+        for (String t : new HashSet<>(doc.getValue())) {
+          if (terms.contains(t)) {
+            df.merge(t, 1, Integer::sum);
+          }
+        }
+      }
+      List<dev.engram.spi.ScoredExperience> out = new ArrayList<>();
+      for (Map.Entry<String, List<String>> doc : docs) {
+        Map<String, Integer> tf = new HashMap<>();
+        for (String t : doc.getValue()) {
+          if (terms.contains(t)) {
+            tf.merge(t, 1, Integer::sum);
+          }
+        }
+        if (tf.isEmpty()) {
+          continue;
+        }
+        double score = 0;
+        for (Map.Entry<String, Integer> t : tf.entrySet()) {
+          int n = df.get(t.getKey());
+          double idf = Math.log(1 + (docs.size() - n + 0.5) / (n + 0.5));
+          double f = t.getValue();
+          score += idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * doc.getValue().size() / avg));
+        }
+        out.add(new dev.engram.spi.ScoredExperience(d.experience.get(doc.getKey()), score));
+      }
+      out.sort((a, b) -> a.score() != b.score() ? Double.compare(b.score(), a.score())
+          : b.experience().versionId().compareTo(a.experience().versionId()));
+      return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
+    }
+
+    static List<dev.engram.ReviewItem> reviewItems(Data d, Collection<String> scopes,
+        Set<dev.engram.ReviewState> states, String afterId, int limit) {
+      Set<String> wanted = new HashSet<>(scopes);
+      List<dev.engram.ReviewItem> out = new ArrayList<>();
+      for (dev.engram.ReviewItem item : d.reviewItems.tailMap(afterId, false).values()) {
+        if (out.size() >= limit) {
+          break;
+        }
+        if (wanted.contains(item.scope()) && states.contains(item.state())) {
+          out.add(item);
+        }
+      }
+      return out;
+    }
+
     static List<String> scopes(Data d, String prefix, boolean recursive) {
       TreeSet<String> out = new TreeSet<>();
+      for (dev.engram.Experience e : d.experience.values()) {
+        if (recursive ? Namespaces.isSelfOrAncestor(prefix, e.scope()) : e.scope().equals(prefix)) {
+          out.add(e.scope());
+        }
+      }
+      for (dev.engram.ReviewItem i : d.reviewItems.values()) {
+        if (recursive ? Namespaces.isSelfOrAncestor(prefix, i.scope()) : i.scope().equals(prefix)) {
+          out.add(i.scope());
+        }
+      }
       for (String s : d.sourceStates.keySet()) {
         if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
           out.add(s);

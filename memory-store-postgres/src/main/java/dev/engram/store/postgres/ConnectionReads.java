@@ -39,6 +39,49 @@ abstract class ConnectionReads implements StoreReader {
   /** The statements. */
   abstract Reads reads();
 
+  /** The statements of experience, review items and the incubation cursor. */
+  abstract ExperienceSql experience();
+
+  // ---- experience and review items (schema version 15)
+
+  @Override
+  public Optional<dev.engram.Experience> experienceVersion(String versionId) {
+    return query("reading experience version " + versionId, c -> experience().experience(c, versionId));
+  }
+
+  @Override
+  public List<dev.engram.Experience> experienceVersions(String experienceId) {
+    return query("reading the versions of experience " + experienceId, c -> experience().chain(c, experienceId));
+  }
+
+  @Override
+  public List<dev.engram.Experience> experiences(
+      Collection<String> scopes, Set<dev.engram.ExperienceStatus> statuses, int limit) {
+    return query("listing experience", c -> experience().experiences(c, scopes, statuses, limit));
+  }
+
+  @Override
+  public List<dev.engram.spi.ScoredExperience> searchExperience(Collection<String> scopes, FullTextQuery query,
+      int limit) {
+    return query("searching experience", c -> experience().search(c, scopes, query, limit));
+  }
+
+  @Override
+  public Optional<dev.engram.ReviewItem> reviewItem(String itemId) {
+    return query("reading review item " + itemId, c -> experience().item(c, itemId));
+  }
+
+  @Override
+  public List<dev.engram.ReviewItem> reviewItems(
+      Collection<String> scopes, Set<dev.engram.ReviewState> states, String afterId, int limit) {
+    return query("listing review items", c -> experience().items(c, scopes, states, afterId, limit));
+  }
+
+  @Override
+  public long incubationCursor(String scope) {
+    return query("reading the incubation cursor of " + scope, c -> experience().incubation(c, scope));
+  }
+
   // ---------------------------------------------------------------------------------------------
   // StoreReader, each read written once for the store and its transactions
 

@@ -119,6 +119,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   private final String tablePrefix;
   private final Sql sql;
   private final Reads reads;
+  private final ExperienceSql experience;
   private final ManyRows insertVersions;
   private final ManyRows insertEvents;
   private final ManyRows insertKeys;
@@ -166,6 +167,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     this.tablePrefix = b.tablePrefix;
     this.sql = new Sql(schema, tablePrefix);
     this.reads = new Reads(sql);
+    this.experience = new ExperienceSql(schema, tablePrefix);
     this.insertVersions = new ManyRows(sql.insertVersions, Sql.INSERT_VERSIONS_TYPES);
     this.insertEvents = new ManyRows(sql.insertEvents, Sql.INSERT_EVENTS_TYPES);
     this.insertKeys = new ManyRows(sql.insertManyKeys, Sql.INSERT_KEYS_TYPES);
@@ -253,7 +255,8 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   @Override
   public Set<StoreCapability> capabilities() {
     return EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
-        StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS);
+        StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS,
+        StoreCapability.REVIEW);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -694,6 +697,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   @Override
   Reads reads() {
     return reads;
+  }
+
+  @Override
+  ExperienceSql experience() {
+    return experience;
   }
 
 
@@ -1420,6 +1428,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
             ps.executeUpdate();
           }
         }
+        experience.eraseScope(conn, scope);
         return removed;
       });
     }
@@ -1605,6 +1614,63 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     @Override
     Reads reads() {
       return reads;
+    }
+
+    @Override
+    ExperienceSql experience() {
+      return experience;
+    }
+
+    // ---- experience and review items (schema version 15, ExperienceSql)
+
+    @Override
+    public void insertExperience(dev.engram.Experience version) {
+      requireScope(version.scope(), "experience version " + version.versionId());
+      write("storing experience version " + version.versionId(), conn -> {
+        experience.insert(conn, scope, version);
+        return null;
+      });
+    }
+
+    @Override
+    public void updateExperienceStatus(String versionId, dev.engram.ExperienceStatus status, Instant at) {
+      write("changing the status of experience version " + versionId, conn -> {
+        experience.status(conn, scope, versionId, status, at);
+        return null;
+      });
+    }
+
+    @Override
+    public int eraseExperience(String experienceId) {
+      return write("erasing experience " + experienceId, conn -> experience.erase(conn, scope, experienceId));
+    }
+
+    @Override
+    public void putReviewItem(dev.engram.ReviewItem item) {
+      requireScope(item.scope(), "review item " + item.id());
+      write("storing review item " + item.id(), conn -> {
+        experience.put(conn, item);
+        return null;
+      });
+    }
+
+    @Override
+    public boolean eraseReviewItem(String itemId) {
+      return write("erasing review item " + itemId, conn -> experience.eraseItem(conn, scope, itemId));
+    }
+
+    @Override
+    public void advanceIncubationCursor(long position) {
+      long last = sourceState(scope).lastPosition();
+      long cursor = incubationCursor(scope);
+      if (position < cursor || position > last) {
+        throw new IllegalStateException("incubation cursor " + position + " outside " + cursor + ".." + last
+            + " in " + scope);
+      }
+      write("advancing the incubation cursor of " + scope, conn -> {
+        experience.incubate(conn, scope, position);
+        return null;
+      });
     }
 
     @Override

@@ -327,6 +327,8 @@ final class Sql {
     scopes = "SELECT scope FROM " + versionsT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " UNION SELECT scope FROM " + topicsT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " UNION SELECT scope FROM " + sourceStateT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
+        + " UNION SELECT scope FROM " + p + "experience_versions WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
+        + " UNION SELECT scope FROM " + p + "review_items WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " ORDER BY 1";
 
     searchFullText = "WITH terms AS (SELECT DISTINCT t.term::tsquery AS query FROM unnest(?::text[]) AS t(term)),"

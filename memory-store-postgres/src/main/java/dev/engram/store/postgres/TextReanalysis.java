@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the {@code search} columns built with the current {@link TextAnalysis#VERSION}: the versions'
- * and their retrieval keys' (schema 14). The table {@code <prefix>text_analysis} (schema version 7)
+ * Keeps the {@code search} columns built with the current {@link TextAnalysis#VERSION}: the versions',
+ * their retrieval keys' (schema 14) and the active experience versions' (schema 15). The table {@code <prefix>text_analysis} (schema version 7)
  * records the version the columns were built with; when it records none or an older one, every
  * version's column and every key document is rebuilt from its text in one transaction that first locks
  * both tables against writers (so no write slips between the rebuild and the record), and the version
@@ -31,12 +31,14 @@ final class TextReanalysis {
   private final String table;
   private final String versions;
   private final String keys;
+  private final ExperienceSql experience;
 
   TextReanalysis(String schema, String prefix) {
     String p = (schema.isEmpty() ? "" : schema + ".") + prefix;
     this.table = p + "text_analysis";
     this.versions = p + "versions";
     this.keys = p + "version_keys";
+    this.experience = new ExperienceSql(schema, prefix);
   }
 
   /** Rebuilds the search column when it was built with another analysis; a no-op otherwise. */
@@ -52,7 +54,7 @@ final class TextReanalysis {
     c.setAutoCommit(false);
     try {
       try (Statement st = c.createStatement()) {
-        st.execute("LOCK TABLE " + versions + ", " + keys + " IN SHARE ROW EXCLUSIVE MODE");
+        st.execute("LOCK TABLE " + versions + ", " + keys + ", " + experience.table + " IN SHARE ROW EXCLUSIVE MODE");
         st.execute("LOCK TABLE " + table + " IN EXCLUSIVE MODE");
       }
       int found = recorded(c);
@@ -62,14 +64,18 @@ final class TextReanalysis {
       }
       long rows = rebuild(c);
       long keyDocuments = rebuildKeys(c);
+      long experienceDocuments = rebuild(c, experience.reanalysisRows, experience.reanalysisUpdate, (rs, write) -> {
+        write.setString(1, ExperienceSql.document(rs.getString(2)));
+        write.setString(2, rs.getString(1));
+      });
       try (Statement st = c.createStatement()) {
         st.executeUpdate("DELETE FROM " + table);
         st.executeUpdate("INSERT INTO " + table + " (analysis) VALUES (" + TextAnalysis.VERSION + ")");
       }
       c.commit();
-      if (rows > 0 || keyDocuments > 0) {
-        LOG.info("Rebuilt the full-text terms of {} versions in {} and {} key documents with text analysis {} (was {})",
-            rows, versions, keyDocuments, TextAnalysis.VERSION,
+      if (rows > 0 || keyDocuments > 0 || experienceDocuments > 0) {
+        LOG.info("Rebuilt the full-text terms of {} versions in {}, {} key documents and {} experience versions with"
+            + " text analysis {} (was {})", rows, versions, keyDocuments, experienceDocuments, TextAnalysis.VERSION,
             found == 0 ? "the 'english' configuration" : "analysis " + found);
       }
     } catch (SQLException | RuntimeException e) {

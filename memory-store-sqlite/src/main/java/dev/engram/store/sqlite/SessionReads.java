@@ -164,6 +164,44 @@ abstract class SessionReads implements StoreReader {
   }
 
   @Override
+  public Optional<dev.engram.Experience> experienceVersion(String versionId) {
+    return read("read an experience version", true, s -> ExperienceRows.experience(s, versionId));
+  }
+
+  @Override
+  public List<dev.engram.Experience> experienceVersions(String experienceId) {
+    return read("read the versions of an experience", true, s -> ExperienceRows.chain(s, experienceId));
+  }
+
+  @Override
+  public List<dev.engram.Experience> experiences(
+      Collection<String> scopes, Set<dev.engram.ExperienceStatus> statuses, int limit) {
+    return read("list experience", false, s -> ExperienceRows.experiences(s, scopes, statuses, limit));
+  }
+
+  @Override
+  public List<dev.engram.spi.ScoredExperience> searchExperience(Collection<String> scopes, FullTextQuery query,
+      int limit) {
+    return read("search experience", false, s -> ExperienceRows.search(s, scopes, query, limit));
+  }
+
+  @Override
+  public Optional<dev.engram.ReviewItem> reviewItem(String itemId) {
+    return read("read a review item", true, s -> ExperienceRows.item(s, itemId));
+  }
+
+  @Override
+  public List<dev.engram.ReviewItem> reviewItems(
+      Collection<String> scopes, Set<dev.engram.ReviewState> states, String afterId, int limit) {
+    return read("list review items", false, s -> ExperienceRows.items(s, scopes, states, afterId, limit));
+  }
+
+  @Override
+  public long incubationCursor(String scope) {
+    return read("read the incubation cursor", true, s -> ExperienceRows.incubation(s, scope));
+  }
+
+  @Override
   public List<StoredVector> activeVectors(String scope, String profileId) {
     return read("read vectors", false, s -> Queries.activeVectors(s, scope, profileId));
   }

@@ -121,7 +121,8 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
   private volatile boolean vacuumPending;
   private final Set<StoreCapability> capabilities = Collections.unmodifiableSet(
       EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
-          StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS));
+          StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS,
+          StoreCapability.REVIEW));
 
   /**
    * Registers on {@code connection} the SQL functions the schema's triggers call: the full-text index

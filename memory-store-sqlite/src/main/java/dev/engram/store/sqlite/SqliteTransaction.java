@@ -396,8 +396,68 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
         ps.setString(1, scope);
         ps.executeUpdate();
       }
+      ExperienceRows.eraseScope(s, scope);
       erased = true;
       return entries;
+    });
+  }
+
+  // ---- experience and review items (schema version 14, ExperienceRows)
+
+  @Override
+  public void insertExperience(dev.engram.Experience version) {
+    requireScope(version.scope(), "experience version " + version.versionId());
+    run("store an experience version", s -> {
+      ExperienceRows.insert(s, scope, version);
+      return null;
+    });
+  }
+
+  @Override
+  public void updateExperienceStatus(String versionId, dev.engram.ExperienceStatus status, Instant at) {
+    run("change the status of an experience version", s -> {
+      ExperienceRows.status(s, scope, versionId, status, at);
+      return null;
+    });
+  }
+
+  @Override
+  public int eraseExperience(String experienceId) {
+    int removed = run("erase an experience", s -> ExperienceRows.erase(s, scope, experienceId));
+    if (removed > 0) {
+      erased = true;
+    }
+    return removed;
+  }
+
+  @Override
+  public void putReviewItem(dev.engram.ReviewItem item) {
+    requireScope(item.scope(), "review item " + item.id());
+    run("store a review item", s -> {
+      ExperienceRows.put(s, item);
+      return null;
+    });
+  }
+
+  @Override
+  public boolean eraseReviewItem(String itemId) {
+    boolean removed = run("erase a review item", s -> ExperienceRows.eraseItem(s, scope, itemId));
+    if (removed) {
+      erased = true;
+    }
+    return removed;
+  }
+
+  @Override
+  public void advanceIncubationCursor(long position) {
+    long last = sourceState(scope).lastPosition();
+    long cursor = incubationCursor(scope);
+    if (position < cursor || position > last) {
+      throw new IllegalStateException("incubation cursor " + position + " outside " + cursor + ".." + last + " in " + scope);
+    }
+    run("advance the incubation cursor", s -> {
+      ExperienceRows.incubate(s, scope, position);
+      return null;
     });
   }
 

@@ -402,7 +402,8 @@ class SqliteRetrievalKeysTest {
       assertThat(foundByKeys(store, query("zqxbravo"), 10)).containsExactlyInAnyOrder("v2", "v3");
       assertThat(store.searchFullText(List.of(SCOPE), query("zqxbravo"), 10)).isEmpty();
     }
-    assertThat(column(db, "SELECT max(version) FROM " + Migrations.VERSION_TABLE)).containsExactly("13");
+    assertThat(column(db, "SELECT max(version) FROM " + Migrations.VERSION_TABLE))
+        .containsExactly(String.valueOf(Migrations.latest()));
     assertThat(column(db, "SELECT version_id FROM versions WHERE has_keys = 1 ORDER BY 1"))
         .containsExactly("v1", "v2", "v3");
     assertThat(column(db, "SELECT v FROM version_keys_fts_config WHERE k IN ('automerge', 'secure-delete') ORDER BY k"))
