@@ -48,7 +48,7 @@ public final class EngramObservation {
   public static final String OPERATION_KEY = "engram.operation";
   /** Key: the embedder call ({@code embed}, {@code embedQueries}). */
   public static final String EMBEDDING_KEY = "engram.embedding";
-  /** Key: the reasoner job ({@code tag}, {@code curate}, {@code extract}, {@code views}). */
+  /** Key: the reasoner job ({@code tag}, {@code curate}, {@code extract}, {@code incubate}, {@code views}). */
   public static final String JOB = "engram.reasoner.job";
   /** Key: the store's kind. */
   public static final String STORE = "engram.store";
@@ -153,7 +153,7 @@ public final class EngramObservation {
   }
 
   /**
-   * The reasoner, observed: every job ({@code tag}, {@code curate}, {@code extract}, {@code views}) is
+   * The reasoner, observed: every job ({@code tag}, {@code curate}, {@code extract}, {@code incubate}, {@code views}) is
    * one {@value #REASONER} observation tagged with the reasoner's kind; what it declares
    * ({@code curates()}, {@code extracts()}, …) is passed through unchanged.
    *

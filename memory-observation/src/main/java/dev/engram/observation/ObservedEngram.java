@@ -242,6 +242,18 @@ final class ObservedEngram implements Engram {
     return operator;
   }
 
+  /** The engine's experience view, not observed yet: its calls go straight to the engine. */
+  @Override
+  public dev.engram.Experiences experience() {
+    return delegate.experience();
+  }
+
+  /** The engine's review inbox, not observed yet: its calls go straight to the engine. */
+  @Override
+  public dev.engram.ReviewInbox review() {
+    return delegate.review();
+  }
+
   @Override
   public void close() {
     delegate.close();

@@ -17,7 +17,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link Reasoner} whose jobs (tag, curate, extract, views) are observations named
+ * A {@link Reasoner} whose jobs (tag, curate, extract, incubate, views) are observations named
  * {@value EngramObservation#REASONER}. Every method of {@code Reasoner} is forwarded, the defaults
  * included, so the engine sees exactly what the wrapped reasoner declares.
  */
@@ -63,6 +63,16 @@ final class ObservedReasoner implements Reasoner {
   @Override
   public List<ExtractedMemory> extract(ExtractRequest request) {
     return observation.call("extract", () -> delegate.extract(request));
+  }
+
+  @Override
+  public boolean incubates() {
+    return delegate.incubates();
+  }
+
+  @Override
+  public List<dev.engram.spi.IncubatedExperience> incubate(dev.engram.spi.IncubateRequest request) {
+    return observation.call("incubate", () -> delegate.incubate(request));
   }
 
   @Override
