@@ -204,7 +204,13 @@ public final class JsonForms {
     return out;
   }
 
-  private static String text(JsonNode n, String field) {
+  /**
+   * @param n a record
+   * @param field the field's name
+   * @return the string field {@code field} of {@code n}
+   * @throws IllegalArgumentException when the field is missing or of another type
+   */
+  public static String text(JsonNode n, String field) {
     JsonNode v = n.get(field);
     if (v == null || !v.isTextual()) {
       throw new IllegalArgumentException("field '" + field + "' must be a string");
@@ -212,7 +218,13 @@ public final class JsonForms {
     return v.asText();
   }
 
-  private static @Nullable String optText(JsonNode n, String field) {
+  /**
+   * @param n a record
+   * @param field the field's name
+   * @return the string field {@code field} of {@code n}, or null when absent or null
+   * @throws IllegalArgumentException when the field is missing or of another type
+   */
+  public static @Nullable String optText(JsonNode n, String field) {
     JsonNode v = n.get(field);
     if (v == null || v.isNull()) {
       return null;
@@ -223,28 +235,52 @@ public final class JsonForms {
     return v.asText();
   }
 
-  private static int integer(JsonNode n, String field) {
+  /**
+   * @param n a record
+   * @param field the field's name
+   * @return the int field {@code field} of {@code n}
+   * @throws IllegalArgumentException when the field is missing or of another type
+   */
+  public static int integer(JsonNode n, String field) {
     JsonNode v = n.get(field);
-    if (v == null || !v.canConvertToInt()) {
+    if (v == null || !v.isIntegralNumber() || !v.canConvertToInt()) {
       throw new IllegalArgumentException("field '" + field + "' must be an integer");
     }
     return v.asInt();
   }
 
-  private static long longValue(JsonNode n, String field) {
+  /**
+   * @param n a record
+   * @param field the field's name
+   * @return the long field {@code field} of {@code n}
+   * @throws IllegalArgumentException when the field is missing or of another type
+   */
+  public static long longValue(JsonNode n, String field) {
     JsonNode v = n.get(field);
-    if (v == null || !v.canConvertToLong()) {
+    if (v == null || !v.isIntegralNumber() || !v.canConvertToLong()) {
       throw new IllegalArgumentException("field '" + field + "' must be an integer");
     }
     return v.asLong();
   }
 
-  private static @Nullable Instant optInstant(JsonNode n, String field) {
+  /**
+   * @param n a record
+   * @param field the field's name
+   * @return the ISO-8601 instant field {@code field} of {@code n}, or null when absent or null
+   * @throws IllegalArgumentException when the field is missing or of another type
+   */
+  public static @Nullable Instant optInstant(JsonNode n, String field) {
     JsonNode v = n.get(field);
     return v == null || v.isNull() ? null : instant(n, field);
   }
 
-  private static Instant instant(JsonNode n, String field) {
+  /**
+   * @param n a record
+   * @param field the field's name
+   * @return the ISO-8601 instant field {@code field} of {@code n}
+   * @throws IllegalArgumentException when the field is missing or of another type
+   */
+  public static Instant instant(JsonNode n, String field) {
     try {
       return Instant.parse(text(n, field));
     } catch (DateTimeParseException e) {

@@ -5,6 +5,13 @@
 package dev.engram.spi;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import static dev.engram.json.JsonForms.instant;
+import static dev.engram.json.JsonForms.integer;
+import static dev.engram.json.JsonForms.longValue;
+import static dev.engram.json.JsonForms.optInstant;
+import static dev.engram.json.JsonForms.optText;
+import static dev.engram.json.JsonForms.text;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -262,53 +269,5 @@ public final class ReviewJson {
       out.add(v.asText());
     }
     return out;
-  }
-
-  private static String text(JsonNode n, String field) {
-    JsonNode v = n.get(field);
-    if (v == null || !v.isTextual()) {
-      throw new IllegalArgumentException("field '" + field + "' must be a string");
-    }
-    return v.asText();
-  }
-
-  private static @Nullable String optText(JsonNode n, String field) {
-    JsonNode v = n.get(field);
-    if (v == null || v.isNull()) {
-      return null;
-    }
-    if (!v.isTextual()) {
-      throw new IllegalArgumentException("field '" + field + "' must be a string or null");
-    }
-    return v.asText();
-  }
-
-  private static int integer(JsonNode n, String field) {
-    JsonNode v = n.get(field);
-    if (v == null || !v.isIntegralNumber() || !v.canConvertToInt()) {
-      throw new IllegalArgumentException("field '" + field + "' must be an integer");
-    }
-    return v.asInt();
-  }
-
-  private static long longValue(JsonNode n, String field) {
-    JsonNode v = n.get(field);
-    if (v == null || !v.isIntegralNumber() || !v.canConvertToLong()) {
-      throw new IllegalArgumentException("field '" + field + "' must be an integer");
-    }
-    return v.asLong();
-  }
-
-  private static @Nullable Instant optInstant(JsonNode n, String field) {
-    JsonNode v = n.get(field);
-    return v == null || v.isNull() ? null : instant(n, field);
-  }
-
-  private static Instant instant(JsonNode n, String field) {
-    try {
-      return Instant.parse(text(n, field));
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException("field '" + field + "' must be an ISO-8601 instant");
-    }
   }
 }
