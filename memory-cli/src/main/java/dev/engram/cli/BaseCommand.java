@@ -12,13 +12,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import dev.engram.spi.StoreSpec;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.ParentCommand;
 
 /** A subcommand over one opened {@link Session}. */
 abstract class BaseCommand implements Callable<Integer> {
-  /** The top-level command, which holds the shared options ({@link Target}) wherever they were given. */
-  @ParentCommand
-  EngramCli parent;
 
   @Mixin
   Target.Help help;
@@ -43,10 +39,18 @@ abstract class BaseCommand implements Callable<Integer> {
 
   abstract int run(Session session) throws Exception;
 
+  /**
+   * The top-level command, which holds the shared options ({@link Target}) wherever they were given; a
+   * subcommand of a group ({@code engram review list}) reaches it through the group.
+   */
+  EngramCli root() {
+    return (EngramCli) spec.root().userObject();
+  }
+
   @Override
   public final Integer call() throws Exception {
     before();
-    try (Session session = Session.open(parent.target, parent.environment(), needsGrants(), creates(), this::adjust)) {
+    try (Session session = Session.open(root().target, root().environment(), needsGrants(), creates(), this::adjust)) {
       return run(session);
     }
   }
@@ -63,7 +67,7 @@ abstract class BaseCommand implements Callable<Integer> {
   }
 
   boolean json() {
-    return parent.target.json;
+    return root().target.json;
   }
 
   void printJson(JsonNode node) {

@@ -37,6 +37,9 @@ final class ReviewCommands {
       + " (new experience; curation ops and extracted memories when review is on for them).",
       subcommands = {ListItems.class, Show.class, Approve.class, Reject.class})
   static final class Review implements Runnable {
+    @CommandLine.Mixin
+    Target.Help help;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
