@@ -66,7 +66,9 @@ import org.jspecify.annotations.Nullable;
  * hands the call to the part that does it — {@link WritePipeline}, {@link Versioning},
  * {@link Erasure}, {@link Reads}, {@link CurationRun}, {@link SearchService}, {@link PreparedContexts},
  * {@link Reindex}, {@link Transfer}. Every
- * mutation commits through {@link Commits}. Thread-safe; all state lives in the store.
+ * mutation commits through {@link Commits}. Thread-safe; all state lives in the store. Its one job is
+ * that front door for each of the {@link dev.engram.Engram} operations (check, authorize, delegate), so
+ * its length follows the facade's number of operations; none of their work is done here.
  */
 public final class MemoryEngine implements Engram {
   private static final int MAX_READ_TOPICS = 64;

@@ -66,6 +66,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@code java -jar memory-benchmarks.jar PostgresBenchmark [--url JDBC_URL] [--writes 10000]
  * [--warmup 2000] [--threads 4] [--scopes 10000] [--large 1000000] [--reads 20000]}
+ *
+ * <p>One program, one store's throughput table: its length is the phases of that table (loading, writes,
+ * reads), each printed as its rows.
  */
 public final class PostgresBenchmark {
   private PostgresBenchmark() {}

@@ -64,6 +64,9 @@ import org.sqlite.SQLiteDataSource;
  * [--page-types false] [--background-checkpoint true]}; {@code --part pages} counts the WAL frames a single
  * write commits, per table and index; {@code --background-checkpoint false} opens the measured stores
  * without the store thread that checkpoints the write-ahead log.
+ *
+ * <p>One program, one store's throughput table: its length is the phases of that table (loading, writes,
+ * reads, page counts), each printed as its rows.
  */
 public final class SqliteBenchmark {
   private SqliteBenchmark() {}

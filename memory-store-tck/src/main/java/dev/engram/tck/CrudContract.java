@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Layer 1: writing, canonical dedupe, path upsert, reads by topic, the audit list, lookups by
- * citation and id, scan, field round-trip and priority caps.
+ * citation and id, scan, field round-trip and priority caps. One layer, the facade's basic calls over the
+ * store; its length is the number of those calls, each checked on its own.
  */
 public abstract class CrudContract extends ContractSupport {
   private static final Grants U1 = Grants.of(S1);

@@ -51,7 +51,8 @@ import org.jspecify.annotations.Nullable;
  * random subtree, writes entries, attempts random writes, captures (on stores with sources),
  * corrections and erasures with random grants and policies, and then checks every read path (read,
  * list, scan, search, context, get, history, revision, changes, sources) of random reader grants
- * against an independent model of visibility and write authority.
+ * against an independent model of visibility and write authority. One job, one property: the length is
+ * the model and the one check per read path, which must stay side by side to be read against each other.
  */
 final class IsolationProperty {
   private static final List<String> SEGMENTS = List.of("a", "b", "ab", "a_b", "aXb", "a%", "A", "u-1", "x.y");

@@ -26,7 +26,10 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Export / import: lossless between stores, validated before anything is written. */
+/**
+ * Export / import: lossless between stores, validated before anything is written. One layer: most of it is
+ * the table of malformed exports the import must refuse, each a case of its own.
+ */
 public abstract class TransferContract extends ContractSupport {
   private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
       new com.fasterxml.jackson.databind.ObjectMapper();

@@ -49,7 +49,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Layer 2: corrections make new versions, retire / reactivate by exact citation, history with
  * snapshots, rollback, the revision log and its change sets, optimistic concurrency, immutable
- * versions (invariant 4) and atomic mutations (invariant 3).
+ * versions (invariant 4) and atomic mutations (invariant 3). One layer, the version chain: its cases are
+ * many because every operation that moves a chain is checked for what it leaves behind.
  */
 public abstract class VersionsContract extends ContractSupport {
   private static final Grants U1 = Grants.of(S1);

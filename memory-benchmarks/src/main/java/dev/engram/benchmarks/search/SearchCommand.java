@@ -54,7 +54,8 @@ import java.util.stream.Stream;
  * channel embeds every query live with MiniLM inside the timed call (its queries are all distinct, so
  * the engine's query-vector cache never hits), alternating with MiniLM embedding the same query alone.
  * A second engine over the same store with {@code quantizedVectorScan(false)} is the baseline of the
- * default two-pass vector channel, and the reference of its recall@limit.
+ * default two-pass vector channel, and the reference of its recall@limit. One benchmark, search latency per
+ * channel; its length is the options and the per-channel measuring loops.
  */
 public final class SearchCommand {
   public static final String SUMMARY =

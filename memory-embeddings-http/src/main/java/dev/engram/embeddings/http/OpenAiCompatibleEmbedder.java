@@ -60,7 +60,9 @@ import org.slf4j.LoggerFactory;
  * Other statuses fail at once. The API key is sent only in the {@code Authorization} header and never
  * appears in a message, even when the server echoes it.
  *
- * <p>Instances are immutable and thread-safe.
+ * <p>Instances are immutable and thread-safe. The class is one job, one wire format: most of its length is
+ * the validation of an untrusted answer (every field, with a message naming it) and the builder's checked
+ * settings; sending and retrying are the shared client's.
  */
 public final class OpenAiCompatibleEmbedder implements Embedder {
   private static final Logger LOG = LoggerFactory.getLogger(OpenAiCompatibleEmbedder.class);

@@ -44,7 +44,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The reference store: everything in memory, guarded by one read/write lock. Transactions are
  * serialized and roll back through an undo log when their work throws. Thread-safe; nothing survives
- * the process.
+ * the process. One job, the SPI's writes over the maps (reads are {@link InMemoryReads}'): its length is one
+ * method per SPI write, each with its undo entry.
  */
 public final class InMemoryMemoryStore extends InMemoryReads implements MemoryStore {
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();

@@ -76,7 +76,9 @@ import org.slf4j.LoggerFactory;
  * A file that is not an Engram database, or whose schema is newer than this library, is refused with a
  * {@link StoreException} ({@link ErrorCode#STORE_INCOMPATIBLE}) and left unchanged.
  *
- * <p>Thread-safe. Several processes may open the same file at once.
+ * <p>Thread-safe. Several processes may open the same file at once. The class is the store's wiring and
+ * lifecycle (opening, pools, the writer, group commit, checkpoints, closing) and its builder; the reads are
+ * {@link Queries}', a transaction's writes {@link SqliteTransaction}'s.
  */
 public final class SqliteMemoryStore extends SessionReads implements MemoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(SqliteMemoryStore.class);
