@@ -17,7 +17,6 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.TextStyle;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -76,16 +75,12 @@ final class ExtractJob implements Job<ExtractRequest, List<ExtractedMemory>> {
 
   /** Reference ({@code r1}, …) → record, for every record of the window. */
   static Map<String, CapturedSource> shown(ExtractRequest r) {
-    Map<String, CapturedSource> out = new LinkedHashMap<>();
-    for (CapturedSource s : r.window()) {
-      out.put("r" + (out.size() + 1), s);
-    }
-    return out;
+    return Prompts.references("r", r.window());
   }
 
   /** How many characters of each record are shown. */
   static int recordChars(int records) {
-    return Math.max(MIN_RECORD_CHARS, Math.min(RECORD_CHARS, WINDOW_CHARS / Math.max(1, records)));
+    return Prompts.share(records, MIN_RECORD_CHARS, RECORD_CHARS, WINDOW_CHARS);
   }
 
   /** {@code "Monday 8 May 2023 (2023-05-08)"}: the day of an instant (UTC), in words and ISO form. */

@@ -11,7 +11,6 @@ import dev.engram.Experience;
 import dev.engram.spi.IncubateRequest;
 import dev.engram.spi.IncubatedExperience;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -62,15 +61,11 @@ final class IncubateJob implements Job<IncubateRequest, List<IncubatedExperience
 
   /** Reference ({@code o1}, …) → record, for every task outcome of the window. */
   static Map<String, CapturedSource> shown(IncubateRequest r) {
-    Map<String, CapturedSource> out = new LinkedHashMap<>();
-    for (CapturedSource s : r.window()) {
-      out.put("o" + (out.size() + 1), s);
-    }
-    return out;
+    return Prompts.references("o", r.window());
   }
 
   static int recordChars(int records) {
-    return Math.max(MIN_RECORD_CHARS, Math.min(RECORD_CHARS, WINDOW_CHARS / Math.max(1, records)));
+    return Prompts.share(records, MIN_RECORD_CHARS, RECORD_CHARS, WINDOW_CHARS);
   }
 
   @Override

@@ -49,4 +49,22 @@ final class Prompts {
     }
     return s.substring(0, cut) + "…";
   }
+
+  /**
+   * The window's records by the reference the prompt shows for each ({@code prefix1}, {@code prefix2}, …),
+   * in order: the references a model's answer may cite.
+   */
+  static java.util.Map<String, dev.engram.CapturedSource> references(String prefix,
+      java.util.List<dev.engram.CapturedSource> window) {
+    java.util.Map<String, dev.engram.CapturedSource> out = new java.util.LinkedHashMap<>();
+    for (dev.engram.CapturedSource s : window) {
+      out.put(prefix + (out.size() + 1), s);
+    }
+    return out;
+  }
+
+  /** How many characters of each of {@code records} records are shown: an equal share of {@code window}, within [min, max]. */
+  static int share(int records, int min, int max, int window) {
+    return Math.max(min, Math.min(max, window / Math.max(1, records)));
+  }
 }
