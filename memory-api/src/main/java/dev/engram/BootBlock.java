@@ -54,4 +54,22 @@ public record BootBlock(String runtime, List<MemoryEntry> nodes, List<RecentMemo
   public static String bootPath(String runtime) {
     return RUNTIME_PREFIX + OpenIds.check("runtime", runtime);
   }
+
+  /**
+   * Whether {@code path} is a boot node's address: {@code core://agent}, {@code core://soul},
+   * {@code preferences://user}, or {@code core://agent/<runtime>} for a valid runtime id.
+   *
+   * @param path a path, or null
+   * @return whether it addresses a boot node
+   */
+  public static boolean isBootPath(@org.jspecify.annotations.Nullable String path) {
+    if (path == null) {
+      return false;
+    }
+    if (path.equals("core://agent") || path.equals("core://soul") || path.equals("preferences://user")) {
+      return true;
+    }
+    return path.startsWith(RUNTIME_PREFIX)
+        && OpenIds.PATTERN.matcher(path.substring(RUNTIME_PREFIX.length())).matches();
+  }
 }

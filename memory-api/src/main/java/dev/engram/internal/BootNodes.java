@@ -8,7 +8,6 @@ import dev.engram.BootBlock;
 import dev.engram.BootNodeException;
 import dev.engram.EntryStatus;
 import dev.engram.Grants;
-import dev.engram.InvalidInputException;
 import dev.engram.MemoryEntry;
 import dev.engram.RecentMemory;
 import dev.engram.spi.StoreReader;
@@ -28,25 +27,11 @@ final class BootNodes {
   static final String AGENT = "core://agent";
   static final String SOUL = "core://soul";
   static final String USER = "preferences://user";
-  private static final Set<String> FIXED = Set.of(AGENT, SOUL, USER);
 
   private BootNodes() {}
 
   static boolean isBootPath(@Nullable String path) {
-    if (path == null) {
-      return false;
-    }
-    if (FIXED.contains(path)) {
-      return true;
-    }
-    if (!path.startsWith(BootBlock.RUNTIME_PREFIX)) {
-      return false;
-    }
-    try {
-      return BootBlock.bootPath(path.substring(BootBlock.RUNTIME_PREFIX.length())).equals(path);
-    } catch (InvalidInputException notARuntime) {
-      return false;
-    }
+    return BootBlock.isBootPath(path);
   }
 
   static boolean isBootNode(MemoryEntry e) {
