@@ -142,6 +142,43 @@ final class Checkpointer implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs {@code work} (a full checkpoint of the writer's: the wipe after an erasure) while no background
+   * checkpoint runs. SQLite runs one checkpoint at a time and answers a second with {@code SQLITE_BUSY}, so
+   * the work waits for a checkpoint that is running and holds the next ones off until it returns. When it
+   * reports that it copied the whole log, the commits waiting for a background checkpoint are copied too;
+   * otherwise they are scheduled again.
+   */
+  boolean exclusively(java.util.function.BooleanSupplier work) {
+    lock.lock();
+    try {
+      while (running) {
+        idle.awaitUninterruptibly();
+      }
+      running = true;
+    } finally {
+      lock.unlock();
+    }
+    boolean copiedAll = false;
+    try {
+      copiedAll = work.getAsBoolean();
+      return copiedAll;
+    } finally {
+      lock.lock();
+      try {
+        running = false;
+        if (copiedAll) {
+          pending = 0;
+        } else if (!closed && pending > 0) {
+          schedule(0);
+        }
+        idle.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
   /** Asks the scheduler for a run in {@code delayMillis}; called with the lock held. */
   private void schedule(long delayMillis) {
     try {

@@ -539,10 +539,20 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
    * ({@code VACUUM}: only live rows are copied, into fresh pages), and then the write-ahead log, whose
    * frames of earlier commits still hold the erased text, is copied into the file and truncated to
    * zero bytes ({@code PRAGMA wal_checkpoint(TRUNCATE)}). Both wait (busy timeout) for other
-   * connections; when one outlasts the wait, the wipe is retried after each following commit and on
+   * connections, and the background checkpoint, which SQLite would let only one of the two run, waits for
+   * the wipe; when a reader outlasts the wait, the wipe is retried after each following commit and on
    * {@link #close()}, and the delay is logged.
    */
   private void wipeErased(Session session, boolean erased) {
+    if (checkpointer != null) {
+      checkpointer.exclusively(() -> wipe(session, erased));
+    } else {
+      wipe(session, erased);
+    }
+  }
+
+  /** The wipe itself; true when the log is empty afterwards. */
+  private boolean wipe(Session session, boolean erased) {
     try {
       if (erased || vacuumPending) {
         vacuumPending = true;
@@ -559,12 +569,14 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
             + " the log is wiped after the next commit or on close", database);
       }
       wipePending = busy;
+      return !busy;
     } catch (SQLException e) {
       if (!wipePending) {
         LOG.warn("{}: could not remove erased rows from the files yet ({}); retried after the next commit or on close",
             database, e.getMessage());
       }
       wipePending = true;
+      return false;
     }
   }
 
@@ -580,7 +592,6 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     }
   }
 
-  /** Closes the connection pools the store created and the statements it cached. Idempotent. */
   /** Background checkpoints run so far (zero without them). */
   long checkpointRuns() {
     return checkpointer == null ? 0 : checkpointer.runs();
@@ -594,6 +605,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     return checkpointer != null && checkpointer.awaitCopied(timeout);
   }
 
+  /** Closes the connection pools the store created and the statements it cached. Idempotent. */
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {

@@ -283,4 +283,64 @@ class BackgroundCheckpointTest {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.isAlive() && t.getName().equals(Checkpointer.THREAD_NAME)).count();
   }
+
+  /**
+   * SQLite lets one checkpoint run at a time and answers a second with SQLITE_BUSY: the writer's full
+   * checkpoint after an erasure (the wipe) waits for a background checkpoint that is running, and is then
+   * the only one. The background checkpoint here is held while it opens its connection; the events of both
+   * are recorded in order.
+   */
+  @Test
+  void theWipeAfterAnErasureWaitsForARunningBackgroundCheckpoint() throws Exception {
+    Path db = dir.resolve("wipe.db");
+    try (SqliteMemoryStore store = new SqliteMemoryStore(db); Engram e = engram(store)) {
+      write(e, 0, 1); // the file exists, in WAL mode
+    }
+    java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+    org.sqlite.SQLiteDataSource real = new org.sqlite.SQLiteDataSource();
+    real.setUrl("jdbc:sqlite:" + db);
+    javax.sql.DataSource held = (javax.sql.DataSource) java.lang.reflect.Proxy.newProxyInstance(
+        getClass().getClassLoader(), new Class<?>[] {javax.sql.DataSource.class}, (proxy, method, args) -> {
+          if (!method.getName().equals("getConnection")) {
+            return method.invoke(real, args);
+          }
+          entered.countDown();
+          release.await();
+          events.add("background checkpoint");
+          return real.getConnection();
+        });
+    ManualScheduler scheduler = new ManualScheduler();
+    Checkpointer checkpointer = new Checkpointer(held, db.toString(), scheduler);
+    try {
+      for (int i = 0; i < Checkpointer.COMMITS; i++) {
+        checkpointer.committed();
+      }
+      Thread background = new Thread(scheduler::runAll, "test-background-checkpoint");
+      background.start();
+      entered.await();
+      Thread wipe = new Thread(() -> checkpointer.exclusively(() -> {
+        events.add("wipe");
+        return true;
+      }), "test-wipe");
+      wipe.start();
+      while (wipe.getState() != Thread.State.WAITING && wipe.isAlive()) {
+        Thread.onSpinWait();
+      }
+      assertThat(events).as("the wipe waits while a background checkpoint runs").isEmpty();
+      release.countDown();
+      background.join();
+      wipe.join();
+      assertThat(events).containsExactly("background checkpoint", "wipe");
+
+      checkpointer.committed();
+      assertThat(checkpointer.exclusively(() -> true)).isTrue();
+      assertThat(checkpointer.awaitCopied(Duration.ZERO)).as("a wipe that emptied the log copied the commits that"
+          + " waited").isTrue();
+    } finally {
+      release.countDown();
+      checkpointer.close();
+    }
+  }
 }
