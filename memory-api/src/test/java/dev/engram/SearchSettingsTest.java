@@ -21,7 +21,7 @@ class SearchSettingsTest {
     assertThat(d.ftsWeight()).isEqualTo(1.25);
     assertThat(d.vectorWeight()).isEqualTo(1.0);
     assertThat(d.rrfK()).isEqualTo(60);
-    assertThat(d.channelDepth()).isEqualTo(100);
+    assertThat(d.channelDepth()).isEqualTo(200);
     assertThat(d.embedTimeout()).isEqualTo(Duration.ofSeconds(2));
     assertThat(SearchSettings.builder().build()).isEqualTo(d).hasSameHashCodeAs(d);
   }
@@ -45,7 +45,7 @@ class SearchSettingsTest {
     assertThat(s.toBuilder().ftsWeight(1).vectorWeight(1).build().ftsWeight()).isEqualTo(1);
     assertThat(s.toBuilder().rrfK(60).build().rrfK()).isEqualTo(60);
     assertThat(s.toBuilder().fusion(SearchSettings.Fusion.SCORE).build().fusion()).isEqualTo(SearchSettings.Fusion.SCORE);
-    assertThat(s.toBuilder().channelDepth(200).build().channelDepth()).isEqualTo(200);
+    assertThat(s.toBuilder().channelDepth(300).build().channelDepth()).isEqualTo(300);
     assertThat(s.toBuilder().embedTimeout(Duration.ofSeconds(5)).build().embedTimeout()).isEqualTo(Duration.ofSeconds(5));
     assertThat(s.toBuilder().build()).isEqualTo(s);
     assertThat(s).isNotEqualTo(SearchSettings.defaults());
