@@ -749,7 +749,26 @@ public interface Engram extends AutoCloseable {
    * @throws InvalidInputException when {@code terms} is empty, a term is invalid, or the glossary would
    *     exceed its limit of terms
    */
-  MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms);
+  default MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms) {
+    return glossaryAdd(grants, entryId, terms, ChangeOptions.defaults());
+  }
+
+  /**
+   * {@link #glossaryAdd(Grants, String, List)} with options.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry
+   * @param terms the terms to add, at least one
+   * @param options expected revision, actor and reason
+   * @return the entry's current version
+   * @throws NotFoundException if the entry is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   * @throws EntryStateException if the entry is not active
+   * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
+   * @throws InvalidInputException when {@code terms} is empty, a term is invalid, or the glossary would
+   *     exceed its limit of terms
+   */
+  MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms, ChangeOptions options);
 
   /**
    * Removes glossary terms (compared case-insensitively) from an active entry as a new version with
@@ -764,7 +783,25 @@ public interface Engram extends AutoCloseable {
    * @throws EntryStateException if the entry is not active
    * @throws InvalidInputException when {@code terms} is empty or a term is invalid
    */
-  MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms);
+  default MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms) {
+    return glossaryRemove(grants, entryId, terms, ChangeOptions.defaults());
+  }
+
+  /**
+   * {@link #glossaryRemove(Grants, String, List)} with options.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry
+   * @param terms the terms to remove, at least one
+   * @param options expected revision, actor and reason
+   * @return the entry's current version
+   * @throws NotFoundException if the entry is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   * @throws EntryStateException if the entry is not active
+   * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
+   * @throws InvalidInputException when {@code terms} is empty or a term is invalid
+   */
+  MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms, ChangeOptions options);
 
   // ---- views ---------------------------------------------------------------------------------
 

@@ -587,15 +587,17 @@ public final class MemoryEngine implements Engram {
   }
 
   @Override
-  public MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms) {
+  public MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
+    ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = glossaryTarget(grants, entryId, terms);
-    return edits.glossaryAdd(cur, Text.glossary("terms", terms), ChangeOptions.defaults());
+    return edits.glossaryAdd(cur, Text.glossary("terms", terms), opts);
   }
 
   @Override
-  public MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms) {
+  public MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
+    ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = glossaryTarget(grants, entryId, terms);
-    return edits.glossaryRemove(cur, Text.glossary("terms", terms), ChangeOptions.defaults());
+    return edits.glossaryRemove(cur, Text.glossary("terms", terms), opts);
   }
 
   private MemoryEntry glossaryTarget(Grants grants, String entryId, List<String> terms) {
