@@ -373,6 +373,7 @@ abstract class AgentMemoryContract {
     results.put("read", agent.call("memory_read", args("topic", "garden")));
     results.put("read huge", agent.call("memory_read", args("topic", "huge")));
     results.put("boot", agent.call("memory_boot", "{}"));
+    results.put("get", agent.call("memory_get", args("path", "core://soul")));
     // within the tools' content limit, but twice the budget as JSON: every character is escaped
     String escaped = "Corrected " + "\"\\".repeat(4000);
     results.put("correct", agent.call("memory_correct", args("ref", hugeRef, "content", escaped)));
@@ -386,13 +387,14 @@ abstract class AgentMemoryContract {
         .contains((25 - search.path("results").size()) + " more matches were left out").contains("16000 characters");
     JsonNode read = ok(results.get("read"));
     assertThat(read.path("note").asText()).contains("only the first " + read.path("entries").size() + " entr");
-    for (String key : List.of("read huge", "boot", "correct")) {
+    for (String key : List.of("read huge", "boot", "get", "correct")) {
       JsonNode n = ok(results.get(key));
-      JsonNode e = key.equals("read huge") ? n.path("entries").get(0) : key.equals("boot") ? n.path("nodes").get(0)
-          : n.path("entry");
+      JsonNode e = key.equals("read huge") || key.equals("get") ? n.path("entries").get(0)
+          : key.equals("boot") ? n.path("nodes").get(0) : n.path("entry");
       assertThat(e.path("clipped").asBoolean()).as(key).isTrue();
       String content = e.path("content").asText();
-      String whole = key.equals("correct") ? escaped : key.equals("boot") ? huge.replace("Huge note", "Soul") : huge;
+      String whole = key.equals("correct") ? escaped
+          : key.equals("boot") || key.equals("get") ? huge.replace("Huge note", "Soul") : huge;
       assertThat(content).as(key).endsWith("…").hasSizeGreaterThan(key.equals("correct") ? 7_000 : 8_000);
       assertThat(whole).as(key).startsWith(content.substring(0, content.length() - 1));
       assertThat(n.path("note").asText()).as(key).contains("clipped");

@@ -587,6 +587,16 @@ public final class MemoryEngine implements Engram {
   }
 
   @Override
+  public MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms) {
+    return glossaryAdd(grants, entryId, terms, ChangeOptions.defaults());
+  }
+
+  @Override
+  public MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms) {
+    return glossaryRemove(grants, entryId, terms, ChangeOptions.defaults());
+  }
+
+  @Override
   public MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
     ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = glossaryTarget(grants, entryId, terms);
