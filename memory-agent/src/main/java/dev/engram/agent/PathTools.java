@@ -22,9 +22,11 @@ import dev.engram.WriteOptions;
 import dev.engram.WritePolicy;
 import dev.engram.WriteResult;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The tools of addressed memory: {@code memory_domains}, {@code memory_browse} and {@code memory_get}
@@ -115,7 +117,7 @@ final class PathTools {
   // ---- running
 
   /** The tool's argument checks that a schema cannot express; null when the arguments hold. */
-  static String problem(String tool, JsonNode args) {
+  static @Nullable String problem(String tool, JsonNode args) {
     return switch (tool) {
       case GET, WRITE_PATH -> EntryPaths.problem("path", args.get("path").textValue());
       case BROWSE -> EntryPaths.prefixProblem("path", args.get("path").textValue());
@@ -257,7 +259,7 @@ final class PathTools {
         (grants.namespaces().contains(e.scope()) ? own : shared).add(e);
       }
     }
-    own.sort(java.util.Comparator.comparingInt(e -> grants.namespaces().indexOf(e.scope())));
+    own.sort(Comparator.comparingInt(e -> grants.namespaces().indexOf(e.scope())));
     own.addAll(shared);
     return own;
   }
