@@ -752,6 +752,32 @@ public interface Engram extends AutoCloseable {
   MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms);
 
   /**
+   * {@link #glossaryAdd(Grants, String, List)} with options. The engine implements it; an
+   * implementation of this interface that does not override it runs a call whose options set nothing
+   * as {@code glossaryAdd(grants, entryId, terms)} and refuses any other with a
+   * {@link CapabilityNotSupportedException}.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry
+   * @param terms the terms to add, at least one
+   * @param options expected revision, actor and reason
+   * @return the entry's current version
+   * @throws NotFoundException if the entry is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   * @throws EntryStateException if the entry is not active
+   * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
+   * @throws InvalidInputException when {@code terms} is empty, a term is invalid, or the glossary would
+   *     exceed its limit of terms
+   * @throws CapabilityNotSupportedException when the implementation does not take options
+   */
+  default MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
+    if (ChangeOptions.defaults().equals(java.util.Objects.requireNonNull(options, "options"))) {
+      return glossaryAdd(grants, entryId, terms);
+    }
+    throw new CapabilityNotSupportedException(getClass().getName() + " does not take options for glossaryAdd");
+  }
+
+  /**
    * Removes glossary terms (compared case-insensitively) from an active entry as a new version with
    * an UPDATE event; terms it does not carry change nothing.
    *
@@ -765,6 +791,31 @@ public interface Engram extends AutoCloseable {
    * @throws InvalidInputException when {@code terms} is empty or a term is invalid
    */
   MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms);
+
+  /**
+   * {@link #glossaryRemove(Grants, String, List)} with options. The engine implements it; an
+   * implementation of this interface that does not override it runs a call whose options set nothing
+   * as {@code glossaryRemove(grants, entryId, terms)} and refuses any other with a
+   * {@link CapabilityNotSupportedException}.
+   *
+   * @param grants the caller's grants
+   * @param entryId the entry
+   * @param terms the terms to remove, at least one
+   * @param options expected revision, actor and reason
+   * @return the entry's current version
+   * @throws NotFoundException if the entry is not visible
+   * @throws ScopeViolationException if its scope is not writable with {@code grants}
+   * @throws EntryStateException if the entry is not active
+   * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
+   * @throws InvalidInputException when {@code terms} is empty or a term is invalid
+   * @throws CapabilityNotSupportedException when the implementation does not take options
+   */
+  default MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
+    if (ChangeOptions.defaults().equals(java.util.Objects.requireNonNull(options, "options"))) {
+      return glossaryRemove(grants, entryId, terms);
+    }
+    throw new CapabilityNotSupportedException(getClass().getName() + " does not take options for glossaryRemove");
+  }
 
   // ---- views ---------------------------------------------------------------------------------
 

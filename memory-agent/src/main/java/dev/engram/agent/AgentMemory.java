@@ -33,9 +33,11 @@ public final class AgentMemory {
   }
 
   /**
-   * The tools the model may call: {@code memory_read}, {@code memory_search} and {@code memory_boot},
-   * plus {@code memory_write}, {@code memory_correct}, {@code memory_forget} and
-   * {@code memory_record_outcome} in read-write mode.
+   * The tools the model may call: {@code memory_read}, {@code memory_search}, {@code memory_boot},
+   * {@code memory_get}, {@code memory_browse} and {@code memory_domains}, plus {@code memory_write},
+   * {@code memory_correct}, {@code memory_forget}, {@code memory_record_outcome},
+   * {@code memory_write_path}, {@code memory_update}, {@code memory_glossary_add},
+   * {@code memory_glossary_remove}, {@code memory_move} and {@code memory_capture} in read-write mode.
    *
    * @return the specs, in a stable order
    */

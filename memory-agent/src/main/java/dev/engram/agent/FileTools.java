@@ -44,35 +44,37 @@ final class FileTools {
     ObjectNode range = array("Optional: [first, last] line to show, 1-based; last -1 means the end of the file.",
         integer("A line number, or -1 for the end.", -1, MAX_LINE), 2, 2);
     range.remove("uniqueItems");
-    add(all, "view", VIEW, false, """
+    add(all, "view", VIEW, false, ToolHints.reads("View memory files"), """
         Show a memory directory (files and directories two levels deep, with sizes) or a memory file (its lines \
         numbered). Start with /memories to see what is remembered.""",
         object(properties("path", path, "view_range", range), "path"));
-    add(all, "create", CREATE, true, """
+    // a second create of the same file is refused: nothing more changes
+    add(all, "create", CREATE, true, ToolHints.writes("Create a memory file", false, true), """
         Create a new memory file with the given text. Fails if the file exists. A file holds at most memory's \
         content limit (8,192 UTF-8 bytes unless configured otherwise); its text is stored normalized (no blank \
         lines, lines trimmed).""",
         object(properties("path", path, "file_text", string("The file's text.", 0, Tools.MAX_ARGUMENT_CHARS)),
             "path", "file_text"));
-    add(all, "str_replace", STR_REPLACE, true, """
+    // the replacement may contain old_str, so a repeated call can edit again
+    add(all, "str_replace", STR_REPLACE, true, ToolHints.writes("Edit a memory file", true, false), """
         Replace text in a memory file. old_str must occur exactly once in the file, as shown by view; the result \
         shows the edited lines.""",
         object(properties("path", path,
             "old_str", string("Text that occurs exactly once in the file.", 1, Tools.MAX_ARGUMENT_CHARS),
             "new_str", string("The replacement (may be empty).", 0, Tools.MAX_ARGUMENT_CHARS),
             HASH, hash), "path", "old_str", "new_str"));
-    add(all, "insert", INSERT, true, """
+    add(all, "insert", INSERT, true, ToolHints.writes("Insert into a memory file", false, false), """
         Insert text into a memory file after line insert_line (0 puts it before the first line; the file's line \
         count puts it at the end).""",
         object(properties("path", path,
             "insert_line", integer("The line after which the text goes, 0 to the number of lines.", 0, MAX_LINE),
             "insert_text", string("The text to insert.", 1, Tools.MAX_ARGUMENT_CHARS),
             HASH, hash), "path", "insert_line", "insert_text"));
-    add(all, "delete", DELETE, true, """
+    add(all, "delete", DELETE, true, ToolHints.writes("Delete a memory file", true, true), """
         Delete a memory file, or a directory with everything in it. /memories itself cannot be deleted. Deleted \
         files are kept in memory's history.""",
         object(properties("path", path, HASH, hash), "path"));
-    add(all, "rename", RENAME, true, """
+    add(all, "rename", RENAME, true, ToolHints.writes("Rename a memory file", true, true), """
         Rename or move a memory file or directory. Fails if the destination exists.""",
         object(properties("old_path", string("The file or directory to move.", 1, MAX_PATH_CHARS),
             "new_path", string("Where it goes; nothing may be there yet.", 1, MAX_PATH_CHARS),
@@ -85,9 +87,9 @@ final class FileTools {
 
   private FileTools() {}
 
-  private static void add(Map<String, Tool> all, String command, String name, boolean writes, String description,
-      ObjectNode schema) {
-    all.put(name, new Tool(command, new ToolSpec(name, description, schema.toString()), ArgumentSchema.of(schema),
+  private static void add(Map<String, Tool> all, String command, String name, boolean writes, ToolHints hints,
+      String description, ObjectNode schema) {
+    all.put(name, new Tool(command, new ToolSpec(name, description, schema.toString(), hints), ArgumentSchema.of(schema),
         writes));
   }
 

@@ -66,9 +66,13 @@ final class Instructions {
         ? "Use memory_read for a topic and memory_search to look something up; memory_write remembers something "
             + "new, memory_correct and memory_forget fix or retire an entry by its ref; memory_boot loads the boot "
             + "memory (working rules, persona, user preferences) at the start of a session; memory_record_outcome "
-            + "reports how a task went when you finish it.\n"
+            + "reports how a task went when you finish it. Addressed memory has paths such as "
+            + "project://checkout_api/webhooks: memory_domains and memory_browse walk them, memory_get opens one, "
+            + "memory_write_path writes one, memory_move, memory_update and the glossary tools change one; "
+            + "memory_capture keeps a record of what happened.\n"
         : "Use memory_read for a topic and memory_search to look something up; memory_boot loads the boot memory "
-            + "at the start of a session (memory is read-only here).\n");
+            + "at the start of a session; memory_domains, memory_browse and memory_get walk addressed memory by "
+            + "path (memory is read-only here).\n");
     if (resource.autoScan) {
       Overview o = overview();
       sb.append(OVERVIEW_BEGIN).append('\n');

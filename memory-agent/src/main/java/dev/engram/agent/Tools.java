@@ -23,7 +23,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.BootBlock;
+import dev.engram.BootNodeException;
 import dev.engram.ChangeOptions;
+import dev.engram.EntryPatch;
+import dev.engram.ListOptions;
+import dev.engram.PathConflictException;
 import dev.engram.RecentMemory;
 import dev.engram.UntrustedText;
 import dev.engram.EntryStatus;
@@ -58,6 +62,15 @@ final class Tools {
   static final String FORGET = "memory_forget";
   static final String BOOT = "memory_boot";
   static final String OUTCOME = OutcomeTool.NAME;
+  static final String GET = PathTools.GET;
+  static final String BROWSE = PathTools.BROWSE;
+  static final String DOMAINS = PathTools.DOMAINS;
+  static final String WRITE_PATH = PathTools.WRITE_PATH;
+  static final String UPDATE = "memory_update";
+  static final String GLOSSARY_ADD = "memory_glossary_add";
+  static final String GLOSSARY_REMOVE = "memory_glossary_remove";
+  static final String MOVE = "memory_move";
+  static final String CAPTURE = CaptureTool.NAME;
   static final int MAX_ARGUMENT_CHARS = 256 * 1024;
   static final int READ_MAX_ENTRIES = 50;
   /**
@@ -66,7 +79,7 @@ final class Tools {
    */
   static final int RESULT_MAX_CHARS = 16_000;
   /** What a result keeps free of entries for its wrapper, its other fields and its note. */
-  private static final int RESULT_RESERVE = 600;
+  static final int RESULT_RESERVE = 600;
   static final int SEARCH_DEFAULT_LIMIT = 8;
   static final int SEARCH_MAX_LIMIT = 25;
   static final int MAX_TOPIC_CHARS = 64;
@@ -95,6 +108,8 @@ final class Tools {
 
   private record Tool(ToolSpec spec, ArgumentSchema schema, boolean writes) {}
 
+  private static final String REF = "The entry's ref, exactly as returned.";
+
   private final MemoryResource resource;
   private final Map<String, Tool> tools;
   private final List<ToolSpec> visible;
@@ -102,7 +117,7 @@ final class Tools {
   Tools(MemoryResource resource) {
     this.resource = resource;
     Map<String, Tool> all = new LinkedHashMap<>();
-    add(all, READ, false, """
+    add(all, READ, false, ToolHints.reads("Read memory topics"), """
         Read the entries remembered under one topic, or under several topics in one call (each entry once, \
         newest first). Use the topic names from the memory overview. Pass "topic" for one topic or "topics" \
         for several, not both. Each entry has a "ref" to use with memory_correct or memory_forget.""",
@@ -110,33 +125,35 @@ final class Tools {
             "topic", string("One topic name, e.g. \"preferences\".", 1, MAX_TOPIC_CHARS),
             "topics", array("Several topic names, read in one call.",
                 string("A topic name.", 1, MAX_TOPIC_CHARS), 1, MAX_READ_TOPICS))));
-    add(all, SEARCH, false, """
+    add(all, SEARCH, false, ToolHints.reads("Search memory"), """
         Search memory for entries relevant to a question or phrase (full text, and meaning where \
         available). Returns the best matches first, each with a "ref".""",
         object(properties(
             "query", string("What to look for, in plain words.", 1, MAX_QUERY_CHARS),
             "limit", integer("The most results (default " + SEARCH_DEFAULT_LIMIT + ").", 1, SEARCH_MAX_LIMIT)),
             "query"));
-    add(all, WRITE, true, """
+    // a repeated write finds the content remembered and stores nothing more
+    add(all, WRITE, true, ToolHints.writes("Remember", false, true), """
         Remember something durable about the user or the work: a fact, preference, decision, constraint or \
         event, as one short self-contained statement. Give the content only; memory files it under the \
         right topics itself. Content that is already remembered is not stored twice.""",
         object(properties("content", string("The statement to remember.", 1, MAX_CONTENT_CHARS)), "content"));
-    add(all, CORRECT, true, """
+    // the old version is superseded; a repeated call holds an outdated ref and is refused
+    add(all, CORRECT, true, ToolHints.writes("Correct a memory", true, true), """
         Replace a remembered entry that is wrong or out of date with corrected content. The old version is \
         kept in history. Use the "ref" from memory_read or memory_search.""",
         object(properties(
             "ref", string("The entry's ref, exactly as returned.", 1, EntryRef.MAX_LENGTH),
             "content", string("The corrected statement.", 1, MAX_CONTENT_CHARS)),
             "ref", "content"));
-    add(all, FORGET, true, """
+    add(all, FORGET, true, ToolHints.writes("Forget a memory", true, true), """
         Stop using a remembered entry that is no longer true or was a mistake. It is retired (kept in \
         history, no longer read or searched), not erased. Use the "ref" from memory_read or memory_search.""",
         object(properties(
             "ref", string("The entry's ref, exactly as returned.", 1, EntryRef.MAX_LENGTH),
             "reason", string("Why it no longer holds.", 1, MAX_REASON_CHARS)),
             "ref", "reason"));
-    add(all, BOOT, false, """
+    add(all, BOOT, false, ToolHints.reads("Load the boot memory"), """
         Load the startup memory, once at the start of a session: the fixed boot nodes that exist \
         (core://agent: working rules for every runtime; core://soul: style and persona; preferences://user: \
         stable user context; core://agent/<client>: rules for this runtime only) with their content, and \
@@ -145,7 +162,51 @@ final class Tools {
         object(properties("client", string("The runtime you run in: a runtime id (lowercase letters, "
             + "digits, '-') such as " + String.join(", ", AgentRuntime.KNOWN.stream().map(AgentRuntime::id).toList())
             + " (mcp: a generic MCP client).", 1, 32))));
-    add(all, OUTCOME, true, OutcomeTool.DESCRIPTION, OutcomeTool.schema());
+    // every report is a record of its own
+    add(all, OUTCOME, true, ToolHints.writes("Report a task outcome", false, false), OutcomeTool.DESCRIPTION,
+        OutcomeTool.schema());
+    add(all, GET, false, ToolHints.reads("Open a memory by path"), PathTools.GET_DESCRIPTION, PathTools.getSchema());
+    add(all, BROWSE, false, ToolHints.reads("Browse memory paths"), PathTools.BROWSE_DESCRIPTION,
+        PathTools.browseSchema());
+    add(all, DOMAINS, false, ToolHints.reads("List memory domains"), PathTools.DOMAINS_DESCRIPTION,
+        PathTools.domainsSchema());
+    // it replaces the entry at the path; the same call again finds it saying this already
+    add(all, WRITE_PATH, true, ToolHints.writes("Write a memory at a path", true, true), PathTools.WRITE_PATH_DESCRIPTION,
+        PathTools.writePathSchema());
+    add(all, UPDATE, true, ToolHints.writes("Change a memory's priority or disclosure", true, true), """
+        Change an entry's priority or disclosure without changing its content (memory_correct changes the \
+        content). The old version is kept in history. Use the "ref" from memory_get, memory_read or \
+        memory_search; pass "priority", "disclosure" or both.""",
+        object(properties(
+            "ref", string(REF, 1, EntryRef.MAX_LENGTH),
+            "priority", PathTools.priority(),
+            "disclosure", PathTools.disclosure()),
+            "ref"));
+    add(all, GLOSSARY_ADD, true, ToolHints.writes("Add glossary terms", false, true), """
+        Add glossary terms to an entry: the names, abbreviations and variants people type when they mean it, \
+        so that search finds it by them. Terms it already has (in any case) are skipped.""",
+        object(properties(
+            "ref", string(REF, 1, EntryRef.MAX_LENGTH),
+            "terms", PathTools.terms("The terms to add.")),
+            "ref", "terms"));
+    add(all, GLOSSARY_REMOVE, true, ToolHints.writes("Remove glossary terms", true, true), """
+        Remove glossary terms from an entry (compared in any case); terms it does not have change nothing.""",
+        object(properties(
+            "ref", string(REF, 1, EntryRef.MAX_LENGTH),
+            "terms", PathTools.terms("The terms to remove.")),
+            "ref", "terms"));
+    add(all, MOVE, true, ToolHints.writes("Move a memory to another path", true, true), """
+        Move an entry to another path, or give an entry without a path its first one. Entries below its old \
+        path (project://billing/invoices below project://billing) move with it, in one step. Refused as a \
+        whole when another entry holds a new path, and for the boot nodes, which keep their addresses. The \
+        old versions stay in history.""",
+        object(properties(
+            "ref", string(REF, 1, EntryRef.MAX_LENGTH),
+            "new_path", PathTools.path("Where the entry goes, e.g. " + EntryPaths.EXAMPLE + ".")),
+            "ref", "new_path"));
+    // every capture is a record of its own
+    add(all, CAPTURE, true, ToolHints.writes("Capture a record", false, false), CaptureTool.DESCRIPTION,
+        CaptureTool.schema());
     this.tools = Map.copyOf(all);
     List<ToolSpec> specs = new ArrayList<>();
     for (Tool t : all.values()) {
@@ -156,9 +217,10 @@ final class Tools {
     this.visible = List.copyOf(specs);
   }
 
-  private static void add(Map<String, Tool> all, String name, boolean writes, String description, ObjectNode schema) {
+  private static void add(Map<String, Tool> all, String name, boolean writes, ToolHints hints, String description,
+      ObjectNode schema) {
     ArgumentSchema s = ArgumentSchema.of(schema);
-    all.put(name, new Tool(new ToolSpec(name, description, schema.toString()), s, writes));
+    all.put(name, new Tool(new ToolSpec(name, description, schema.toString(), hints), s, writes));
   }
 
   List<ToolSpec> specs() {
@@ -189,8 +251,8 @@ final class Tools {
       return error("invalid_arguments", "the arguments are not valid JSON (" + clip(e.getOriginalMessage(), 160) + ")");
     }
     String problem = tool.schema.validate(args);
-    if (problem == null && name.equals(READ) && args.has("topic") == args.has("topics")) {
-      problem = "pass either 'topic' or 'topics', not " + (args.has("topic") ? "both" : "neither");
+    if (problem == null) {
+      problem = problem(name, args);
     }
     if (problem != null) {
       return error("invalid_arguments", name + ": " + problem);
@@ -205,16 +267,44 @@ final class Tools {
         case BOOT -> boot(grants, args.has("client") ? AgentRuntime.of(args.get("client").textValue())
             : client != null ? client : AgentRuntime.MCP);
         case OUTCOME -> ok(OutcomeTool.run(resource, grants, actor(client), args), List.of());
+        case GET -> PathTools.get(resource, grants, args);
+        case BROWSE -> PathTools.browse(resource, grants, args);
+        case DOMAINS -> PathTools.domains(resource, grants);
+        case WRITE_PATH -> PathTools.writePath(resource, grants, actor(client), args);
+        case UPDATE -> update(grants, actor(client), args);
+        case GLOSSARY_ADD -> glossary(grants, actor(client), args, true);
+        case GLOSSARY_REMOVE -> glossary(grants, actor(client), args, false);
+        case MOVE -> move(grants, actor(client), args);
+        case CAPTURE -> ok(CaptureTool.run(resource, grants, actor(client), args), List.of());
         default -> throw new IllegalStateException(name);
       };
     } catch (RefException e) {
       return error("not_found", e.getMessage());
+    } catch (BootNodeException e) {
+      return error("boot_node", clip(e.node(), EntryPaths.MAX_CHARS) + " is a boot node: it keeps its address and is "
+          + "never moved or forgotten, and no entry moves onto a boot node's address; its content can be corrected, "
+          + "or written again with memory_write_path. Nothing was changed");
+    } catch (PathConflictException e) {
+      return error("conflict", "another entry already holds the path " + clip(e.path(), EntryPaths.MAX_CHARS)
+          + "; move or forget that entry first, or choose another path. Nothing was changed");
     } catch (MemoryException e) {
       return fromException(name, e);
     } catch (RuntimeException e) {
       LOG.warn("memory tool {} failed: {}", name, e.getClass().getName());
       return error("internal", name + " failed inside memory; nothing was changed. Try again later.");
     }
+  }
+
+  /** The checks of a call that its schema cannot express; null when the arguments hold. */
+  private static @Nullable String problem(String name, JsonNode args) {
+    return switch (name) {
+      case READ -> args.has("topic") == args.has("topics")
+          ? "pass either 'topic' or 'topics', not " + (args.has("topic") ? "both" : "neither") : null;
+      case UPDATE -> args.has("priority") || args.has("disclosure") ? null
+          : "pass 'priority', 'disclosure' or both: the change to make";
+      case MOVE -> EntryPaths.problem("new_path", args.get("new_path").textValue());
+      default -> PathTools.problem(name, args);
+    };
   }
 
   private String names() {
@@ -311,6 +401,64 @@ final class Tools {
     out.put("outcome", "forgotten (retired; kept in history)");
     out.put("ref", args.get("ref").textValue());
     return ok(out, List.of());
+  }
+
+  private ToolResult update(Grants grants, String actor, JsonNode args) {
+    MemoryEntry cur = current(grants, args.get("ref").textValue());
+    EntryPatch.Builder patch = EntryPatch.builder();
+    if (args.has("priority")) {
+      patch.priority(args.get("priority").intValue());
+    }
+    if (args.has("disclosure")) {
+      patch.disclosure(args.get("disclosure").textValue());
+    }
+    WriteResult r = resource.engram.update(grants, cur.entryId(), patch.build(), change(actor, UPDATE));
+    ObjectNode out = F.objectNode();
+    out.put("outcome", r.outcome() == WriteResult.Outcome.DEDUPED ? "unchanged (it already has these values)" : "updated");
+    List<String> notes = withEntry(out, PathTools.detailed(r.entry()));
+    warnings(r.warnings(), notes);
+    return ok(out, notes);
+  }
+
+  private ToolResult glossary(Grants grants, String actor, JsonNode args, boolean add) {
+    MemoryEntry cur = current(grants, args.get("ref").textValue());
+    List<String> terms = texts(args.get("terms"));
+    MemoryEntry next = add ? resource.engram.glossaryAdd(grants, cur.entryId(), terms, change(actor, GLOSSARY_ADD))
+        : resource.engram.glossaryRemove(grants, cur.entryId(), terms, change(actor, GLOSSARY_REMOVE));
+    ObjectNode out = F.objectNode();
+    boolean changed = !next.versionId().equals(cur.versionId());
+    out.put("outcome", add ? (changed ? "added" : "unchanged (it already has these terms)")
+        : (changed ? "removed" : "unchanged (it has none of these terms)"));
+    return ok(out, withEntry(out, PathTools.detailed(next)));
+  }
+
+  private ToolResult move(Grants grants, String actor, JsonNode args) {
+    MemoryEntry cur = current(grants, args.get("ref").textValue());
+    String to = args.get("new_path").textValue();
+    MemoryEntry next = resource.engram.move(grants, cur.entryId(), to,
+        ChangeOptions.builder().source(actor).origin(resource.origin).build());
+    ObjectNode out = F.objectNode();
+    boolean moved = !next.versionId().equals(cur.versionId());
+    out.put("outcome", moved ? "moved" : "unchanged (it is at this path already)");
+    List<String> notes = withEntry(out, PathTools.detailed(next));
+    if (moved) {
+      int below = 0;
+      for (MemoryEntry e : resource.engram.list(grants, ListOptions.builder().scope(next.scope()).build())) {
+        if (e.createdInRevision() == next.createdInRevision() && e.path() != null && e.path().startsWith(to + "/")
+            && !e.entryId().equals(next.entryId())) {
+          below++;
+        }
+      }
+      if (below > 0) {
+        notes.add(below + (below == 1 ? " entry below its old path moved" : " entries below its old path moved")
+            + " with it, to the same place below " + clip(to, EntryPaths.MAX_CHARS));
+      }
+    }
+    return ok(out, notes);
+  }
+
+  private ChangeOptions change(String actor, String tool) {
+    return ChangeOptions.builder().reason("changed through " + tool).source(actor).origin(resource.origin).build();
   }
 
   private ToolResult boot(Grants grants, AgentRuntime client) {
@@ -460,15 +608,34 @@ final class Tools {
 
   /** Sets {@code out}'s {@code entry} to the entry, its content clipped if needed; returns the notes. */
   private static List<String> withEntry(ObjectNode out, MemoryEntry e) {
+    return withEntry(out, entry(e));
+  }
+
+  /** Sets {@code out}'s {@code entry} to the rendered entry, its content clipped if needed; returns the notes. */
+  static List<String> withEntry(ObjectNode out, ObjectNode entry) {
     ArrayNode one = F.arrayNode();
-    Fit fit = fit(one, List.of(entry(e)), RESULT_MAX_CHARS - RESULT_RESERVE);
+    Fit fit = fit(one, List.of(entry), RESULT_MAX_CHARS - RESULT_RESERVE);
     out.set("entry", one.get(0));
     List<String> notes = new ArrayList<>();
     fit.note(notes);
     return notes;
   }
 
-  private static ToolResult ok(ObjectNode out, List<String> notes) {
+  /** Adds a write's warnings (a missing or vague disclosure) to the notes, each clipped. */
+  static void warnings(List<String> warnings, List<String> notes) {
+    for (String w : warnings) {
+      notes.add(clip(w, 300));
+    }
+  }
+
+  /** The strings of a validated array of strings. */
+  static List<String> texts(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(t -> out.add(t.textValue()));
+    return out;
+  }
+
+  static ToolResult ok(ObjectNode out, List<String> notes) {
     if (!notes.isEmpty()) {
       out.put("note", String.join("; ", notes));
     }
@@ -481,7 +648,7 @@ final class Tools {
    * @param shown how many nodes were added
    * @param clipped whether the first node's content was clipped
    */
-  private record Fit(int shown, boolean clipped) {
+  record Fit(int shown, boolean clipped) {
     void note(List<String> notes) {
       if (clipped) {
         notes.add("the content of the first entry is clipped (marked \"clipped\"; a result holds at most "
@@ -495,7 +662,7 @@ final class Tools {
    * characters. A first node that does not fit alone is added with its content clipped to fit (and
    * {@code "clipped": true}); any later node that does not fit ends the list.
    */
-  private static Fit fit(ArrayNode list, List<ObjectNode> nodes, int room) {
+  static Fit fit(ArrayNode list, List<ObjectNode> nodes, int room) {
     int used = 0;
     for (ObjectNode n : nodes) {
       int len = n.toString().length() + 1;

@@ -44,7 +44,15 @@ abstract class AgentMemoryContract {
   static final Grants A = Grants.of("app/user/a");
   static final Grants B = Grants.of("app/user/b");
   private static final Pattern NAMESPACE_LIKE =
-      Pattern.compile("(?i).*(namespace|scope|grant|tenant|ns|user|owner|path|prefix|context).*");
+      Pattern.compile("(?i).*(namespace|scope|grant|tenant|ns|user|owner|prefix|context).*");
+  /** The only path arguments: an address inside the granted memory, never a namespace. */
+  static final List<String> PATH_ARGUMENTS = List.of("path", "new_path");
+  static final List<String> ALL_TOOLS = List.of("memory_read", "memory_search", "memory_write", "memory_correct",
+      "memory_forget", "memory_boot", "memory_record_outcome", "memory_get", "memory_browse", "memory_domains",
+      "memory_write_path", "memory_update", "memory_glossary_add", "memory_glossary_remove", "memory_move",
+      "memory_capture");
+  static final List<String> READ_TOOLS = List.of("memory_read", "memory_search", "memory_boot", "memory_get",
+      "memory_browse", "memory_domains");
 
   private final List<Engram> opened = new ArrayList<>();
 
@@ -142,9 +150,7 @@ abstract class AgentMemoryContract {
   @Test
   void schemasAreStrictAndHaveNoNamespaceLikeProperty() throws Exception {
     AgentMemory rw = MemoryResource.builder(engram()).build().bind(A);
-    assertThat(rw.tools()).extracting(ToolSpec::name)
-        .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot",
-            "memory_record_outcome");
+    assertThat(rw.tools()).extracting(ToolSpec::name).containsExactlyElementsOf(ALL_TOOLS);
     for (ToolSpec t : rw.tools()) {
       assertThat(t.description()).isNotBlank();
       JsonNode schema = JSON.readTree(t.inputSchema());
@@ -165,6 +171,10 @@ abstract class AgentMemoryContract {
       for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> p = it.next();
         assertThat(p.getKey()).as(where).doesNotMatch(NAMESPACE_LIKE);
+        if (p.getKey().toLowerCase(java.util.Locale.ROOT).contains("path")) {
+          assertThat(p.getKey()).as(where).isIn(PATH_ARGUMENTS);
+          assertThat(p.getValue().path("maxLength").asInt()).as(where + "." + p.getKey()).isEqualTo(256);
+        }
         assertStrict(p.getValue(), where + "." + p.getKey());
       }
     }
@@ -184,12 +194,19 @@ abstract class AgentMemoryContract {
     Engram engram = engram();
     MemoryEntry existing = engram.write(A, "Prefers metric units.").entry();
     AgentMemory ro = MemoryResource.builder(engram).mode(MemoryMode.READ).build().bind(A);
-    assertThat(ro.tools()).extracting(ToolSpec::name).containsExactly("memory_read", "memory_search", "memory_boot");
+    assertThat(ro.tools()).extracting(ToolSpec::name).containsExactlyElementsOf(READ_TOOLS);
     assertThat(MemoryResource.builder(engram).mode(MemoryMode.READ).build().tools()).isEqualTo(ro.tools());
     String ref = ok(ro.call("memory_read", args("topic", "general"))).path("entries").get(0).path("ref").asText();
     error(ro.call("memory_write", args("content", "Owns a bike.")), "read_only");
     error(ro.call("memory_correct", args("ref", ref, "content", "Prefers imperial.")), "read_only");
     error(ro.call("memory_forget", args("ref", ref, "reason", "wrong")), "read_only");
+    error(ro.call("memory_write_path", args("path", "project://a", "content", "x")), "read_only");
+    error(ro.call("memory_update", args("ref", ref, "priority", 1)), "read_only");
+    error(ro.call("memory_glossary_add", args("ref", ref, "terms", List.of("metric"))), "read_only");
+    error(ro.call("memory_glossary_remove", args("ref", ref, "terms", List.of("metric"))), "read_only");
+    error(ro.call("memory_move", args("ref", ref, "new_path", "project://units")), "read_only");
+    error(ro.call("memory_capture", args("text", "The user said hello.")), "read_only");
+    assertThat(engram.sources(A, dev.engram.SourceQuery.defaults())).isEmpty();
     assertThat(engram.list(A, ListOptions.builder().includeSuperseded(true).includeRetired(true).build()))
         .containsExactly(existing);
     assertThat(ro.instructions("")).contains("read-only").doesNotContain("memory_write");
@@ -294,13 +311,22 @@ abstract class AgentMemoryContract {
     for (int i = 0; i < 12; i++) {
       String secret = "Secret " + i + " of a: code zebra" + random.nextInt(1000) + ".";
       secrets.add(secret);
-      aRefs.add(ok(a.call("memory_write", args("content", secret))).path("entry").path("ref").asText());
+      // half of a's entries have paths, so that browsing would show them if it crossed the grants
+      aRefs.add(ok(i % 2 == 0 ? a.call("memory_write", args("content", secret))
+          : a.call("memory_write_path", args("path", "project://secrets/s" + i, "content", secret)))
+          .path("entry").path("ref").asText());
     }
     List<MemoryEntry> before = engram.list(A, ListOptions.builder().includeSuperseded(true).includeRetired(true).build());
     String[] queries = {"secret", "zebra", "code", "of a", "Secret 3"};
     for (int trial = 0; trial < 60; trial++) {
       String ref = aRefs.get(random.nextInt(aRefs.size()));
-      ToolResult r = switch (random.nextInt(6)) {
+      ToolResult r = switch (random.nextInt(12)) {
+        case 6 -> b.call("memory_update", args("ref", ref, "priority", 0));
+        case 7 -> b.call("memory_move", args("ref", ref, "new_path", "project://stolen/" + trial));
+        case 8 -> b.call("memory_glossary_add", args("ref", ref, "terms", List.of("zebra")));
+        case 9 -> b.call("memory_glossary_remove", args("ref", ref, "terms", List.of("zebra")));
+        case 10 -> b.call("memory_browse", args("path", "project://"));
+        case 11 -> b.call("memory_domains", "{}");
         case 0 -> b.call("memory_read", args("topic", "general"));
         case 1 -> b.call("memory_read", args("topics", List.of("general", "core", "secret")));
         case 2 -> b.call("memory_search", args("query", queries[random.nextInt(queries.length)]));
@@ -312,7 +338,7 @@ abstract class AgentMemoryContract {
           yield b.call("memory_read", args("topic", "general"));
         }
       };
-      assertThat(r.text()).as("seed " + seed).doesNotContain("app/user/a");
+      assertThat(r.text()).as("seed " + seed).doesNotContain("app/user/a").doesNotContain("secrets");
       for (String aRef : aRefs) {
         assertThat(r.text()).as("seed " + seed).doesNotContain(aRef);
       }
@@ -347,6 +373,7 @@ abstract class AgentMemoryContract {
     results.put("read", agent.call("memory_read", args("topic", "garden")));
     results.put("read huge", agent.call("memory_read", args("topic", "huge")));
     results.put("boot", agent.call("memory_boot", "{}"));
+    results.put("get", agent.call("memory_get", args("path", "core://soul")));
     // within the tools' content limit, but twice the budget as JSON: every character is escaped
     String escaped = "Corrected " + "\"\\".repeat(4000);
     results.put("correct", agent.call("memory_correct", args("ref", hugeRef, "content", escaped)));
@@ -360,13 +387,14 @@ abstract class AgentMemoryContract {
         .contains((25 - search.path("results").size()) + " more matches were left out").contains("16000 characters");
     JsonNode read = ok(results.get("read"));
     assertThat(read.path("note").asText()).contains("only the first " + read.path("entries").size() + " entr");
-    for (String key : List.of("read huge", "boot", "correct")) {
+    for (String key : List.of("read huge", "boot", "get", "correct")) {
       JsonNode n = ok(results.get(key));
-      JsonNode e = key.equals("read huge") ? n.path("entries").get(0) : key.equals("boot") ? n.path("nodes").get(0)
-          : n.path("entry");
+      JsonNode e = key.equals("read huge") || key.equals("get") ? n.path("entries").get(0)
+          : key.equals("boot") ? n.path("nodes").get(0) : n.path("entry");
       assertThat(e.path("clipped").asBoolean()).as(key).isTrue();
       String content = e.path("content").asText();
-      String whole = key.equals("correct") ? escaped : key.equals("boot") ? huge.replace("Huge note", "Soul") : huge;
+      String whole = key.equals("correct") ? escaped
+          : key.equals("boot") || key.equals("get") ? huge.replace("Huge note", "Soul") : huge;
       assertThat(content).as(key).endsWith("…").hasSizeGreaterThan(key.equals("correct") ? 7_000 : 8_000);
       assertThat(whole).as(key).startsWith(content.substring(0, content.length() - 1));
       assertThat(n.path("note").asText()).as(key).contains("clipped");

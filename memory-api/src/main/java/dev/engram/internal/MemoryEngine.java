@@ -588,14 +588,26 @@ public final class MemoryEngine implements Engram {
 
   @Override
   public MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms) {
-    MemoryEntry cur = glossaryTarget(grants, entryId, terms);
-    return edits.glossaryAdd(cur, Text.glossary("terms", terms), ChangeOptions.defaults());
+    return glossaryAdd(grants, entryId, terms, ChangeOptions.defaults());
   }
 
   @Override
   public MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms) {
+    return glossaryRemove(grants, entryId, terms, ChangeOptions.defaults());
+  }
+
+  @Override
+  public MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
+    ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = glossaryTarget(grants, entryId, terms);
-    return edits.glossaryRemove(cur, Text.glossary("terms", terms), ChangeOptions.defaults());
+    return edits.glossaryAdd(cur, Text.glossary("terms", terms), opts);
+  }
+
+  @Override
+  public MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
+    ChangeOptions opts = checkOptions(options);
+    MemoryEntry cur = glossaryTarget(grants, entryId, terms);
+    return edits.glossaryRemove(cur, Text.glossary("terms", terms), opts);
   }
 
   private MemoryEntry glossaryTarget(Grants grants, String entryId, List<String> terms) {

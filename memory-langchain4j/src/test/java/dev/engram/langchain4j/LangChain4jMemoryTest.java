@@ -87,7 +87,8 @@ class LangChain4jMemoryTest {
       assertThat(assistant.chat("alice", "My locker code is 4711.")).isEqualTo("Noted.");
       assertThat(model.requests.get(0).toolSpecifications()).extracting(s -> s.name())
           .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot",
-            "memory_record_outcome");
+            "memory_record_outcome", "memory_get", "memory_browse", "memory_domains", "memory_write_path", "memory_update",
+            "memory_glossary_add", "memory_glossary_remove", "memory_move", "memory_capture");
       assertThat(assistant.chat("bob", "What is my locker code?")).isEqualTo("I don't know it.");
       assertThat(toolResults(model.requests.get(3))).doesNotContain("4711").doesNotContain("alice");
       assistant.chat("bob", "Note something.");

@@ -13,6 +13,7 @@ import dev.engram.agent.AgentRuntime;
 import dev.engram.agent.FileResult;
 import dev.engram.agent.MemoryFiles;
 import dev.engram.agent.MemoryResource;
+import dev.engram.agent.ToolHints;
 import dev.engram.agent.ToolResult;
 import dev.engram.agent.ToolSpec;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -73,7 +74,10 @@ final class McpMemory {
     all.addAll(fileToolSpecs(fileTools));
     String instructions = tools.isEmpty() ? "" : "Long-term memory of this user and earlier work. Call memory_boot once "
         + "at the start of a session for the boot memory (working rules, persona, user preferences, this runtime's "
-        + "rules). Read memory with memory_read and memory_search; remember new durable facts with memory_write. The "
+        + "rules). Read memory with memory_read and memory_search; remember new durable facts with memory_write. "
+        + "Addressed memory lives at paths such as project://checkout_api/webhooks: memory_domains and memory_browse "
+        + "walk them, memory_get opens one" + (resource.mode() == dev.engram.agent.MemoryMode.READ_WRITE
+            ? ", memory_write_path writes one" : "") + ". The "
         + "prompt memory_context gives the memory for a message, the prompt memory_boot the boot memory.";
     if (!fileTools.isEmpty()) {
       instructions += (instructions.isEmpty() ? "" : " ") + "Memory files live below /memories: look with "
@@ -93,8 +97,7 @@ final class McpMemory {
   private List<SyncToolSpecification> toolSpecs(List<ToolSpec> tools) {
     List<SyncToolSpecification> out = new ArrayList<>();
     for (ToolSpec t : tools) {
-      McpSchema.Tool tool = McpSchema.Tool.builder().name(t.name()).description(t.description())
-          .inputSchema(mapper, t.inputSchema()).build();
+      McpSchema.Tool tool = tool(t);
       out.add(SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
         AgentMemory agent = agent(exchange);
         ToolResult r = agent.call(request.name(), arguments(request.arguments()));
@@ -107,8 +110,7 @@ final class McpMemory {
   private List<SyncToolSpecification> fileToolSpecs(List<ToolSpec> tools) {
     List<SyncToolSpecification> out = new ArrayList<>();
     for (ToolSpec t : tools) {
-      McpSchema.Tool tool = McpSchema.Tool.builder().name(t.name()).description(t.description())
-          .inputSchema(mapper, t.inputSchema()).build();
+      McpSchema.Tool tool = tool(t);
       out.add(SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
         Grants grants = grantsOf.apply(exchange);
         if (grants == null || files == null) {
@@ -124,6 +126,19 @@ final class McpMemory {
       }).build());
     }
     return out;
+  }
+
+  /**
+   * The MCP tool of a spec, with its hints as annotations. Every tool works on this server's memory
+   * only, so none is open-world.
+   */
+  private McpSchema.Tool tool(ToolSpec t) {
+    ToolHints h = t.hints();
+    McpSchema.ToolAnnotations annotations = McpSchema.ToolAnnotations.builder().title(h.title())
+        .readOnlyHint(h.readOnly()).destructiveHint(h.destructive()).idempotentHint(h.idempotent())
+        .openWorldHint(false).build();
+    return McpSchema.Tool.builder().name(t.name()).title(h.title()).description(t.description())
+        .inputSchema(mapper, t.inputSchema()).annotations(annotations).build();
   }
 
   private static String arguments(@Nullable Map<String, Object> args) {

@@ -229,7 +229,7 @@ class HttpGuardIT {
 
       HttpResponse<String> other = send(post(TOKEN_B, TOOLS_LIST).header("Mcp-Session-Id", sessionB));
       assertThat(other.statusCode()).as("another token is not held up").isEqualTo(200);
-      assertThat(rpc(other.body()).path("result").path("tools")).hasSize(7);
+      assertThat(rpc(other.body()).path("result").path("tools")).hasSize(16);
     } finally {
       first.close();
       second.close();
@@ -259,7 +259,7 @@ class HttpGuardIT {
     // her session is untouched, and ends only when she ends it
     HttpResponse<String> own = send(post(TOKEN_A, TOOLS_LIST).header("Mcp-Session-Id", alice));
     assertThat(own.statusCode()).isEqualTo(200);
-    assertThat(rpc(own.body()).path("result").path("tools")).hasSize(7);
+    assertThat(rpc(own.body()).path("result").path("tools")).hasSize(16);
     assertThat(send(HttpRequest.newBuilder(endpoint()).timeout(Duration.ofSeconds(60))
         .header("Authorization", "Bearer " + TOKEN_A).header("Mcp-Session-Id", alice).DELETE()).statusCode()).isEqualTo(200);
     HttpResponse<String> ended = send(post(TOKEN_A, TOOLS_LIST).header("Mcp-Session-Id", alice));

@@ -85,6 +85,22 @@ class MemoryFilesMcpIT {
     McpSyncClient a = stdio("--store", store, "--grant", "app/user/a", "--embedder", "none", "--tool-profile", "files");
     assertThat(a.listTools().tools()).extracting(McpSchema.Tool::name).containsExactly("memory_file_view",
         "memory_file_create", "memory_file_str_replace", "memory_file_insert", "memory_file_delete", "memory_file_rename");
+    Map<String, List<Boolean>> hints = new java.util.LinkedHashMap<>();
+    for (McpSchema.Tool t : a.listTools().tools()) {
+      McpSchema.ToolAnnotations an = t.annotations();
+      assertThat(an).as(t.name()).isNotNull();
+      assertThat(an.title()).as(t.name()).isNotBlank().isEqualTo(t.title());
+      assertThat(an.openWorldHint()).as(t.name()).isFalse();
+      hints.put(t.name(), List.of(an.readOnlyHint(), an.destructiveHint(), an.idempotentHint()));
+    }
+    // read-only, destructive, idempotent
+    assertThat(hints).containsExactly(
+        Map.entry("memory_file_view", List.of(true, false, true)),
+        Map.entry("memory_file_create", List.of(false, false, true)),
+        Map.entry("memory_file_str_replace", List.of(false, true, false)),
+        Map.entry("memory_file_insert", List.of(false, false, false)),
+        Map.entry("memory_file_delete", List.of(false, true, true)),
+        Map.entry("memory_file_rename", List.of(false, true, true)));
     for (McpSchema.Tool t : a.listTools().tools()) {
       assertThat(t.inputSchema().get("additionalProperties")).isEqualTo(false);
       assertThat(((Map<?, ?>) t.inputSchema().get("properties")).keySet())

@@ -41,6 +41,10 @@ class MemoryMcpServerIT {
   static final ObjectMapper JSON = new ObjectMapper();
   static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(JSON);
   static final Duration TIMEOUT = Duration.ofSeconds(90);
+  static final List<String> ALL_TOOLS = List.of("memory_read", "memory_search", "memory_write", "memory_correct",
+      "memory_forget", "memory_boot", "memory_record_outcome", "memory_get", "memory_browse", "memory_domains",
+      "memory_write_path", "memory_update", "memory_glossary_add", "memory_glossary_remove", "memory_move",
+      "memory_capture");
   @TempDir Path dir;
   private final List<AutoCloseable> open = new ArrayList<>();
 
@@ -106,9 +110,7 @@ class MemoryMcpServerIT {
   void stdioServesToolsResourcesAndThePromptAndKeepsGrantsApart() {
     String store = "sqlite:" + dir.resolve("memory.db");
     McpSyncClient a = stdio("--store", store, "--grant", "app/user/a");
-    assertThat(a.listTools().tools()).extracting(McpSchema.Tool::name)
-        .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot",
-            "memory_record_outcome");
+    assertThat(a.listTools().tools()).extracting(McpSchema.Tool::name).containsExactlyElementsOf(ALL_TOOLS);
     for (McpSchema.Tool t : a.listTools().tools()) {
       assertThat(t.inputSchema().get("additionalProperties")).isEqualTo(false);
       assertThat(((Map<?, ?>) t.inputSchema().get("properties")).keySet())
@@ -213,6 +215,96 @@ class MemoryMcpServerIT {
   }
 
   @Test
+  void everyToolCarriesItsAnnotationsAndThePathToolsWorkThroughTheClient() {
+    Path file = dir.resolve("paths.db");
+    String store = "sqlite:" + file;
+    McpSyncClient a = stdio(new McpSchema.Implementation("codex-mcp-client", "1"), "--store", store, "--grant",
+        "app/user/a", "--embedder", "none");
+    Map<String, McpSchema.Tool> tools = new java.util.LinkedHashMap<>();
+    a.listTools().tools().forEach(t -> tools.put(t.name(), t));
+    assertThat(tools.keySet()).containsExactlyElementsOf(ALL_TOOLS);
+    // read-only, destructive, idempotent
+    Map<String, List<Boolean>> expected = new java.util.LinkedHashMap<>();
+    for (String read : List.of("memory_read", "memory_search", "memory_boot", "memory_get", "memory_browse",
+        "memory_domains")) {
+      expected.put(read, List.of(true, false, true));
+    }
+    expected.put("memory_write", List.of(false, false, true));
+    expected.put("memory_correct", List.of(false, true, true));
+    expected.put("memory_forget", List.of(false, true, true));
+    expected.put("memory_record_outcome", List.of(false, false, false));
+    expected.put("memory_write_path", List.of(false, true, true));
+    expected.put("memory_update", List.of(false, true, true));
+    expected.put("memory_glossary_add", List.of(false, false, true));
+    expected.put("memory_glossary_remove", List.of(false, true, true));
+    expected.put("memory_move", List.of(false, true, true));
+    expected.put("memory_capture", List.of(false, false, false));
+    expected.forEach((name, hints) -> {
+      McpSchema.ToolAnnotations an = tools.get(name).annotations();
+      assertThat(an).as(name).isNotNull();
+      assertThat(List.of(an.readOnlyHint(), an.destructiveHint(), an.idempotentHint())).as(name).isEqualTo(hints);
+      assertThat(an.openWorldHint()).as(name).isFalse();
+      assertThat(an.title()).as(name).isNotBlank().doesNotContain("memory_");
+      assertThat(tools.get(name).title()).as(name).isEqualTo(an.title());
+    });
+    assertThat(tools.get("memory_search").title()).isEqualTo("Search memory");
+
+    McpSchema.CallToolResult written = call(a, "memory_write_path", Map.of("path", "project://checkout_api/webhooks",
+        "content", "Refund webhooks are idempotent by event.id.", "priority", 1,
+        "disclosure", "When changing refund webhooks", "glossary", List.of("stripe")));
+    assertThat(written.isError()).as(written.toString()).isFalse();
+    assertThat(json(written).path("outcome").asText()).isEqualTo("created");
+    String ref = json(written).path("entry").path("ref").asText();
+    assertThat(json(call(a, "memory_domains", Map.of())).path("domains").get(0).path("domain").asText()).isEqualTo("project");
+    assertThat(json(call(a, "memory_browse", Map.of("path", "project://"))).path("children").get(0).path("path").asText())
+        .isEqualTo("project://checkout_api/");
+    JsonNode got = json(call(a, "memory_get", Map.of("path", "project://checkout_api/webhooks")));
+    assertThat(got.path("entries").get(0).path("ref").asText()).isEqualTo(ref);
+    assertThat(got.path("entries").get(0).path("glossary").toString()).isEqualTo("[\"stripe\"]");
+    JsonNode added = json(call(a, "memory_glossary_add", Map.of("ref", ref, "terms", List.of("refund webhook"))));
+    ref = added.path("entry").path("ref").asText();
+    ref = json(call(a, "memory_update", Map.of("ref", ref, "priority", 2))).path("entry").path("ref").asText();
+    JsonNode moved = json(call(a, "memory_move", Map.of("ref", ref, "new_path", "project://payments/webhooks")));
+    assertThat(moved.path("outcome").asText()).isEqualTo("moved");
+    assertThat(json(call(a, "memory_capture", Map.of("text", "The user asked about refunds.", "speaker", "user")))
+        .path("outcome").asText()).isEqualTo("captured");
+
+    McpSchema.CallToolResult hostile = call(a, "memory_write_path", Map.of("path", "project://../../etc/passwd",
+        "content", "x"));
+    assertThat(hostile.isError()).isTrue();
+    assertThat(json(hostile).path("code").asText()).isEqualTo("invalid_arguments");
+    assertThat(json(hostile).path("error").asText()).contains("'..' segment");
+    McpSchema.CallToolResult scoped = call(a, "memory_get", Map.of("path", "project://payments/webhooks",
+        "scope", "app/user/b"));
+    assertThat(json(scoped).path("code").asText()).isEqualTo("invalid_arguments");
+    McpSchema.CallToolResult boot = call(a, "memory_write_path", Map.of("path", "core://agent", "content", "Run tests."));
+    String bootRef = json(boot).path("entry").path("ref").asText();
+    McpSchema.CallToolResult refused = call(a, "memory_move", Map.of("ref", bootRef, "new_path", "project://rules"));
+    assertThat(refused.isError()).isTrue();
+    assertThat(json(refused).path("code").asText()).isEqualTo("boot_node");
+
+    // the server keeps running: an application may share the SQLite file
+    try (dev.engram.Engram engram = dev.engram.Engram.builder()
+        .store(new dev.engram.store.sqlite.SqliteMemoryStore(file))
+        .reasoner(new dev.engram.reasoner.DeterministicReasoner()).build()) {
+      dev.engram.Grants alice = dev.engram.Grants.of("app/user/a");
+      List<dev.engram.MemoryEntry> entries = engram.list(alice);
+      assertThat(entries).extracting(dev.engram.MemoryEntry::path)
+          .containsExactlyInAnyOrder("project://payments/webhooks", "core://agent");
+      dev.engram.MemoryEntry webhooks = entries.stream().filter(e -> e.path().startsWith("project")).findFirst()
+          .orElseThrow();
+      assertThat(webhooks.glossary()).containsExactly("stripe", "refund webhook");
+      assertThat(webhooks.priority()).isEqualTo(2);
+      assertThat(engram.history(alice, webhooks.entryId())).allSatisfy(ev -> {
+        assertThat(ev.actor()).isEqualTo("mcp:codex");
+        assertThat(ev.origin()).isEqualTo("mcp");
+      });
+      assertThat(engram.sources(alice, dev.engram.SourceQuery.defaults())).singleElement()
+          .satisfies(r -> assertThat(r.speaker()).isEqualTo("user"));
+    }
+  }
+
+  @Test
   void searchFindsMeaningWithE5ByDefaultAndWithMiniLmAndOnlyWordsWithNone() {
     String stored = "Keeps the bicycle in the blue shed.";
     String question = "where is my bike parked?"; // no word in common with the stored text
@@ -241,7 +333,13 @@ class MemoryMcpServerIT {
   @Test
   void readModeOffersReadToolsOnly() {
     McpSyncClient ro = stdio("--store", "memory", "--grant", "app/user/a", "--mode", "read");
-    assertThat(ro.listTools().tools()).extracting(McpSchema.Tool::name).containsExactly("memory_read", "memory_search", "memory_boot");
+    assertThat(ro.listTools().tools()).extracting(McpSchema.Tool::name).containsExactly("memory_read", "memory_search",
+        "memory_boot", "memory_get", "memory_browse", "memory_domains");
+    assertThat(ro.listTools().tools()).allSatisfy(t -> assertThat(t.annotations().readOnlyHint()).as(t.name()).isTrue());
+    for (String write : List.of("memory_write_path", "memory_move", "memory_capture")) {
+      assertThatThrownBy(() -> call(ro, write, Map.of("path", "project://x", "content", "x")))
+          .as(write).isInstanceOf(io.modelcontextprotocol.spec.McpError.class).hasMessageContaining("Unknown tool");
+    }
     assertThatThrownBy(() -> call(ro, "memory_write", Map.of("content", "x")))
         .isInstanceOf(io.modelcontextprotocol.spec.McpError.class).hasMessageContaining("Unknown tool");
     assertThat(json(call(ro, "memory_read", Map.of("topic", "general"))).path("entries")).isEmpty();
@@ -263,7 +361,7 @@ class MemoryMcpServerIT {
     List<String> lines = out.lines().toList();
     assertThat(lines).hasSize(2);
     assertThat(parse(lines.get(0)).path("result").path("serverInfo").path("name").asText()).isEqualTo("engram-memory");
-    assertThat(parse(lines.get(1)).path("result").path("tools")).hasSize(7);
+    assertThat(parse(lines.get(1)).path("result").path("tools")).hasSize(16);
   }
 
   @Test
@@ -331,7 +429,7 @@ class MemoryMcpServerIT {
     String base = "http://127.0.0.1:" + port;
 
     McpSyncClient a = http(base, tokenA);
-    assertThat(a.listTools().tools()).hasSize(7);
+    assertThat(a.listTools().tools()).hasSize(16);
     String ref = json(call(a, "memory_write", Map.of("content", "Prefers metric units."))).path("entry").path("ref").asText();
     assertThat(json(call(a, "memory_read", Map.of("topic", "general"))).path("entries").get(0).path("ref").asText())
         .isEqualTo(ref);

@@ -113,7 +113,7 @@ class StdioTransportIT {
     s.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}");
     JsonNode tools = s.next();
     assertThat(tools.path("id").asInt()).isEqualTo(3);
-    assertThat(tools.path("result").path("tools")).hasSize(7);
+    assertThat(tools.path("result").path("tools")).hasSize(16);
     s.send(toolCall(4, "memory_write", "{\"content\":\"Prefers metric units.\"}"));
     assertThat(toolJson(s.next()).path("outcome").asText()).isEqualTo("remembered");
 

@@ -233,6 +233,16 @@ final class ObservedEngram implements Engram {
   }
 
   @Override
+  public MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
+    return observation.call("glossaryAdd", () -> delegate.glossaryAdd(grants, entryId, terms, options));
+  }
+
+  @Override
+  public MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
+    return observation.call("glossaryRemove", () -> delegate.glossaryRemove(grants, entryId, terms, options));
+  }
+
+  @Override
   public BootBlock boot(Grants grants, String runtime) {
     return observation.call("boot", () -> delegate.boot(grants, runtime));
   }

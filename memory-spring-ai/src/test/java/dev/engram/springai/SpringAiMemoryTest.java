@@ -145,7 +145,8 @@ class SpringAiMemoryTest {
       EngramToolCallbackProvider tools = ctx.getBean(EngramToolCallbackProvider.class);
       assertThat(tools.getToolCallbacks()).extracting(t -> t.getToolDefinition().name())
           .containsExactly("memory_read", "memory_search", "memory_write", "memory_correct", "memory_forget", "memory_boot",
-            "memory_record_outcome");
+            "memory_record_outcome", "memory_get", "memory_browse", "memory_domains", "memory_write_path", "memory_update",
+            "memory_glossary_add", "memory_glossary_remove", "memory_move", "memory_capture");
       String noContext = tools.getToolCallbacks()[0].call("{}");
       assertThat(noContext).contains("\"error\"").contains("no_grants");
       assertThat(ctx.getBean(Engram.class).list(Grants.of("app"))).isEmpty();

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.Change;
 import dev.engram.ChangeKind;
+import dev.engram.ChangeOptions;
 import dev.engram.Engram;
 import dev.engram.EntryPatch;
 import dev.engram.EntryStateException;
@@ -20,6 +21,7 @@ import dev.engram.MemoryEvent;
 import dev.engram.NotFoundException;
 import dev.engram.PriorityCapExceededException;
 import dev.engram.ReadOptions;
+import dev.engram.RevisionConflictException;
 import dev.engram.WriteOptions;
 import dev.engram.WriteResult;
 import dev.engram.reasoner.DeterministicReasoner;
@@ -75,6 +77,30 @@ public abstract class MetadataContract extends ContractSupport {
 
     MemoryEntry restored = engram.rollback(U1, engram.history(U1, v1.entryId()).get(0).eventId());
     assertThat(restored.glossary()).containsExactly("refund webhook", "stripe");
+  }
+
+  @Test
+  void glossaryEditsWithOptionsRecordTheActorReasonAndOriginAndHonourTheExpectedRevision() {
+    Engram engram = newEngram(new DeterministicReasoner(), Fixtures.clocked());
+    MemoryEntry v1 = seed(engram);
+    long head = engram.revision(U1, S1);
+    MemoryEntry v2 = engram.glossaryAdd(U1, v1.entryId(), List.of("idempotency key"),
+        ChangeOptions.builder().source("agent:codex").reason("search missed it").origin("mcp").expectedRevision(head)
+            .build());
+    MemoryEvent added = last(engram, v2);
+    assertThat(added.actor()).isEqualTo("agent:codex");
+    assertThat(added.reason()).isEqualTo("search missed it");
+    assertThat(added.origin()).isEqualTo("mcp");
+    assertThat(v2.source()).isEqualTo("agent:codex");
+
+    assertThatThrownBy(() -> engram.glossaryRemove(U1, v1.entryId(), List.of("stripe"),
+        ChangeOptions.builder().expectedRevision(head).build())).isInstanceOf(RevisionConflictException.class);
+    assertThat(engram.get(U1, v1.entryId())).isEqualTo(v2);
+    MemoryEntry v3 = engram.glossaryRemove(U1, v1.entryId(), List.of("STRIPE"),
+        ChangeOptions.builder().source("agent:codex").origin("mcp").build());
+    assertThat(v3.glossary()).containsExactly("refund webhook", "idempotency key");
+    assertThat(last(engram, v3).origin()).isEqualTo("mcp");
+    assertThat(last(engram, v3).actor()).isEqualTo("agent:codex");
   }
 
   @Test

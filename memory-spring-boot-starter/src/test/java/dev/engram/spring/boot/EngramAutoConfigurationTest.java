@@ -193,7 +193,8 @@ class EngramAutoConfigurationTest {
         "engram.preload.core=true", "engram.preload.topics=goals", "engram.preload.max-chars=500").run(context -> {
           assertThat(context).hasNotFailed().hasSingleBean(EngramMemoryAdvisor.class);
           assertThat(context.getBean(EngramToolCallbackProvider.class).getToolCallbacks())
-              .extracting(t -> t.getToolDefinition().name()).containsExactly("memory_read", "memory_search", "memory_boot");
+              .extracting(t -> t.getToolDefinition().name()).containsExactly("memory_read", "memory_search", "memory_boot",
+                  "memory_get", "memory_browse", "memory_domains");
           Engram engram = context.getBean(Engram.class);
           engram.write(Grants.of("app/user/u1"), "Run a marathon in spring.", WriteOptions.builder().topicsHint("goals").build());
           String block = context.getBean(MemoryResource.class).bind(Grants.of("app/user/u1")).instructions("");
