@@ -30,19 +30,12 @@ final class OneBit {
    * time).
    */
   static final int CANDIDATE_SHARE = 100;
-  /**
-   * The results per search that {@link #CANDIDATE_FACTOR} applies to. The factor keeps the head of a
-   * ranking exact (recall@10 of the exact scan above 0.99); a deeper arm (a channel depth of 200 for fusion)
-   * takes its tail from the same candidates rather than doubling the exact rescoring.
-   */
-  static final int FACTOR_DEPTH = 100;
 
   private OneBit() {}
 
   /** How many one-bit candidates a search of {@code rows} rows for {@code depth} results rescores exactly. */
   static int candidates(long rows, int depth) {
-    long perDepth = (long) Math.min(depth, FACTOR_DEPTH) * CANDIDATE_FACTOR;
-    long wanted = Math.max(Math.max(Math.max(MIN_CANDIDATES, perDepth), depth), rows / CANDIDATE_SHARE);
+    long wanted = Math.max(Math.max(MIN_CANDIDATES, (long) depth * CANDIDATE_FACTOR), rows / CANDIDATE_SHARE);
     return (int) Math.min(Integer.MAX_VALUE - 1, wanted);
   }
 
