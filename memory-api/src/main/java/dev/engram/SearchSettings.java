@@ -18,9 +18,10 @@ import org.jspecify.annotations.Nullable;
  * vector arm's 1 and the arms over retrieval keys at 0.3 (full text) and 0.25 (vectors), each arm
  * contributing its best {@value #CHANNEL_DEPTH_DEFAULT} candidates, the vector admission floor of the embedder's profile
  * ({@link dev.engram.spi.EmbeddingProfile#vectorFloor()}), priority bonus 0.002 (priority 0) / 0.001
- * (priority 1), query embedding timeout 2 s, and three soft rules on the fused candidates: speaker 0.3,
- * time 0.1, and session 0, off (each a share of the best candidate's score added to some candidates; see
- * {@link #speakerBoost()}, {@link #sessionBoost()}, {@link #timeBoost()}); for {@link Fusion#RECIPROCAL_RANK},
+ * (priority 1), query embedding timeout 2 s, four soft rules on the fused candidates: speaker 0.3,
+ * time 0.1, session 0 (off) and recency 0 (off) (each a share of the best candidate's score added to some
+ * candidates; see {@link #speakerBoost()}, {@link #sessionBoost()}, {@link #timeBoost()},
+ * {@link #recencyBoost()}), no full-text term-coverage floor ({@link #termCoverage()}); for {@link Fusion#RECIPROCAL_RANK},
  * k 60. Why these values is measured in {@code docs/BENCHMARKS.md} ("Retrieval quality"): score fusion keeps
  * how far ahead of the rest a hit is, which rank fusion throws away; the full-text arm, whose matches are
  * exact, counts a little more than the vector arm's near misses; a key (a reply together with the turn it
@@ -66,9 +67,16 @@ public final class SearchSettings {
    */
   public static final int CHANNEL_DEPTH_DEFAULT = 200;
 
-  private static final SearchSettings DEFAULTS =
-      new SearchSettings(Fusion.SCORE, null, 60, 1.25, 1.0, 0.002, Duration.ofSeconds(2), CHANNEL_DEPTH_DEFAULT, TIME_BOOST_DEFAULT,
-          KEY_FTS_WEIGHT_DEFAULT, KEY_VECTOR_WEIGHT_DEFAULT, SPEAKER_BOOST_DEFAULT, SESSION_BOOST_DEFAULT);
+  /** The default {@link #termCoverage()}: off, every full-text hit needs one query term (measured, see there). */
+  public static final double TERM_COVERAGE_DEFAULT = 0.0;
+
+  /** The default {@link #recencyBoost()}: off (measured, see there). */
+  public static final double RECENCY_BOOST_DEFAULT = 0.0;
+
+  /** The default {@link #recencyHalfLife()}: 180 days, as Lore's recency bonus. */
+  public static final Duration RECENCY_HALF_LIFE_DEFAULT = Duration.ofDays(180);
+
+  private static final SearchSettings DEFAULTS = new Builder().build();
 
   private final Fusion fusion;
 
@@ -84,23 +92,27 @@ public final class SearchSettings {
   private final double keyVectorWeight;
   private final double speakerBoost;
   private final double sessionBoost;
+  private final double termCoverage;
+  private final double recencyBoost;
+  private final Duration recencyHalfLife;
 
-  private SearchSettings(Fusion fusion, @Nullable Double vectorFloor, int rrfK, double ftsWeight, double vectorWeight,
-      double priorityBonus, Duration embedTimeout, int channelDepth, double timeBoost, double keyFtsWeight,
-      double keyVectorWeight, double speakerBoost, double sessionBoost) {
-    this.timeBoost = timeBoost;
-    this.keyFtsWeight = keyFtsWeight;
-    this.keyVectorWeight = keyVectorWeight;
-    this.speakerBoost = speakerBoost;
-    this.sessionBoost = sessionBoost;
-    this.fusion = fusion;
-    this.vectorFloor = vectorFloor;
-    this.rrfK = rrfK;
-    this.ftsWeight = ftsWeight;
-    this.vectorWeight = vectorWeight;
-    this.priorityBonus = priorityBonus;
-    this.embedTimeout = embedTimeout;
-    this.channelDepth = channelDepth;
+  private SearchSettings(Builder b) {
+    this.fusion = b.fusion;
+    this.vectorFloor = b.vectorFloor;
+    this.rrfK = b.rrfK;
+    this.ftsWeight = b.ftsWeight;
+    this.vectorWeight = b.vectorWeight;
+    this.priorityBonus = b.priorityBonus;
+    this.embedTimeout = b.embedTimeout;
+    this.channelDepth = b.channelDepth;
+    this.timeBoost = b.timeBoost;
+    this.keyFtsWeight = b.keyFtsWeight;
+    this.keyVectorWeight = b.keyVectorWeight;
+    this.speakerBoost = b.speakerBoost;
+    this.sessionBoost = b.sessionBoost;
+    this.termCoverage = b.termCoverage;
+    this.recencyBoost = b.recencyBoost;
+    this.recencyHalfLife = b.recencyHalfLife;
   }
 
   /**
@@ -249,6 +261,44 @@ public final class SearchSettings {
     return sessionBoost;
   }
 
+  /**
+   * The full-text term-coverage floor (PowerContext's rule): a version enters a full-text arm only when it
+   * holds at least this share of the query's distinct terms (after stopwords and stemming, {@link
+   * dev.engram.spi.TextAnalysis}), rounded up, and always at least one. With 0.5 a seven-term query needs four
+   * of its terms in one version; a one- or two-term query needs one. The arms over retrieval keys count the
+   * terms of the version's keys. Unlike the soft rules this is a filter: a version held below it can still be
+   * found by the vector arms. {@link #TERM_COVERAGE_DEFAULT} 0, off: on REALTALK every floor measured lowered
+   * R@10 ({@code docs/BENCHMARKS.md}, "Recency and term coverage"), since a question's words are often not the
+   * answer's.
+   *
+   * @return the share, within [0, 1]
+   */
+  public double termCoverage() {
+    return termCoverage;
+  }
+
+  /**
+   * The recency bonus (Lore's rule): each candidate gains {@code recencyBoost × 2^(-age / recencyHalfLife)}
+   * times the best candidate's score, where the age runs from the version's {@code occurredAt} (else its
+   * {@code updatedAt}) to the request's reference time (else the clock); a version from the future counts as
+   * age 0. Of two equally relevant entries the newer then ranks first, and an old one loses at most this share.
+   * {@link #RECENCY_BOOST_DEFAULT} 0, off: on REALTALK, where every question asks about the conversation's
+   * own past, it was measured as neutral to negative ({@code docs/BENCHMARKS.md}, "Recency and term coverage").
+   * Lore's value is 0.04.
+   *
+   * @return the boost, within [0, 1]
+   */
+  public double recencyBoost() {
+    return recencyBoost;
+  }
+
+  /**
+   * @return the half-life of {@link #recencyBoost()}: the age at which the bonus is half its full value
+   */
+  public Duration recencyHalfLife() {
+    return recencyHalfLife;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof SearchSettings s
@@ -264,13 +314,16 @@ public final class SearchSettings {
         && Double.compare(keyFtsWeight, s.keyFtsWeight) == 0
         && Double.compare(keyVectorWeight, s.keyVectorWeight) == 0
         && Double.compare(speakerBoost, s.speakerBoost) == 0
-        && Double.compare(sessionBoost, s.sessionBoost) == 0;
+        && Double.compare(sessionBoost, s.sessionBoost) == 0
+        && Double.compare(termCoverage, s.termCoverage) == 0
+        && Double.compare(recencyBoost, s.recencyBoost) == 0
+        && recencyHalfLife.equals(s.recencyHalfLife);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth, timeBoost,
-        keyFtsWeight, keyVectorWeight, speakerBoost, sessionBoost);
+        keyFtsWeight, keyVectorWeight, speakerBoost, sessionBoost, termCoverage, recencyBoost, recencyHalfLife);
   }
 
   @Override
@@ -278,31 +331,32 @@ public final class SearchSettings {
     return "SearchSettings[fusion=" + fusion + ", vectorFloor=" + (vectorFloor == null ? "profile" : vectorFloor) + ", rrfK=" + rrfK
         + ", ftsWeight=" + ftsWeight + ", vectorWeight=" + vectorWeight + ", priorityBonus=" + priorityBonus
         + ", embedTimeout=" + embedTimeout + ", channelDepth=" + channelDepth + ", timeBoost=" + timeBoost
-        + ", keyFtsWeight=" + keyFtsWeight + ", keyVectorWeight=" + keyVectorWeight + ", speakerBoost=" + speakerBoost + ", sessionBoost=" + sessionBoost + "]";
+        + ", keyFtsWeight=" + keyFtsWeight + ", keyVectorWeight=" + keyVectorWeight + ", speakerBoost=" + speakerBoost + ", sessionBoost=" + sessionBoost
+        + ", termCoverage=" + termCoverage + ", recencyBoost=" + recencyBoost + ", recencyHalfLife=" + recencyHalfLife + "]";
   }
 
   /** Collects settings; each setter validates its value at once. Not thread-safe. */
   public static final class Builder {
-    private Fusion fusion;
+    private Fusion fusion = Fusion.SCORE;
     private @Nullable Double vectorFloor;
-    private int rrfK;
-    private double ftsWeight;
-    private double vectorWeight;
-    private double priorityBonus;
-    private Duration embedTimeout;
-    private int channelDepth;
-    private double timeBoost;
-    private double keyFtsWeight;
-    private double keyVectorWeight;
-    private double speakerBoost;
-    private double sessionBoost;
+    private int rrfK = 60;
+    private double ftsWeight = 1.25;
+    private double vectorWeight = 1.0;
+    private double priorityBonus = 0.002;
+    private Duration embedTimeout = Duration.ofSeconds(2);
+    private int channelDepth = CHANNEL_DEPTH_DEFAULT;
+    private double timeBoost = TIME_BOOST_DEFAULT;
+    private double keyFtsWeight = KEY_FTS_WEIGHT_DEFAULT;
+    private double keyVectorWeight = KEY_VECTOR_WEIGHT_DEFAULT;
+    private double speakerBoost = SPEAKER_BOOST_DEFAULT;
+    private double sessionBoost = SESSION_BOOST_DEFAULT;
+    private double termCoverage = TERM_COVERAGE_DEFAULT;
+    private double recencyBoost = RECENCY_BOOST_DEFAULT;
+    private Duration recencyHalfLife = RECENCY_HALF_LIFE_DEFAULT;
+
+    private Builder() {}
 
     private Builder(SearchSettings from) {
-      this.timeBoost = from.timeBoost;
-      this.keyFtsWeight = from.keyFtsWeight;
-      this.keyVectorWeight = from.keyVectorWeight;
-      this.speakerBoost = from.speakerBoost;
-      this.sessionBoost = from.sessionBoost;
       this.fusion = from.fusion;
       this.vectorFloor = from.vectorFloor;
       this.rrfK = from.rrfK;
@@ -311,6 +365,14 @@ public final class SearchSettings {
       this.priorityBonus = from.priorityBonus;
       this.embedTimeout = from.embedTimeout;
       this.channelDepth = from.channelDepth;
+      this.timeBoost = from.timeBoost;
+      this.keyFtsWeight = from.keyFtsWeight;
+      this.keyVectorWeight = from.keyVectorWeight;
+      this.speakerBoost = from.speakerBoost;
+      this.sessionBoost = from.sessionBoost;
+      this.termCoverage = from.termCoverage;
+      this.recencyBoost = from.recencyBoost;
+      this.recencyHalfLife = from.recencyHalfLife;
     }
 
     /**
@@ -492,6 +554,37 @@ public final class SearchSettings {
     }
 
     /**
+     * The full-text term-coverage floor (see {@link SearchSettings#termCoverage()}).
+     *
+     * @param share within [0, 1]; 0 needs one query term, as without a floor
+     * @return this builder
+     * @throws InvalidInputException when the share is out of range
+     */
+    public Builder termCoverage(double share) {
+      this.termCoverage = unit("termCoverage", share);
+      return this;
+    }
+
+    /**
+     * The recency bonus (see {@link SearchSettings#recencyBoost()}).
+     *
+     * @param boost within [0, 1]; 0 turns it off
+     * @param halfLife the age at which the bonus is half its full value, positive
+     * @return this builder
+     * @throws InvalidInputException when the boost is out of range or the half-life is not positive
+     * @throws NullPointerException when {@code halfLife} is null
+     */
+    public Builder recencyBoost(double boost, Duration halfLife) {
+      Objects.requireNonNull(halfLife, "halfLife");
+      if (halfLife.isNegative() || halfLife.isZero()) {
+        throw new InvalidInputException("recencyHalfLife", "must be positive, was " + halfLife);
+      }
+      this.recencyBoost = unit("recencyBoost", boost);
+      this.recencyHalfLife = halfLife;
+      return this;
+    }
+
+    /**
      * The settings.
      *
      * @return the settings
@@ -501,8 +594,7 @@ public final class SearchSettings {
       if (ftsWeight + vectorWeight == 0) {
         throw new InvalidInputException("ftsWeight", "channel weights must not both be 0");
       }
-      return new SearchSettings(fusion, vectorFloor, rrfK, ftsWeight, vectorWeight, priorityBonus, embedTimeout, channelDepth,
-          timeBoost, keyFtsWeight, keyVectorWeight, speakerBoost, sessionBoost);
+      return new SearchSettings(this);
     }
 
     private static double unit(String name, double v) {

@@ -23,6 +23,9 @@ class SearchSettingsTest {
     assertThat(d.rrfK()).isEqualTo(60);
     assertThat(d.channelDepth()).isEqualTo(200);
     assertThat(d.embedTimeout()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(d.termCoverage()).isZero();
+    assertThat(d.recencyBoost()).isZero();
+    assertThat(d.recencyHalfLife()).isEqualTo(Duration.ofDays(180));
     assertThat(SearchSettings.builder().build()).isEqualTo(d).hasSameHashCodeAs(d);
   }
 
@@ -47,6 +50,12 @@ class SearchSettingsTest {
     assertThat(s.toBuilder().fusion(SearchSettings.Fusion.SCORE).build().fusion()).isEqualTo(SearchSettings.Fusion.SCORE);
     assertThat(s.toBuilder().channelDepth(300).build().channelDepth()).isEqualTo(300);
     assertThat(s.toBuilder().embedTimeout(Duration.ofSeconds(5)).build().embedTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(s.toBuilder().termCoverage(0.5).build().termCoverage()).isEqualTo(0.5);
+    SearchSettings recent = s.toBuilder().recencyBoost(0.04, Duration.ofDays(30)).build();
+    assertThat(recent.recencyBoost()).isEqualTo(0.04);
+    assertThat(recent.recencyHalfLife()).isEqualTo(Duration.ofDays(30));
+    assertThat(recent).isNotEqualTo(s);
+    assertThat(recent.toBuilder().build()).isEqualTo(recent).hasSameHashCodeAs(recent);
     assertThat(s.toBuilder().build()).isEqualTo(s);
     assertThat(s).isNotEqualTo(SearchSettings.defaults());
     assertThat(s.toString()).contains("RECIPROCAL_RANK", "rrfK=10");
@@ -64,6 +73,12 @@ class SearchSettingsTest {
     assertField(() -> b.embedTimeout(Duration.ZERO), "embedTimeout");
     assertField(() -> b.channelDepth(5), "channelDepth");
     assertField(() -> SearchSettings.builder().ftsWeight(0).vectorWeight(0).build(), "ftsWeight");
+    assertField(() -> b.termCoverage(1.01), "termCoverage");
+    assertField(() -> b.termCoverage(Double.NaN), "termCoverage");
+    assertField(() -> b.recencyBoost(-0.1, Duration.ofDays(1)), "recencyBoost");
+    assertField(() -> b.recencyBoost(0.04, Duration.ZERO), "recencyHalfLife");
+    assertField(() -> b.recencyBoost(0.04, Duration.ofDays(-1)), "recencyHalfLife");
+    assertThatThrownBy(() -> b.recencyBoost(0.04, null)).isInstanceOf(NullPointerException.class);
     assertThatThrownBy(() -> b.fusion(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("fusion");
     assertThatThrownBy(() -> b.embedTimeout(null)).isInstanceOf(NullPointerException.class);
     // nothing was changed by the failed calls

@@ -19,6 +19,7 @@ import dev.engram.spi.MemoryStore;
 import dev.engram.spi.Reranker;
 import dev.engram.spi.ScoredEntry;
 import dev.engram.spi.StoreCapability;
+import dev.engram.spi.TextAnalysis;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * versions is completed first ({@link Reindex#repaired}).
  *
  * <p>Full-text admission: a version must contain at least one query term (after stopword removal;
- * stores stem). Vector admission: best cosine over the version's views at or above the floor (the
+ * stores stem), or the {@link SearchSettings#termCoverage()} share of them when that is higher. Vector admission: best cosine over the version's views at or above the floor (the
  * settings' or the embedder profile's). Hybrid: by default each channel's scores scaled into (0, 1] over
  * its candidates and summed with the channel weights ({@link SearchSettings.Fusion#SCORE}), or
  * {@code Σ weight / (k + rank)} ({@link SearchSettings.Fusion#RECIPROCAL_RANK}), over the channels that
@@ -146,18 +147,21 @@ final class SearchService {
    *       told a week later), only reorders;
    *   <li>speaker ({@link SearchSettings#speakerBoost()}): the query names the speaker of the hit;
    *   <li>session ({@link SearchSettings#sessionBoost()}): the hit's session (its {@code source}) holds a
-   *       share of the best {@value #SESSION_WINDOW} fused hits.
+   *       share of the best {@value #SESSION_WINDOW} fused hits;
+   *   <li>recency ({@link SearchSettings#recencyBoost()}): the newer the hit, the larger its share, halving
+   *       every {@link SearchSettings#recencyHalfLife()}.
    * </ul>
    */
   private SearchResult timeBoosted(Grants grants, SearchRequest request) {
     java.util.Optional<TimeReferences.Interval> when = java.util.Optional.empty();
+    java.time.Instant now = request.referenceTime() != null ? request.referenceTime() : clock.instant();
     if (settings.timeBoost() > 0) {
-      java.time.Instant reference = request.referenceTime() != null ? request.referenceTime() : clock.instant();
-      when = TimeReferences.find(request.query(), reference);
+      when = TimeReferences.find(request.query(), now);
     }
     boolean speakers = settings.speakerBoost() > 0;
     boolean sessions = settings.sessionBoost() > 0;
-    if (when.isEmpty() && !speakers && !sessions) {
+    boolean recency = settings.recencyBoost() > 0;
+    if (when.isEmpty() && !speakers && !sessions && !recency) {
       return fusedSearch(grants, request);
     }
     int wide = Math.min(SearchRequest.MAX_LIMIT, Math.max(request.limit(), settings.channelDepth()));
@@ -190,12 +194,25 @@ final class SearchService {
       if (sessions && h.entry().source() != null) {
         add += settings.sessionBoost() * best * sessionCounts.getOrDefault(h.entry().source(), 0) / window;
       }
+      if (recency) {
+        add += settings.recencyBoost() * best * recencyShare(h.entry(), now);
+      }
       out.add(add == 0 ? h
           : new SearchHit(h.entry(), h.score() + add, h.matchedBy(), h.ftsRank(), h.vectorRank(), h.cosine()));
     }
     out.sort(Fusion::byScore);
     List<SearchHit> kept = out.size() > request.limit() ? List.copyOf(out.subList(0, request.limit())) : out;
     return new SearchResult(fused.requested(), fused.used(), kept, fused.fallbackReason(), fused.warnings());
+  }
+
+  /**
+   * {@code 2^(-age / half-life)}: 1 for a version as old as {@code now} or newer, ½ at one half-life. The age
+   * runs from the version's event time, else from when it was written.
+   */
+  private double recencyShare(MemoryEntry e, java.time.Instant now) {
+    java.time.Instant at = e.occurredAt() != null ? e.occurredAt() : e.updatedAt();
+    double age = Math.max(0, java.time.Duration.between(at, now).toMillis());
+    return Math.pow(2, -age / settings.recencyHalfLife().toMillis());
   }
 
   /** Null when {@code answer} holds only hits of {@code given}, each at most once; else what is wrong. */
@@ -390,7 +407,43 @@ final class SearchService {
   }
 
   private List<ScoredEntry> ftsChannel(Grants grants, String query, Set<String> topics, SearchRequest request, int depth) {
-    return admitted(grants, readFullText(grants, query, topics, request, depth), request);
+    return covering(query, admitted(grants, readFullText(grants, query, topics, request, depth), request), null);
+  }
+
+  /**
+   * The hits holding at least the {@link SearchSettings#termCoverage()} share of the query's distinct terms
+   * (at least one), in their order: all of them when the floor is 0. {@code keys} null counts the terms of a
+   * hit's own fields, else of its retrieval keys.
+   */
+  private List<ScoredEntry> covering(String query, List<ScoredEntry> hits,
+      java.util.@Nullable Map<String, List<String>> keys) {
+    if (settings.termCoverage() == 0 || hits.isEmpty()) {
+      return hits;
+    }
+    Set<String> wanted = new HashSet<>(FullTextQuery.terms(query));
+    int need = Math.max(1, (int) Math.ceil(settings.termCoverage() * wanted.size() - 1e-9));
+    if (need <= 1) {
+      return hits;
+    }
+    List<ScoredEntry> out = new ArrayList<>(hits.size());
+    for (ScoredEntry s : hits) {
+      Set<String> held = new HashSet<>();
+      if (keys == null) {
+        TextAnalysis.Fields f = TextAnalysis.fields(s.entry());
+        for (List<String> field : List.of(f.content(), f.glossary(), f.disclosure(), f.topics())) {
+          held.addAll(field);
+        }
+      } else {
+        for (String key : keys.getOrDefault(s.entry().versionId(), List.of())) {
+          held.addAll(TextAnalysis.terms(key));
+        }
+      }
+      held.retainAll(wanted);
+      if (held.size() >= need) {
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   private List<ScoredEntry> readFullText(Grants grants, String query, Set<String> topics, SearchRequest request,
@@ -431,7 +484,7 @@ final class SearchService {
     }
     if (limit < depth) {
       List<ScoredEntry> read = readFullText(grants, query, topics, request, limit);
-      List<ScoredEntry> first = admitted(grants, read, request);
+      List<ScoredEntry> first = covering(query, admitted(grants, read, request), null);
       if (first.size() == limit || read.size() < limit) {
         return ftsHits(first, limit);
       }
@@ -463,6 +516,13 @@ final class SearchService {
       List<ScoredEntry> keys = terms.isEmpty() ? List.of() : admitted(grants, store.searchKeys(grants.visibleScopes(),
           new FullTextQuery(terms, topics, request.types(), request.occurredFrom(), request.occurredTo()), depth),
           request);
+      if (settings.termCoverage() > 0 && !keys.isEmpty()) {
+        List<String> ids = new ArrayList<>(keys.size());
+        for (ScoredEntry k : keys) {
+          ids.add(k.entry().versionId());
+        }
+        keys = covering(query, keys, store.keysOf(ids));
+      }
       arms.add(Fusion.Arm.ofText(SearchChannel.KEY_FTS, keys, settings.keyFtsWeight()));
     }
     return arms;

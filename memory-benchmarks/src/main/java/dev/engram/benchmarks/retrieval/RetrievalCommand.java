@@ -127,6 +127,9 @@ public final class RetrievalCommand {
     to.println("  --key-vector-weight W  weight of the vector arm over retrieval keys (0 = off)");
     to.println("  --speaker-boost B      boost of hits said by a participant the question names, 0..1");
     to.println("  --session-boost B      boost of hits from sessions holding strong hits, 0..1");
+    to.println("  --term-coverage S      share of the question's terms a full-text hit must hold, 0..1 (default 0)");
+    to.println("  --recency-boost B      recency bonus, 0..1 (default 0; 0.04 when only the half-life is given)");
+    to.println("  --recency-half-life-days D  half-life of the recency bonus in days (default 180)");
     to.println("  --dump-scores FILE     also write every hit's score, channel ranks and cosine (for offline fusion)");
   }
 
@@ -146,7 +149,8 @@ public final class RetrievalCommand {
     }
     Set<String> known = Set.of("data", "mode", "out", "k", "store", "db", "threads", "embedding-cache", "embedder",
         "captions", "fts-weight", "vector-weight", "rrf-k", "depth", "floor", "embed-timeout", "dump-scores", "fusion", "time-boost",
-        "key-fts-weight", "key-vector-weight", "speaker-boost", "session-boost");
+        "key-fts-weight", "key-vector-weight", "speaker-boost", "session-boost", "term-coverage", "recency-boost",
+        "recency-half-life-days");
     for (String key : a.keySet()) {
       if (!known.contains(key)) {
         throw new UsageException("unknown option --" + key);
@@ -211,6 +215,13 @@ public final class RetrievalCommand {
       }
       if (a.containsKey("session-boost")) {
         settings.sessionBoost(doubleOpt(a, "session-boost", 0));
+      }
+      if (a.containsKey("term-coverage")) {
+        settings.termCoverage(doubleOpt(a, "term-coverage", 0));
+      }
+      if (a.containsKey("recency-boost") || a.containsKey("recency-half-life-days")) {
+        settings.recencyBoost(doubleOpt(a, "recency-boost", 0.04),
+            Duration.ofDays(intOpt(a, "recency-half-life-days", 180, 1, 100_000)));
       }
       if (a.containsKey("embed-timeout")) {
         settings.embedTimeout(Duration.ofMillis(intOpt(a, "embed-timeout", 0, 1, 600_000)));
