@@ -56,6 +56,7 @@ public final class EngramBuilder {
   private @Nullable Executor embeddingExecutor;
   private @Nullable Executor scanExecutor;
   private @Nullable Boolean quantizedVectorScan;
+  private @Nullable Boolean backgroundVectorCompletion;
   private java.util.@Nullable Set<ReviewKind> reviewed;
   private boolean built;
 
@@ -289,6 +290,25 @@ public final class EngramBuilder {
   }
 
   /**
+   * Whether a search that finds a scope lacking the embedder's vectors for more versions than it completes
+   * itself (16: a writer without the embedder, such as a CLI or an MCP server started without one, filled
+   * it) queues their completion on one background thread of the engine (default true). The scope is
+   * searched by full text, and the search says so in its warnings, until that is done; then by vectors
+   * again, with nobody calling {@link EngramOperator#reindex reindex}. One scope is completed at a time, in
+   * batches of 32 versions, each batch stored as it is embedded; {@link Engram#close()} stops it. False
+   * leaves such a scope to {@code reindex} (for an embedder billed per call, say).
+   *
+   * @param complete true to complete in the background
+   * @return this builder
+   * @throws IllegalStateException if the setting was already given or the builder was used
+   */
+  public EngramBuilder backgroundVectorCompletion(boolean complete) {
+    requireUnset("backgroundVectorCompletion", this.backgroundVectorCompletion);
+    this.backgroundVectorCompletion = complete;
+    return this;
+  }
+
+  /**
    * Which model-made changes wait in the {@link Engram#review() review inbox} for a person instead of
    * applying at once. New experience always waits ({@link ReviewKind#EXPERIENCE} may be named, and changes
    * nothing); {@link ReviewKind#CURATION} makes {@code curate} queue its ops (memory stays unchanged until
@@ -353,7 +373,8 @@ public final class EngramBuilder {
         searchSettings != null ? searchSettings : SearchSettings.defaults(),
         reranker,
         new EngineConfig.Vectors(vectorCacheBytes != null ? vectorCacheBytes : DEFAULT_VECTOR_CACHE_BYTES,
-            embeddingExecutor, scanExecutor, quantizedVectorScan == null || quantizedVectorScan),
+            embeddingExecutor, scanExecutor, quantizedVectorScan == null || quantizedVectorScan,
+            backgroundVectorCompletion == null || backgroundVectorCompletion),
         reviewed == null ? java.util.Set.of() : reviewed);
     return new MemoryEngine(store, reasoner, config, ownsStore);
   }

@@ -58,10 +58,12 @@ public record EngineConfig(
    * @param embeddingExecutor where query and write-time embeddings run; null: a bounded pool of daemon threads
    * @param scanExecutor where slices of large vector scans run; null: a small pool of daemon threads
    * @param quantized whether large vector scans pick candidates by one-bit copies before the exact rescoring
+   * @param backgroundCompletion whether a search queues the completion of a scope lacking many vectors on a
+   *     background thread
    */
   public record Vectors(
       long cacheBytes, java.util.concurrent.@Nullable Executor embeddingExecutor,
-      java.util.concurrent.@Nullable Executor scanExecutor, boolean quantized) {
-    public static final Vectors DEFAULTS = new Vectors(VectorIndex.DEFAULT_CACHE_BYTES, null, null, true);
+      java.util.concurrent.@Nullable Executor scanExecutor, boolean quantized, boolean backgroundCompletion) {
+    public static final Vectors DEFAULTS = new Vectors(VectorIndex.DEFAULT_CACHE_BYTES, null, null, true, true);
   }
 }

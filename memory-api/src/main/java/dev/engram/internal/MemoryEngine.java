@@ -114,7 +114,7 @@ public final class MemoryEngine implements Engram {
     this.embeddings = config.embedder() == null ? null
         : new Embeddings(config.embedder(), config.search().embedTimeout(), vc.embeddingExecutor());
     this.vectorIndex = new VectorIndex(store, vc.cacheBytes(), vc.scanExecutor(), vc.quantized());
-    this.reindex = new Reindex(store, reasoner, embeddings, vectorIndex);
+    this.reindex = new Reindex(store, reasoner, embeddings, vectorIndex, vc.backgroundCompletion());
     this.search = new SearchService(store, config.search(), embeddings, vectorIndex, reindex, config.reranker(),
         config.clock());
     this.contexts = new PreparedContexts(store, search);
@@ -672,7 +672,8 @@ public final class MemoryEngine implements Engram {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      // the threads the engine started (embedding, scan slices); executors handed in stay as they are
+      // the threads the engine started (vector completion, embedding, scan slices); executors handed in stay as they are
+      reindex.close();
       if (embeddings != null) {
         embeddings.close();
       }

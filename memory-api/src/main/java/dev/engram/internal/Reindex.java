@@ -41,8 +41,15 @@ final class Reindex {
   private final Reasoner reasoner;
   private final @Nullable Embeddings embeddings;
   private final VectorIndex vectors;
+  /** The scopes whose completion is queued or running on {@link #repairs}; also the lock for it. */
+  private final Set<String> completing = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private java.util.concurrent.@Nullable ExecutorService repairs;
+  private volatile boolean closed;
+  private final boolean background;
 
-  Reindex(MemoryStore store, Reasoner reasoner, @Nullable Embeddings embeddings, VectorIndex vectors) {
+  Reindex(MemoryStore store, Reasoner reasoner, @Nullable Embeddings embeddings, VectorIndex vectors,
+      boolean background) {
+    this.background = background;
     this.store = store;
     this.reasoner = reasoner;
     this.embeddings = embeddings;
@@ -68,14 +75,18 @@ final class Reindex {
    * {@code blocks} with the vectors of the scopes that lack only a few ({@value #REPAIR_MAX} versions at
    * most: a write whose embedding failed or was late, or a writer without the embedder) completed first, on
    * the searching thread: a scope is then searched by vectors again instead of by full text until someone
-   * calls reindex. A scope lacking more, or whose completion fails, is returned as it was (and the search
-   * says so in its warnings). Needs an embedder: a search only asks when one is configured.
+   * calls reindex. A scope lacking more is queued for completion in the background ({@link #completeLater})
+   * and returned as it was, as is one whose completion fails (the search says so in its warnings). Needs an
+   * embedder: a search only asks when one is configured.
    */
   List<VectorBlock> repaired(List<VectorBlock> blocks) {
     Embeddings with = java.util.Objects.requireNonNull(embeddings, "embeddings");
     List<VectorBlock> out = null;
     for (int i = 0; i < blocks.size(); i++) {
       VectorBlock b = blocks.get(i);
+      if (b.missing > REPAIR_MAX && background) {
+        completeLater(with, b.scope);
+      }
       if (b.missing == 0 || b.missing > REPAIR_MAX) {
         continue;
       }
@@ -93,6 +104,64 @@ final class Reindex {
       out.set(i, vectors.block(b.scope, with.profile().id(), with.profile().dimension(), store.vectorEpoch()));
     }
     return out == null ? blocks : out;
+  }
+
+  /**
+   * Queues the completion of {@code scope}'s missing vectors on the one background thread, unless it is
+   * queued or running already: a scope lacking more than {@value #REPAIR_MAX} (a writer without the embedder
+   * filled it) is searched by full text until it is done, then by vectors again, without anyone calling
+   * reindex. A failure is logged; the next search that finds the gap queues it again.
+   */
+  private void completeLater(Embeddings with, String scope) {
+    if (closed || !completing.add(scope)) {
+      return;
+    }
+    try {
+      repairs().execute(() -> {
+        try {
+          int n = reindexScope(with, scope);
+          LOG.info("Completed the missing {} vectors of {} versions in {} in the background", with.profile().id(), n,
+              scope);
+        } catch (RuntimeException e) {
+          if (!closed) {
+            LOG.warn("Could not complete the missing vectors of {} in the background ({}); it is searched by full"
+                + " text only until reindex or a later search completes them", scope, e.getClass().getName());
+          }
+        } finally {
+          completing.remove(scope);
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      completing.remove(scope);
+    }
+  }
+
+  /** Whether a search queues the completion of a scope lacking many vectors ({@link #repaired}). */
+  boolean completesInBackground() {
+    return background;
+  }
+
+  private java.util.concurrent.ExecutorService repairs() {
+    synchronized (completing) {
+      if (repairs == null) {
+        java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(1, 1, 30,
+            java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
+            Embeddings.daemonThreads("engram-vector-repair-"));
+        pool.allowCoreThreadTimeOut(true);
+        repairs = pool;
+      }
+      return repairs;
+    }
+  }
+
+  /** Stops the background completion: what is queued is dropped, a running one ends at its next store call. */
+  void close() {
+    closed = true;
+    synchronized (completing) {
+      if (repairs != null) {
+        repairs.shutdownNow();
+      }
+    }
   }
 
   /** Embeds what {@code scope}'s active versions lack (content views and retrieval keys); returns how many got vectors. */

@@ -323,7 +323,11 @@ final class SearchService {
       VectorBlock b = incomplete.get(i);
       sb.append(i == 0 ? "" : ", ").append(b.missing).append(" active entries in ").append(b.scope);
     }
-    return sb.append(" have no ").append(embeddings.profile().id()).append(" vector (call reindex)").toString();
+    sb.append(" have no ").append(embeddings.profile().id()).append(" vector");
+    // a scope lacking more than a search completes itself was queued for completion by Reindex.repaired
+    boolean background = reindex.completesInBackground()
+        && incomplete.stream().allMatch(b -> b.missing > Reindex.REPAIR_MAX);
+    return sb.append(background ? " (being completed in the background)" : " (call reindex)").toString();
   }
 
   /** Logs an incomplete-vectors note at WARN once until the note changes. */

@@ -126,7 +126,8 @@ public abstract class VectorsContract extends ContractSupport {
   @Test
   void aGapInASharedScopeIsJudgedForThatScopeOnly() {
     HashingEmbedder embedder = new HashingEmbedder();
-    Engram engram = newEngram(new DeterministicReasoner(), b -> b.embedder(embedder));
+    // the gap stays until reindex (manyVersionsWithoutVectorsAreCompletedInTheBackground has the default)
+    Engram engram = newEngram(new DeterministicReasoner(), b -> b.embedder(embedder).backgroundVectorCompletion(false));
     seed(engram);
     embedder.failing(true);
     MemoryEntry shared = write(engram, APP, "Tuesday planning notes are shared with every team.", "schedule").entry();
@@ -178,6 +179,38 @@ public abstract class VectorsContract extends ContractSupport {
     assertThat(r.hits()).filteredOn(h -> h.entry().entryId().equals(gap.entryId())).singleElement()
         .satisfies(h -> assertThat(h.matchedBy()).contains(SearchChannel.VECTOR));
     assertThat(store.countActiveWithoutVectors("app/user/u1", embedder.profile().id())).isZero();
+  }
+
+  /**
+   * A writer without the embedder left more versions without vectors than a search completes itself: the
+   * search says the scope is being completed in the background, and once that is done the scope is searched
+   * by vectors again, with nobody calling reindex.
+   */
+  @Test
+  void manyVersionsWithoutVectorsAreCompletedInTheBackground() throws InterruptedException {
+    MemoryStore store = createStore();
+    Engram without = newEngram(store, new DeterministicReasoner(), b -> b);
+    for (int i = 0; i < 40; i++) {
+      write(without, U1, "Ledger note " + i + ": quarterly taxes of client " + (char) ('a' + i % 26) + ".", "finance");
+    }
+    HashingEmbedder embedder = new HashingEmbedder();
+    Engram engram = newEngram(store, new DeterministicReasoner(), b -> b.embedder(embedder));
+    assertThat(store.countActiveWithoutVectors("app/user/u1", embedder.profile().id())).isEqualTo(40);
+
+    SearchResult first = search(engram, U1, "quarterly taxes", SearchMode.AUTO);
+    assertThat(first.used()).isEqualTo(SearchMode.FTS);
+    assertThat(first.hits()).isNotEmpty();
+    assertThat(first.warnings()).anySatisfy(w -> assertThat(w).contains("40 active entries in app/user/u1")
+        .contains("being completed in the background"));
+
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (store.countActiveWithoutVectors("app/user/u1", embedder.profile().id()) > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(store.countActiveWithoutVectors("app/user/u1", embedder.profile().id())).isZero();
+    SearchResult later = search(engram, U1, "quarterly taxes", SearchMode.AUTO);
+    assertThat(later.used()).isEqualTo(SearchMode.HYBRID);
+    assertThat(later.warnings()).isEmpty();
   }
 
   // ---- stalled embedders
@@ -285,7 +318,8 @@ public abstract class VectorsContract extends ContractSupport {
     MemoryStore store = createStore();
     HashingEmbedder failingForWriter = new HashingEmbedder();
     Engram writer = newEngram(store, new DeterministicReasoner(), b -> b.embedder(failingForWriter));
-    Engram reader = newEngram(store, new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder()));
+    Engram reader = newEngram(store, new DeterministicReasoner(), b -> b.embedder(new HashingEmbedder())
+        .backgroundVectorCompletion(false));
     seed(writer);
     failingForWriter.failing(true);
     // more versions than a search completes by itself, so the reader waits for the writer's reindex

@@ -388,7 +388,7 @@ class SqliteMemoryStoreTest {
         SqliteMemoryStore b = new SqliteMemoryStore(dir.resolve("shared.db"));
         Engram writer = Engram.builder().store(a).reasoner(new DeterministicReasoner()).embedder(writerEmbedder).build();
         Engram reader = Engram.builder().store(b).reasoner(new DeterministicReasoner())
-            .embedder(new dev.engram.test.HashingEmbedder()).build()) {
+            .embedder(new dev.engram.test.HashingEmbedder()).backgroundVectorCompletion(false).build()) {
       writer.write(u1, "The team meets every Tuesday morning for planning.");
       writerEmbedder.failing(true);
       assertThat(writer.write(u1, "Quarterly taxes are filed by the accountant.").vectorsMissing()).isTrue();
