@@ -37,12 +37,13 @@ class JavadocTest {
   private static final String NOT_API =
       "-dev.engram.internal,-dev.engram.internal.*,-dev.engram.json,-dev.engram.http";
 
+  /** The published modules this module depends on (its pom), so their dependencies are on the class path. */
   @ParameterizedTest
   @ValueSource(strings = {
       "memory-api", "memory-reasoner", "memory-embeddings-onnx", "memory-embeddings-e5", "memory-embeddings-minilm",
       "memory-embeddings-http", "memory-test", "memory-store-tck", "memory-store-inmemory", "memory-store-sqlite",
       "memory-store-postgres", "memory-agent", "memory-mcp", "memory-cli", "memory-spring-ai",
-      "memory-spring-boot-starter", "memory-langchain4j"})
+      "memory-spring-boot-starter", "memory-langchain4j", "memory-observation"})
   void everyPublishedTypeAndMemberIsDocumented(String module, @TempDir Path out) throws IOException {
     Path root = Path.of("").toAbsolutePath().getParent();
     Path main = root.resolve(module).resolve("src/main/java");
