@@ -86,6 +86,8 @@ public record CurateReport(
    * @param rejected the operations rejected, with the reason
    * @param topicsRemaining dirty pairs left for a later call, {@code >= 0}
    * @param runId the run id, or null when nothing was applied
+   * @param pending the curation ops queued for review instead of applied, one {@link ReviewKind#CURATION}
+   *     item each; empty when review is off for curation
    * @throws NullPointerException when a list or an element of one is null
    * @throws InvalidInputException when {@code topicsRemaining} is negative
    */

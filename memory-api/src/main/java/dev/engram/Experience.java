@@ -64,6 +64,24 @@ public record Experience(
   /**
    * Validates and copies the components.
    *
+   * @param experienceId stable across versions
+   * @param versionId identifies exactly this version
+   * @param version 1, 2, … within the experience; at least 1
+   * @param previousVersionId the version this one replaced, or null for version 1
+   * @param scope the namespace the experience lives in
+   * @param situation the task and its circumstances
+   * @param action what was done
+   * @param outcome how it turned out
+   * @param lesson what to do (or avoid) next time
+   * @param evidence ids of the captured sources it rests on
+   * @param status active, superseded or retired
+   * @param actor who made this version, or null
+   * @param reason why, or null
+   * @param reviewItemId the review item whose approval made this version, or null when written directly
+   * @param createdAt when this version was made
+   * @param updatedAt when this version was made or its status last changed
+   * @throws NullPointerException when a component that may not be null is null, or {@code evidence} holds
+   *     a null
    * @throws InvalidInputException when {@code version} is below 1
    */
   public Experience {

@@ -19,6 +19,11 @@ public record ExperienceCitation(String scope, String experienceId, String versi
   /**
    * Validates the components.
    *
+   * @param scope the experience's scope
+   * @param experienceId the experience
+   * @param versionId exactly this version
+   * @param version its number within the experience, at least 1
+   * @throws NullPointerException when {@code scope}, {@code experienceId} or {@code versionId} is null
    * @throws InvalidInputException when {@code version} is below 1
    */
   public ExperienceCitation {

@@ -30,6 +30,22 @@ import org.jspecify.annotations.Nullable;
  */
 public record FlushReport(List<String> scopes, int windows, int appended, int updated, int deduped, int skipped, int lost,
     List<Failure> failures, List<Rejected> rejected, List<ReviewItem> pending) {
+  /**
+   * Copies the lists.
+   *
+   * @param scopes the scopes whose cursor moved, in the order processed
+   * @param windows windows committed
+   * @param appended new entries
+   * @param updated new versions of entries at a path a candidate named
+   * @param deduped candidates whose canonical content the scope already held
+   * @param skipped records of the committed windows that no candidate cites
+   * @param lost windows another flusher committed first
+   * @param failures windows that were not committed
+   * @param rejected candidates the commit refused
+   * @param pending the memories queued for review instead of committed; empty when review is off for
+   *     extraction
+   * @throws NullPointerException when a list or an element of one is null
+   */
   public FlushReport {
     scopes = List.copyOf(scopes);
     failures = List.copyOf(failures);

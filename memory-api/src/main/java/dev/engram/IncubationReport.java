@@ -22,7 +22,17 @@ import java.util.List;
 public record IncubationReport(
     boolean reasonerIncubates, List<String> scopes, int windows, int outcomes, List<ReviewItem> pending,
     List<FlushReport.Failure> failures) {
-  /** Validates and copies the components. */
+  /**
+   * Copies the lists.
+   *
+   * @param reasonerIncubates false when the reasoner does not incubate experience
+   * @param scopes the scopes whose incubation cursor moved, in the order processed
+   * @param windows windows committed
+   * @param outcomes captured task outcomes the committed windows showed the reasoner
+   * @param pending the pending experience items queued for review, in order
+   * @param failures windows that were not committed
+   * @throws NullPointerException when a list or an element of one is null
+   */
   public IncubationReport {
     scopes = List.copyOf(scopes);
     pending = List.copyOf(pending);

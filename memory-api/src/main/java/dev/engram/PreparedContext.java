@@ -27,6 +27,7 @@ public record PreparedContext(
   /** The most active experience candidates a context looks at before it picks its items. */
   public static final int EXPERIENCE_CANDIDATES = 8;
 
+  /** Whether a context rendered anything. */
   public enum Status {
     /** Something visible matched and was rendered into {@code content}. */
     READY,
@@ -35,13 +36,15 @@ public record PreparedContext(
   }
 
   /**
-   * Checks the status and copies the citations.
+   * Checks the status and copies the citation lists.
    *
    * @param status whether anything was rendered
    * @param content the rendered text, or null
    * @param contentBytes the UTF-8 length of {@code content}
-   * @param citations the exact version of every rendered item, in render order
-   * @throws NullPointerException when {@code status} or {@code citations} (or a citation) is null
+   * @param citations the exact version of every rendered entry, in render order
+   * @param experience the exact version of every rendered experience, in render order
+   * @throws NullPointerException when {@code status}, {@code citations} or {@code experience} (or an element
+   *     of one) is null
    */
   public PreparedContext {
     Objects.requireNonNull(status, "status");

@@ -18,7 +18,15 @@ import org.jspecify.annotations.Nullable;
  * @param after its value after approval, or null when approval removes or supersedes it
  */
 public record ReviewChange(String subject, String field, @Nullable String before, @Nullable String after) {
-  /** Checks the components are present. */
+  /**
+   * Checks the components are present.
+   *
+   * @param subject what changes
+   * @param field the field of {@code subject} that changes
+   * @param before its current value, or null
+   * @param after its value after approval, or null
+   * @throws NullPointerException when {@code subject} or {@code field} is null
+   */
   public ReviewChange {
     Objects.requireNonNull(subject, "subject");
     Objects.requireNonNull(field, "field");

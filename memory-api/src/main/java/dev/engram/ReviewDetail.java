@@ -17,7 +17,14 @@ import java.util.Objects;
  *     changed or is gone since it was queued), empty when none
  */
 public record ReviewDetail(ReviewItem item, List<ReviewChange> changes, List<String> warnings) {
-  /** Validates and copies the components. */
+  /**
+   * Validates and copies the components.
+   *
+   * @param item the item
+   * @param changes what approval would change, field by field
+   * @param warnings what makes approval likely to fail or differ from the proposal, empty when none
+   * @throws NullPointerException when {@code item} or a list (or an element of one) is null
+   */
   public ReviewDetail {
     Objects.requireNonNull(item, "item");
     changes = List.copyOf(changes);

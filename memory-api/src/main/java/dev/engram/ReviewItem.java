@@ -53,6 +53,21 @@ public record ReviewItem(
   /**
    * Validates and copies the components.
    *
+   * @param id the item's id
+   * @param scope the scope the change would land in
+   * @param kind what the proposal is; must equal {@code proposal.kind()}
+   * @param state pending, approved or rejected
+   * @param version 1 when queued, one more with each revision and with the decision; at least 1
+   * @param proposal what approval would change
+   * @param targets ids of the existing entries the proposal changes
+   * @param evidence ids of the captured sources the proposal rests on
+   * @param proposedBy the step that queued it
+   * @param decidedBy the reviewer who last revised or decided it, or null
+   * @param reason the reviewer's reason, or null
+   * @param results what the approval made, empty until approved
+   * @param createdAt when it was queued
+   * @param updatedAt when it last changed
+   * @throws NullPointerException when a component that may not be null is null, or a list holds a null
    * @throws InvalidInputException when {@code version} is below 1 or {@code kind} is not the proposal's
    */
   public ReviewItem {

@@ -21,7 +21,16 @@ import org.jspecify.annotations.Nullable;
 public record ReviewOutcome(
     ReviewItem item, List<Citation> entries, @Nullable Experience experience, @Nullable String curationRunId,
     List<String> warnings) {
-  /** Validates and copies the components. */
+  /**
+   * Validates and copies the components.
+   *
+   * @param item the item, now approved
+   * @param entries the entry versions the approval made current, in order
+   * @param experience the experience version the approval recorded, or null
+   * @param curationRunId the run id that undoes an approved curation op, or null
+   * @param warnings what the approval could not do as proposed
+   * @throws NullPointerException when {@code item} or a list (or an element of one) is null
+   */
   public ReviewOutcome {
     Objects.requireNonNull(item, "item");
     entries = List.copyOf(entries);

@@ -28,7 +28,15 @@ public sealed interface ReviewProposal {
    * @param lesson what to do next time
    */
   record NewExperience(String situation, String action, String outcome, String lesson) implements ReviewProposal {
-    /** Checks the components are present. */
+    /**
+     * Checks the components are present.
+     *
+     * @param situation the task and its circumstances
+     * @param action what was done
+     * @param outcome how it turned out
+     * @param lesson what to do next time
+     * @throws NullPointerException when a component is null
+     */
     public NewExperience {
       Objects.requireNonNull(situation, "situation");
       Objects.requireNonNull(action, "action");
@@ -49,7 +57,13 @@ public sealed interface ReviewProposal {
    * @param op the op, as proposed (or as revised by a reviewer)
    */
   record Curation(String topic, CurateOp op) implements ReviewProposal {
-    /** Checks the components are present. */
+    /**
+     * Checks the components are present.
+     *
+     * @param topic the topic whose slice the reasoner curated
+     * @param op the op
+     * @throws NullPointerException when a component is null
+     */
     public Curation {
       Objects.requireNonNull(topic, "topic");
       Objects.requireNonNull(op, "op");
@@ -77,7 +91,19 @@ public sealed interface ReviewProposal {
   record Extraction(String content, List<String> topics, EntryType type, @Nullable Instant occurredAt,
       @Nullable String path, @Nullable String disclosure, List<String> glossary, @Nullable String source)
       implements ReviewProposal {
-    /** Checks and copies the components. */
+    /**
+     * Checks and copies the components.
+     *
+     * @param content the memory
+     * @param topics where it is filed
+     * @param type what kind of conclusion it is
+     * @param occurredAt when the remembered thing happened, or null
+     * @param path the address it names, or null
+     * @param disclosure when it should surface, or null
+     * @param glossary words people type when they mean it
+     * @param source the session it was extracted from, or null
+     * @throws NullPointerException when {@code content}, {@code type} or a list (or an element of one) is null
+     */
     public Extraction {
       Objects.requireNonNull(content, "content");
       topics = List.copyOf(topics);

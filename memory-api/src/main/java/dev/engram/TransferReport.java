@@ -22,6 +22,20 @@ import java.util.List;
 public record TransferReport(
     List<String> scopes, int versions, int events, int revisions, int topics, int sources, int experience,
     int reviewItems, boolean dryRun) {
+  /**
+   * Copies the scopes.
+   *
+   * @param scopes the scopes written (export) or to be written (import), in order
+   * @param versions entry versions
+   * @param events history events
+   * @param revisions revisions with their change sets
+   * @param topics topic rows
+   * @param sources captured source records
+   * @param experience experience versions
+   * @param reviewItems review items, pending and decided
+   * @param dryRun true when an import only validated and wrote nothing
+   * @throws NullPointerException when {@code scopes} or one of its elements is null
+   */
   public TransferReport {
     scopes = List.copyOf(scopes);
   }

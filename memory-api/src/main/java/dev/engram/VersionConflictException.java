@@ -11,9 +11,13 @@ package dev.engram;
  */
 public class VersionConflictException extends MemoryException {
   private static final long serialVersionUID = 1L;
+  /** What conflicted: {@code "review item"} or {@code "experience"}. */
   private final String subject;
+  /** The id of the review item or experience. */
   private final String id;
+  /** The version the caller expected. */
   private final long expectedVersion;
+  /** The current version when the conflict was found. */
   private final long actualVersion;
 
   /**

@@ -20,6 +20,14 @@ import org.jspecify.annotations.Nullable;
  *     deletions and failures
  */
 public record FileResult(String text, @Nullable FileError error, @Nullable String contentHash) {
+  /**
+   * Checks the text is present.
+   *
+   * @param text the result text for the model
+   * @param error why the command failed, or null when it succeeded
+   * @param contentHash the SHA-256 (hex) content hash of the file as viewed or as written, or null
+   * @throws NullPointerException when {@code text} is null
+   */
   public FileResult {
     Objects.requireNonNull(text, "text");
   }

@@ -48,6 +48,7 @@ public record EmbedderSpec(String name) {
   /**
    * Checks the name.
    *
+   * @param name the canonical name: a provider's {@link EmbedderProvider#name()}, {@code none} or {@code auto}
    * @throws NullPointerException if {@code name} is null
    * @throws InvalidInputException if {@code name} is blank or not lower case
    */

@@ -18,7 +18,14 @@ import java.util.Objects;
  * @param known active experience of the scope the reasoner may compare with so as not to restate it
  */
 public record IncubateRequest(String scope, List<CapturedSource> window, List<Experience> known) {
-  /** Validates and copies the components. */
+  /**
+   * Validates and copies the components.
+   *
+   * @param scope where the experience will live
+   * @param window the task outcomes after the scope's incubation cursor, in capture order
+   * @param known active experience of the scope the reasoner may compare with
+   * @throws NullPointerException when {@code scope} or a list (or an element of one) is null
+   */
   public IncubateRequest {
     Objects.requireNonNull(scope, "scope");
     window = List.copyOf(window);

@@ -15,7 +15,13 @@ import java.util.Objects;
  * @param score its score
  */
 public record ScoredExperience(Experience experience, double score) {
-  /** Checks the version is present. */
+  /**
+   * Checks the version is present.
+   *
+   * @param experience the version
+   * @param score its score, higher is better
+   * @throws NullPointerException when {@code experience} is null
+   */
   public ScoredExperience {
     Objects.requireNonNull(experience, "experience");
   }

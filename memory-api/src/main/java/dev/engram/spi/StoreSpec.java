@@ -53,6 +53,9 @@ public record StoreSpec(String scheme, String location) {
   /**
    * Checks the components.
    *
+   * @param scheme the scheme, lower case, e.g. {@code "sqlite"}
+   * @param location what follows {@code scheme:}, empty for {@code memory}; not checked here (the
+   *     provider's {@link StoreProvider#normalize} checks it when the spec is parsed or opened)
    * @throws NullPointerException if a component is null
    * @throws InvalidInputException if {@code scheme} is not a lower-case scheme name
    */

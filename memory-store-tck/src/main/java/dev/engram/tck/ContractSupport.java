@@ -98,33 +98,65 @@ public abstract class ContractSupport {
     return engram.write(grants, content, WriteOptions.builder().topicsHint(topics).build());
   }
 
-  /** A rig over a fresh store: an engine with a {@link ScriptedReasoner} and a stepping clock. */
+  /**
+   * A rig over a fresh store: an engine with a {@link ScriptedReasoner} and a stepping clock.
+   *
+   * @return the rig; its engine (and with it the store) is closed after the test
+   */
   protected ScriptedRig rig() {
     return rig(createStore(), b -> b);
   }
 
-  /** A rig over {@code store}: an engine with a {@link ScriptedReasoner}, a stepping clock and {@code settings}. */
+  /**
+   * A rig over {@code store}: an engine with a {@link ScriptedReasoner}, a stepping clock and {@code settings}.
+   *
+   * @param store the store; the rig's engine owns it
+   * @param settings changes to the builder, applied after the clock is set
+   * @return the rig; its engine (and with it the store) is closed after the test
+   */
   protected ScriptedRig rig(MemoryStore store, UnaryOperator<EngramBuilder> settings) {
     ScriptedReasoner reasoner = new ScriptedReasoner();
     return new ScriptedRig(store, newEngram(store, reasoner, Fixtures.clocked(settings)), reasoner);
   }
 
-  /** An engine over a fresh store with the deterministic reasoner and {@code embedder}. */
+  /**
+   * An engine over a fresh store with the deterministic reasoner and {@code embedder}.
+   *
+   * @param embedder the embedder
+   * @return the engine, closed after the test
+   */
   protected Engram withEmbedder(HashingEmbedder embedder) {
     return newEngram(new DeterministicReasoner(), b -> b.embedder(embedder));
   }
 
-  /** A search in {@code mode}. */
+  /**
+   * A search in {@code mode} with no other option.
+   *
+   * @param engram the engine
+   * @param grants the caller's grants
+   * @param query the query text
+   * @param mode the search mode
+   * @return what the search found
+   */
   protected static SearchResult search(Engram engram, Grants grants, String query, SearchMode mode) {
     return engram.search(grants, SearchRequest.builder(query).mode(mode).build());
   }
 
-  /** The hits' contents, in order. */
+  /**
+   * The hits' contents, in order.
+   *
+   * @param r a search result
+   * @return the content of each hit's entry, in hit order
+   */
   protected static List<String> contents(SearchResult r) {
     return r.hits().stream().map(h -> h.entry().content()).toList();
   }
 
-  /** Four entries of {@value Fixtures#S1} on four topics: payments, schedule, preferences, process. */
+  /**
+   * Four entries of {@value Fixtures#S1} on four topics: payments, schedule, preferences, process.
+   *
+   * @param engram the engine to write through
+   */
   protected static void seedFourTopics(Engram engram) {
     Grants u1 = Grants.of(Fixtures.S1);
     write(engram, u1, "Refund webhooks are idempotent by event id.", "payments");
@@ -133,7 +165,16 @@ public abstract class ContractSupport {
     write(engram, u1, "Deploys happen only after the contract tests pass.", "process");
   }
 
-  /** Writes into exactly {@code scope}: the reasoners used here file into the first grant unless told otherwise. */
+  /**
+   * Writes into exactly {@code scope}: the reasoners used here file into the first grant unless told otherwise.
+   *
+   * @param engram the engine
+   * @param scope the scope, which is also the only grant
+   * @param content the text
+   * @param topics the topic hints
+   * @return what the write did
+   * @throws AssertionError when the write did not append a new entry in {@code scope}
+   */
   protected static WriteResult seed(Engram engram, String scope, String content, String... topics) {
     WriteResult r = write(engram, Grants.of(scope), content, topics);
     assertThat(r.outcome()).as("seeding %s", scope).isEqualTo(WriteResult.Outcome.APPENDED);
@@ -141,7 +182,12 @@ public abstract class ContractSupport {
     return r;
   }
 
-  /** Write options with only a per-call write policy. */
+  /**
+   * Write options with only a per-call write policy.
+   *
+   * @param policy the write policy
+   * @return the options
+   */
   protected static WriteOptions policy(WritePolicy policy) {
     return WriteOptions.builder().writePolicy(policy).build();
   }

@@ -22,22 +22,41 @@ public final class Fixtures {
 
   private Fixtures() {}
 
-  /** Engine settings with a fresh {@link SteppingClock}, so timestamps are deterministic. */
+  /**
+   * Engine settings with a fresh {@link SteppingClock}, so timestamps are deterministic.
+   *
+   * @return the settings
+   */
   public static UnaryOperator<EngramBuilder> clocked() {
     return b -> b.clock(new SteppingClock());
   }
 
-  /** {@link #clocked()} plus more settings. */
+  /**
+   * {@link #clocked()} plus more settings.
+   *
+   * @param more further changes to the builder, applied after the clock is set
+   * @return the settings
+   */
   public static UnaryOperator<EngramBuilder> clocked(UnaryOperator<EngramBuilder> more) {
     return b -> more.apply(b.clock(new SteppingClock()));
   }
 
-  /** Write options with these topic hints. */
+  /**
+   * Write options with these topic hints.
+   *
+   * @param topics the topic hints
+   * @return a builder with only the hints set
+   */
   public static WriteOptions.Builder topics(String... topics) {
     return WriteOptions.builder().topicsHint(topics);
   }
 
-  /** SHA-256 of {@code s} in lowercase hex. */
+  /**
+   * SHA-256 of {@code s} in lowercase hex.
+   *
+   * @param s the text, hashed as UTF-8
+   * @return the 64 hex digits of its digest
+   */
   public static String sha256(String s) {
     try {
       return HexFormat.of().formatHex(

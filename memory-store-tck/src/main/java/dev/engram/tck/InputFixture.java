@@ -18,14 +18,23 @@ import org.jspecify.annotations.Nullable;
  * and a retired entry, and one entry in {@code bad/other}, which {@code bad/input} cannot see.
  */
 public final class InputFixture {
+  /** The engine the fixture wrote through. */
   public final Engram engram;
+  /** Grants of {@code bad/input} only. */
   public final Grants grants = Grants.of("bad/input");
+  /** Grants of both {@code bad/input} and {@code bad/other}. */
   public final Grants auditor = Grants.of("bad/input", "bad/other");
+  /** The write of the first entry (path {@code doc/one}, glossary {@code first}), since corrected. */
   public final WriteResult first;
+  /** The first entry's corrected version 2, the live one. */
   public final MemoryEntry firstV2;
+  /** The write of the second entry, live. */
   public final WriteResult second;
+  /** The retired version of the third entry. */
   public final MemoryEntry retired;
+  /** The write of the entry in {@code bad/other}, which {@link #grants} cannot see. */
   public final WriteResult foreign;
+  /** The id of the first entry's creation event. */
   public final String createEventId;
 
   /**

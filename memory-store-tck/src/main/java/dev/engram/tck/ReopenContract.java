@@ -40,7 +40,12 @@ public abstract class ReopenContract extends ContractSupport {
   private static final Grants U1 = Grants.of(S1);
   private static final Instant T0 = Instant.parse("2024-05-08T10:00:00Z");
 
-  /** A second store over the storage of {@code store}, or null when there is no such thing. */
+  /**
+   * A second store over the storage of {@code store}, or null when there is no such thing.
+   *
+   * @param store an open store made by {@link #createStore()}
+   * @return a second store over its storage, or null (the layer is then skipped)
+   */
   protected abstract @Nullable MemoryStore openAgain(MemoryStore store);
 
   @Test

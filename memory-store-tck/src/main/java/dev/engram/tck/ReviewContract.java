@@ -72,7 +72,12 @@ public abstract class ReviewContract extends ContractSupport {
   private static final Grants U2 = Grants.of(S2);
   private static final Instant T0 = Instant.parse("2025-03-04T09:00:00Z");
 
-  /** What {@code store} holds beneath the SPI (see {@link StoredRows}). */
+  /**
+   * What {@code store} holds beneath the SPI (see {@link StoredRows}).
+   *
+   * @param store a store made by {@link #createStore()}
+   * @return its rows at rest
+   */
   protected abstract StoredRows storedRows(MemoryStore store);
 
   private MemoryStore probe;

@@ -142,7 +142,13 @@ public final class ScriptedReasoner implements Reasoner {
     return extractScript.apply(request);
   }
 
-  /** Answers every later incubate request with {@code script}; it may return null, null candidates or throw. */
+  /**
+   * Answers every later incubate request with {@code script}; it may return null, null candidates or throw.
+   *
+   * @param script the answer to each request
+   * @return this reasoner
+   * @throws NullPointerException if {@code script} is null
+   */
   public ScriptedReasoner onIncubate(
       Function<dev.engram.spi.IncubateRequest, List<dev.engram.spi.IncubatedExperience>> script) {
     this.incubateScript = Objects.requireNonNull(script, "script");
@@ -160,7 +166,11 @@ public final class ScriptedReasoner implements Reasoner {
     return incubateScript.apply(request);
   }
 
-  /** Every incubate request received, oldest first. */
+  /**
+   * Every incubate request received, oldest first.
+   *
+   * @return the requests (a copy)
+   */
   public List<dev.engram.spi.IncubateRequest> incubateRequests() {
     return List.copyOf(incubateRequests);
   }
