@@ -49,6 +49,15 @@ public interface MaintenanceRunner extends AutoCloseable {
   String workerId();
 
   /**
+   * The tasks this runner's runs do: those its options turn on that the engine can do ({@link
+   * MaintenanceReport.Task#CURATE} needs a reasoner with a curate step, {@link MaintenanceReport.Task#FLUSH} a
+   * store with sources and a reasoner that extracts). Empty when neither can run: the runs then do nothing.
+   *
+   * @return the tasks, in their order within a run
+   */
+  java.util.Set<MaintenanceReport.Task> tasks();
+
+  /**
    * Whether {@link #close()} was called (directly or by closing the engine).
    *
    * @return true once closed

@@ -144,6 +144,18 @@ final class Maintenance implements MaintenanceRunner {
   }
 
   @Override
+  public Set<MaintenanceReport.Task> tasks() {
+    java.util.EnumSet<MaintenanceReport.Task> out = java.util.EnumSet.noneOf(MaintenanceReport.Task.class);
+    if (curate) {
+      out.add(MaintenanceReport.Task.CURATE);
+    }
+    if (flush) {
+      out.add(MaintenanceReport.Task.FLUSH);
+    }
+    return java.util.Collections.unmodifiableSet(out);
+  }
+
+  @Override
   public boolean isClosed() {
     return closed.get();
   }

@@ -21,11 +21,12 @@ import java.util.UUID;
 final class WorkClaims {
   private WorkClaims() {}
 
-  private static final String UNCLAIMED_DIRTY = "SELECT t.scope, t.topic FROM topics t"
-      + " LEFT JOIN work_claims w ON w.kind = 'DIRTY_TOPIC' AND w.scope = t.scope AND w.topic = t.topic"
-      + " WHERE t.scope IN (SELECT value FROM json_each(?)) AND t.last_write_revision > t.last_curated_revision"
+  /** The dirty pairs of the scopes that no unexpired claim holds, from the dirty_topics list (V12). */
+  private static final String UNCLAIMED_DIRTY = "SELECT d.scope, d.topic FROM dirty_topics d"
+      + " LEFT JOIN work_claims w ON w.kind = 'DIRTY_TOPIC' AND w.scope = d.scope AND w.topic = d.topic"
+      + " WHERE d.scope IN (SELECT value FROM json_each(?))"
       + " AND (w.claimed_until IS NULL OR w.claimed_until <= ?)"
-      + " ORDER BY t.scope, t.topic LIMIT ?";
+      + " ORDER BY d.scope, d.topic LIMIT ?";
   private static final String UNCLAIMED_PENDING = "SELECT s.scope FROM source_state s"
       + " LEFT JOIN work_claims w ON w.kind = 'PENDING_SOURCES' AND w.scope = s.scope AND w.topic = ''"
       + " WHERE s.scope IN (SELECT value FROM json_each(?)) AND s.last_position > s.cursor"
