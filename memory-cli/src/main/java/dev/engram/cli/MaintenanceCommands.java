@@ -44,7 +44,7 @@ final class MaintenanceCommands {
     return "engram-cli-" + ProcessHandle.current().pid();
   }
 
-  private static ObjectNode json(MaintenanceReport r) {
+  private static ObjectNode reportJson(MaintenanceReport r) {
     ObjectNode n = Json.MAPPER.createObjectNode();
     n.put("worker", r.workerId());
     n.put("claims", r.claims());
@@ -126,7 +126,7 @@ final class MaintenanceCommands {
         return EngramCli.OK;
       }
       if (json()) {
-        ObjectNode n = json(r);
+        ObjectNode n = reportJson(r);
         n.put("reasonerCurates", true);
         printJson(n);
       } else {
@@ -183,7 +183,7 @@ final class MaintenanceCommands {
             "flush needs a store with captured sources (" + s.describe() + " keeps none)");
       }
       if (json()) {
-        printJson(json(r));
+        printJson(reportJson(r));
       } else {
         PrintWriter out = out();
         int appended = 0;
