@@ -281,7 +281,7 @@ final class Maintenance implements MaintenanceRunner {
           String scope = e.getKey();
           Set<String> topics = e.getValue();
           try {
-            curations.add(engine.curate(g, t -> t.scope().equals(scope) && topics.contains(t.topic())));
+            curations.add(engine.curate(g, t -> t.scope().equals(scope) && topics.contains(t.topic()), List.of(scope)));
           } catch (RuntimeException ex) {
             fail(MaintenanceReport.Task.CURATE, scope, ex);
           }

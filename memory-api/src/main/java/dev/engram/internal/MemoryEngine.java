@@ -491,14 +491,18 @@ public final class MemoryEngine implements Engram {
 
   @Override
   public CurateReport curate(Grants grants) {
-    return curate(grants, null);
+    return curate(grants, null, grants.namespaces());
   }
 
-  /** {@link #curate(Grants)} of the dirty topics {@code only} accepts (all when null). */
-  CurateReport curate(Grants grants, java.util.function.@Nullable Predicate<dev.engram.spi.TopicState> only) {
+  /**
+   * {@link #curate(Grants)} of the dirty topics {@code only} accepts (all when null); the run id spans the
+   * revisions of {@code changed}, the scopes {@code only} lets the run change.
+   */
+  CurateReport curate(Grants grants, java.util.function.@Nullable Predicate<dev.engram.spi.TopicState> only,
+      Collection<String> changed) {
     open(grants);
     Map<String, Long> before = new TreeMap<>();
-    for (String scope : grants.namespaces()) {
+    for (String scope : changed) {
       before.put(scope, store.headRevision(scope));
     }
     CurateReport report = curation.curate(grants, only);
