@@ -859,7 +859,8 @@ public interface Engram extends AutoCloseable {
    * {@link ErrorCode#STORE_CLOSED}; closing again does nothing. The store is closed with it when it was
    * handed over with {@link EngramBuilder#store(MemoryStore)} and left open for its owner when it was
    * borrowed ({@link EngramBuilder#borrowedStore(MemoryStore)}). Reasoners and embedders are never
-   * closed here.
+   * closed here. The {@link MaintenanceRunner}s started from {@link EngramOperator#startMaintenance} are
+   * closed first (schedulers handed to them stay open for their owners).
    */
   @Override
   void close();

@@ -92,4 +92,34 @@ public interface EngramOperator {
   default List<DirtyTopic> listDirtyTopics() {
     return listDirtyTopics(1000);
   }
+
+  /**
+   * Starts scheduled maintenance (see {@link MaintenanceRunner}): every
+   * {@linkplain MaintenanceOptions#interval() interval}, the dirty topics of the scopes each of
+   * {@code grants} may write are curated and their captured sources flushed, claimed first on stores that
+   * declare {@link dev.engram.spi.StoreCapability#WORK_CLAIMS}. The engine owns the runner: closing the engine
+   * closes it. A reasoner without a curate step, a store without sources or a reasoner that does not extract
+   * turns the task off; that is logged once here.
+   *
+   * @param grants the grants to maintain, each worked on as {@code curate(grants)} and {@code flush(grants)}
+   *     would be (at least one)
+   * @param options interval, tasks, claims, scheduler and listener
+   * @return the started runner
+   * @throws NullPointerException when an argument or a grant is null
+   * @throws InvalidInputException when {@code grants} is empty
+   * @throws InvalidGrantException when a grant is malformed or protected
+   * @throws StoreException ({@code STORE_CLOSED}) when the engine is closed
+   * @throws java.util.concurrent.RejectedExecutionException when the given scheduler refuses the task
+   */
+  MaintenanceRunner startMaintenance(List<Grants> grants, MaintenanceOptions options);
+
+  /**
+   * {@link #startMaintenance(List, MaintenanceOptions)} for one grants with {@link MaintenanceOptions#defaults()}.
+   *
+   * @param grants the grants to maintain
+   * @return the started runner
+   */
+  default MaintenanceRunner startMaintenance(Grants grants) {
+    return startMaintenance(List.of(grants), MaintenanceOptions.defaults());
+  }
 }

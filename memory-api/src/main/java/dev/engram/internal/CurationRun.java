@@ -67,6 +67,11 @@ final class CurationRun {
   private record Proposal(TopicState topic, Set<String> shown, @Nullable List<CurateOp> ops) {}
 
   CurateReport curate(Grants grants) {
+    return curate(grants, null);
+  }
+
+  /** Curates the dirty topics of the grants that {@code only} accepts (all of them when null). */
+  CurateReport curate(Grants grants, java.util.function.@Nullable Predicate<TopicState> only) {
     if (!reasoner.curates()) {
       return new CurateReport(false, List.of(), List.of(), List.of());
     }
@@ -74,7 +79,8 @@ final class CurationRun {
     List<TopicState> dirty = new ArrayList<>();
     int remaining = 0;
     for (TopicState t : store.topics(grants.namespaces())) {
-      if (t.dirty() && grants.namespaces().contains(t.scope()) && policy.writable(grants, writePolicy, t.scope())) {
+      if (t.dirty() && grants.namespaces().contains(t.scope()) && policy.writable(grants, writePolicy, t.scope())
+          && (only == null || only.test(t))) {
         if (dirty.size() < CurateReport.MAX_TOPICS_PER_CALL) {
           dirty.add(t);
         } else {

@@ -103,6 +103,27 @@ final class Flush {
   }
 
   FlushReport flush(Grants grants, FlushOptions options) {
+    return flush(grants, options, null);
+  }
+
+  /** Whether the store keeps sources and the reasoner extracts: what {@link #flush} needs. */
+  boolean available() {
+    return store.capabilities().contains(dev.engram.spi.StoreCapability.SOURCES) && reasoner.extracts();
+  }
+
+  /** The writable scopes at or below the grants with records after their cursor. */
+  List<String> pendingScopes(Grants grants) {
+    List<String> out = new ArrayList<>();
+    for (String scope : scopes(grants)) {
+      if (store.sourceState(scope).pending()) {
+        out.add(scope);
+      }
+    }
+    return out;
+  }
+
+  /** Flushes the scopes of the grants that are in {@code only} (all of them when null). */
+  FlushReport flush(Grants grants, FlushOptions options, @Nullable Set<String> only) {
     sources.requireCapability();
     if (!reasoner.extracts()) {
       throw new CapabilityNotSupportedException(
@@ -119,6 +140,9 @@ final class Flush {
     List<FlushReport.Rejected> rejected = new ArrayList<>();
     List<dev.engram.ReviewItem> pending = new ArrayList<>();
     for (String scope : scopes(grants)) {
+      if (only != null && !only.contains(scope)) {
+        continue;
+      }
       boolean moved = false;
       for (int w = 0; w < options.maxWindows(); w++) {
         SourceState state = store.sourceState(scope);

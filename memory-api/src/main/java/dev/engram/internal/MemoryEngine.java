@@ -98,6 +98,9 @@ public final class MemoryEngine implements Engram {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final boolean ownsStore;
   private final EngramOperator operator = new Operator();
+  private final Reasoner reasoner;
+  /** The maintenance runners started from this engine, closed with it. */
+  private final Set<Maintenance> runners = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config) {
     this(store, reasoner, config, true);
@@ -107,7 +110,7 @@ public final class MemoryEngine implements Engram {
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config, boolean ownsStore) {
     this.ownsStore = ownsStore;
     this.store = Objects.requireNonNull(store, "store");
-    Objects.requireNonNull(reasoner, "reasoner");
+    this.reasoner = Objects.requireNonNull(reasoner, "reasoner");
     this.config = Objects.requireNonNull(config, "config");
     this.policy = new GrantPolicy(config.protectedNamespaces());
     EngineConfig.Vectors vc = config.vectors();
@@ -488,12 +491,21 @@ public final class MemoryEngine implements Engram {
 
   @Override
   public CurateReport curate(Grants grants) {
+    return curate(grants, null, grants.namespaces());
+  }
+
+  /**
+   * {@link #curate(Grants)} of the dirty topics {@code only} accepts (all when null); the run id spans the
+   * revisions of {@code changed}, the scopes {@code only} lets the run change.
+   */
+  CurateReport curate(Grants grants, java.util.function.@Nullable Predicate<dev.engram.spi.TopicState> only,
+      Collection<String> changed) {
     open(grants);
     Map<String, Long> before = new TreeMap<>();
-    for (String scope : grants.namespaces()) {
+    for (String scope : changed) {
       before.put(scope, store.headRevision(scope));
     }
-    CurateReport report = curation.curate(grants);
+    CurateReport report = curation.curate(grants, only);
     List<CurationUndo.Span> spans = new ArrayList<>();
     before.forEach((scope, from) -> {
       long to = store.headRevision(scope);
@@ -656,6 +668,74 @@ public final class MemoryEngine implements Engram {
     public List<DirtyTopic> listDirtyTopics(int limit) {
       return MemoryEngine.this.listDirtyTopics(limit);
     }
+
+    @Override
+    public dev.engram.MaintenanceRunner startMaintenance(List<Grants> grants, dev.engram.MaintenanceOptions options) {
+      return MemoryEngine.this.startMaintenance(grants, options);
+    }
+  }
+
+  // ---- maintenance
+
+  private dev.engram.MaintenanceRunner startMaintenance(List<Grants> grants, dev.engram.MaintenanceOptions options) {
+    Objects.requireNonNull(grants, "grants");
+    Objects.requireNonNull(options, "options");
+    requireOpen();
+    if (grants.isEmpty()) {
+      throw new InvalidInputException("grants", "at least one grants to maintain is needed");
+    }
+    List<Grants> checked = new ArrayList<>();
+    for (Grants g : grants) {
+      checked.add(policy.check(Objects.requireNonNull(g, "grants element")));
+    }
+    Maintenance runner = new Maintenance(this, store, checked, options, config.clock(), runners::remove);
+    runners.add(runner);
+    try {
+      runner.start();
+    } catch (RuntimeException e) {
+      runners.remove(runner);
+      runner.close();
+      throw e;
+    }
+    if (closed.get()) {
+      runner.close();
+    }
+    return runner;
+  }
+
+  /** Whether the reasoner has a curate step. */
+  boolean curates() {
+    return reasoner.curates();
+  }
+
+  /** Whether flush can run: the store keeps sources and the reasoner extracts. */
+  boolean flushes() {
+    return flush.available();
+  }
+
+  /** The scopes of the grants that curation may change: the grants themselves, when writable. */
+  List<String> curatableScopes(Grants grants) {
+    open(grants);
+    List<String> out = new ArrayList<>();
+    for (String scope : grants.namespaces()) {
+      if (policy.writable(grants, config.writePolicy(), scope)) {
+        out.add(scope);
+      }
+    }
+    return out;
+  }
+
+  /** The writable scopes at or below the grants with captured records after their cursor. */
+  List<String> pendingSourceScopes(Grants grants) {
+    open(grants);
+    return flush.pendingScopes(grants);
+  }
+
+  /** {@link #flush(Grants, FlushOptions)} of the scopes in {@code only}. */
+  FlushReport flush(Grants grants, FlushOptions options, Set<String> only) {
+    open(grants);
+    Objects.requireNonNull(options, "options");
+    return flush.flush(grants, options, only);
   }
 
   @Override
@@ -672,6 +752,9 @@ public final class MemoryEngine implements Engram {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
+      for (Maintenance runner : List.copyOf(runners)) {
+        runner.close();
+      }
       // the threads the engine started (vector completion, embedding, scan slices); executors handed in stay as they are
       reindex.close();
       if (embeddings != null) {

@@ -93,6 +93,68 @@ public interface MemoryStore extends StoreReader, AutoCloseable {
     return java.util.List.of();
   }
 
+  /**
+   * Claims, for {@code workerId} and for the length of {@code lease}, up to {@code limit} dirty (scope,
+   * topic) pairs of exactly {@code scopes} (never of a scope not named, an ancestor or a descendant),
+   * ordered by scope then topic. Pairs another claimer holds under an unexpired lease are skipped, as are
+   * pairs another claimer is claiming at this instant, so concurrent claimers in any number of processes get
+   * disjoint claims and never wait for each other. A claim ends when released ({@link #releaseClaim}) or when
+   * its lease passes; it does not change dirty tracking (the pair stays dirty until a curation marks it
+   * curated). Stores declaring {@link StoreCapability#WORK_CLAIMS} implement it; the default refuses.
+   *
+   * @param workerId names the claimer (1..256 non-blank characters)
+   * @param scopes the scopes to claim in (valid namespaces)
+   * @param limit the most pairs claimed (1..10,000)
+   * @param lease how long the claims last (positive, at most 365 days)
+   * @return the claims, of kind {@link WorkClaim.Kind#DIRTY_TOPIC}, ordered by scope then topic
+   * @throws NullPointerException when an argument is null
+   * @throws dev.engram.InvalidInputException naming the argument that is out of range
+   * @throws dev.engram.CapabilityNotSupportedException when the store does not declare {@code WORK_CLAIMS}
+   * @throws dev.engram.StoreException when the store fails
+   */
+  default java.util.List<WorkClaim> claimDirtyTopics(
+      String workerId, Collection<String> scopes, int limit, java.time.Duration lease) {
+    throw new dev.engram.CapabilityNotSupportedException(getClass().getSimpleName() + " does not declare WORK_CLAIMS");
+  }
+
+  /**
+   * Claims, as {@link #claimDirtyTopics} does, up to {@code limit} of exactly {@code scopes} whose last
+   * captured source position is past their extraction cursor ({@link SourceState#pending()}), ordered by
+   * scope. The claim only spreads work: a flush commit still checks the cursor, so a window is never
+   * committed twice, also by a worker whose lease ran out. Stores declaring
+   * {@link StoreCapability#WORK_CLAIMS} (and {@link StoreCapability#SOURCES}) implement it; the default
+   * refuses.
+   *
+   * @param workerId names the claimer (1..256 non-blank characters)
+   * @param scopes the scopes to claim in (valid namespaces)
+   * @param limit the most scopes claimed (1..10,000)
+   * @param lease how long the claims last (positive, at most 365 days)
+   * @return the claims, of kind {@link WorkClaim.Kind#PENDING_SOURCES}, ordered by scope
+   * @throws NullPointerException when an argument is null
+   * @throws dev.engram.InvalidInputException naming the argument that is out of range
+   * @throws dev.engram.CapabilityNotSupportedException when the store does not declare {@code WORK_CLAIMS}
+   * @throws dev.engram.StoreException when the store fails
+   */
+  default java.util.List<WorkClaim> claimPendingSources(
+      String workerId, Collection<String> scopes, int limit, java.time.Duration lease) {
+    throw new dev.engram.CapabilityNotSupportedException(getClass().getSimpleName() + " does not declare WORK_CLAIMS");
+  }
+
+  /**
+   * Ends a claim this store handed out, so its item is claimable again at once. False when the claim had
+   * already ended: released before, or taken over by another claimer after its lease passed (the token no
+   * longer matches).
+   *
+   * @param claim the claim
+   * @return true when the claim was held and is now released
+   * @throws NullPointerException when {@code claim} is null
+   * @throws dev.engram.CapabilityNotSupportedException when the store does not declare {@code WORK_CLAIMS}
+   * @throws dev.engram.StoreException when the store fails
+   */
+  default boolean releaseClaim(WorkClaim claim) {
+    throw new dev.engram.CapabilityNotSupportedException(getClass().getSimpleName() + " does not declare WORK_CLAIMS");
+  }
+
   /** Releases resources the store owns (pools it created, files). Idempotent. */
   @Override
   void close();

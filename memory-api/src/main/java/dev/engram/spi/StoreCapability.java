@@ -29,5 +29,13 @@ public enum StoreCapability {
    * {@link StoreReader#reviewItems}) and, in stores with {@link #SOURCES}, the incubation cursor
    * ({@link StoreTransaction#advanceIncubationCursor}). All of it is erased with its scope.
    */
-  REVIEW
+  REVIEW,
+  /**
+   * Leased work claims shared by every process using the store: dirty (scope, topic) pairs
+   * ({@link MemoryStore#claimDirtyTopics}) and scopes with captured sources after their cursor
+   * ({@link MemoryStore#claimPendingSources}), so that maintenance runners in several processes curate and
+   * flush disjoint work. While a claim's lease runs no other claimer gets the same item; once it has passed
+   * (or the claim was released, {@link MemoryStore#releaseClaim}) the item is claimable again.
+   */
+  WORK_CLAIMS
 }

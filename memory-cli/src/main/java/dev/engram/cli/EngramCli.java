@@ -38,6 +38,8 @@ import picocli.CommandLine.Command;
         ChangeCommands.Reactivate.class,
         ChangeCommands.Rollback.class,
         ChangeCommands.Reindex.class,
+        MaintenanceCommands.Curate.class,
+        MaintenanceCommands.Flush.class,
         ChangeCommands.Erase.class,
         TransferCommands.Export.class,
         TransferCommands.Import.class,

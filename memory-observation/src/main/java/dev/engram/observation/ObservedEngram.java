@@ -311,5 +311,14 @@ final class ObservedEngram implements Engram {
     public List<DirtyTopic> listDirtyTopics(int limit) {
       return observation.call("operator.listDirtyTopics", () -> delegate.listDirtyTopics(limit));
     }
+
+    /**
+     * Starts the delegate's runner: its start is one observation, and its runs go through the engine
+     * directly (each is logged and reported to the runner's listener).
+     */
+    @Override
+    public dev.engram.MaintenanceRunner startMaintenance(List<Grants> grants, dev.engram.MaintenanceOptions options) {
+      return observation.call("operator.startMaintenance", () -> delegate.startMaintenance(grants, options));
+    }
   }
 }

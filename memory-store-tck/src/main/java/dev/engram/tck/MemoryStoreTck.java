@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Nested;
  *   <li>erasure (beneath the SPI too), concurrency, the commit path's invariants;
  *   <li>search and full-text parity (one analysis, the same hit sets), vectors, retrieval keys, sources;
  *   <li>experience and the review inbox;
+ *   <li>work claims (leases across claimers, scopes, the maintenance runner over them);
  *   <li>migrations (a second opening of the storage).
  * </ul>
  *
@@ -270,6 +271,14 @@ public abstract class MemoryStoreTck {
 
   @Nested
   class Sources extends SourcesContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
+  class WorkClaims extends WorkClaimsContract {
     @Override
     protected MemoryStore createStore() {
       return MemoryStoreTck.this.createStore();

@@ -150,6 +150,32 @@ public class EngramAutoConfiguration {
   }
 
   /**
+   * Scheduled maintenance from {@code engram.maintenance.grants} (each namespace its own grants) and
+   * {@code engram.maintenance.interval}: dirty topics curated and captured sources flushed on the interval, on
+   * the runner's own daemon thread, with work claims on stores that have them. Closed with the context (and
+   * with the engine).
+   *
+   * @param engram the facade
+   * @param properties the settings
+   * @return the started runner
+   * @throws InvalidInputException naming {@code engram.maintenance.interval} if it is out of range
+   */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  @ConditionalOnProperty(prefix = "engram.maintenance", name = "grants")
+  public dev.engram.MaintenanceRunner engramMaintenance(Engram engram, EngramProperties properties) {
+    EngramProperties.Maintenance m = properties.getMaintenance();
+    List<Grants> grants = m.getGrants().stream().map(Grants::of).toList();
+    dev.engram.MaintenanceOptions options;
+    try {
+      options = dev.engram.MaintenanceOptions.builder().interval(m.getInterval()).build();
+    } catch (InvalidInputException e) {
+      throw new InvalidInputException("engram.maintenance.interval", e.getMessage());
+    }
+    return engram.operator().startMaintenance(grants, options);
+  }
+
+  /**
    * Grants from {@code engram.grants-resolver}, a namespace template such as {@code app/user/{id}}
    * ({@link GrantsResolver#template(String)}: one id alphabet, Spring AI's default conversation id
    * refused).

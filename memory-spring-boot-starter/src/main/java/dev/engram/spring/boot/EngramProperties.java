@@ -61,6 +61,8 @@ public class EngramProperties {
   /** Settings of the chat memory repository over captured sources. */
   private final ChatMemory chatMemory = new ChatMemory();
 
+  private final Maintenance maintenance = new Maintenance();
+
   /**
    * The store setting.
    *
@@ -239,6 +241,63 @@ public class EngramProperties {
    */
   public ChatMemory getChatMemory() {
     return chatMemory;
+  }
+
+  /**
+   * The maintenance section.
+   *
+   * @return the settings of the scheduled maintenance runner
+   */
+  public Maintenance getMaintenance() {
+    return maintenance;
+  }
+
+  /**
+   * Settings of scheduled maintenance ({@code EngramOperator.startMaintenance}): off unless
+   * {@code engram.maintenance.grants} names the namespaces to curate and flush.
+   */
+  public static class Maintenance {
+    /** The namespaces to maintain, each its own grants; none (the default) starts no runner. */
+    private java.util.List<String> grants = new java.util.ArrayList<>();
+
+    /** The time from the end of one run to the start of the next. */
+    private java.time.Duration interval = dev.engram.MaintenanceOptions.DEFAULT_INTERVAL;
+
+    /**
+     * The grants setting.
+     *
+     * @return the namespaces to maintain
+     */
+    public java.util.List<String> getGrants() {
+      return grants;
+    }
+
+    /**
+     * Sets the grants setting.
+     *
+     * @param grants the namespaces to maintain
+     */
+    public void setGrants(java.util.List<String> grants) {
+      this.grants = grants;
+    }
+
+    /**
+     * The interval setting.
+     *
+     * @return the time between runs
+     */
+    public java.time.Duration getInterval() {
+      return interval;
+    }
+
+    /**
+     * Sets the interval setting.
+     *
+     * @param interval the time between runs
+     */
+    public void setInterval(java.time.Duration interval) {
+      this.interval = interval;
+    }
   }
 
   /** Settings of the chat memory repository ({@code EngramChatMemoryRepository}). */

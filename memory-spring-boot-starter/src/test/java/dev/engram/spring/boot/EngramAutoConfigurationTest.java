@@ -75,6 +75,31 @@ class EngramAutoConfigurationTest {
   }
 
   @Test
+  void maintenanceRunsOnlyWhenGrantsAreNamedAndStopsWithTheContext() {
+    runner.run(context -> assertThat(context).doesNotHaveBean(dev.engram.MaintenanceRunner.class));
+    java.util.concurrent.atomic.AtomicReference<dev.engram.MaintenanceRunner> started =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    runner.withPropertyValues("engram.maintenance.grants=app/u1,app/u2", "engram.maintenance.interval=1h",
+        "engram.embedder=none").run(context -> {
+          assertThat(context).hasNotFailed();
+          dev.engram.MaintenanceRunner maintenance = context.getBean(dev.engram.MaintenanceRunner.class);
+          started.set(maintenance);
+          assertThat(maintenance.tasks()).as("the deterministic reasoner extracts but does not curate")
+              .containsExactly(dev.engram.MaintenanceReport.Task.FLUSH);
+          Engram engram = context.getBean(Engram.class);
+          engram.capture(Grants.of("app/u2"), dev.engram.SourceRecord.of("s", "Ana", "We ship on Friday.").id("t1"));
+          dev.engram.MaintenanceReport report = maintenance.runNow();
+          assertThat(report.scopesFlushed()).containsExactly("app/u2");
+          assertThat(report.claims()).isTrue();
+        });
+    assertThat(started.get().isClosed()).as("closed with the context").isTrue();
+    runner.withPropertyValues("engram.maintenance.grants=app/u1", "engram.maintenance.interval=0s",
+        "engram.embedder=none").run(context -> assertThat(context).hasFailed().getFailure()
+            .hasRootCauseInstanceOf(InvalidInputException.class)
+            .rootCause().hasMessageContaining("engram.maintenance.interval"));
+  }
+
+  @Test
   void sqliteStoreWritesTheNamedFile(@TempDir Path dir) {
     Path file = dir.resolve("memory.db");
     runner.withPropertyValues("engram.store=sqlite:" + file).run(context -> {

@@ -20,6 +20,9 @@ import dev.engram.spi.StoreCapability;
 import dev.engram.spi.StoredVector;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.TopicState;
+import dev.engram.spi.WorkClaim;
+import java.time.Duration;
+import java.util.UUID;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -50,6 +53,8 @@ import org.jspecify.annotations.Nullable;
 public final class InMemoryMemoryStore extends InMemoryReads implements MemoryStore {
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Data data = new Data();
+  /** The work claims by kind, scope and topic; guarded by itself. */
+  private final Map<String, WorkClaim> claims = new HashMap<>();
 
   private volatile boolean closed;
   /** The innermost running transaction; only touched by the thread holding the write lock. */
@@ -58,7 +63,94 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
   @Override
   public Set<StoreCapability> capabilities() {
     return EnumSet.of(StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES,
-        StoreCapability.RETRIEVAL_KEYS, StoreCapability.REVIEW);
+        StoreCapability.RETRIEVAL_KEYS, StoreCapability.REVIEW, StoreCapability.WORK_CLAIMS);
+  }
+
+  /**
+   * Claims dirty topics of {@code scopes} among the claimers of this store object (one process; leases on
+   * the system clock).
+   */
+  @Override
+  public List<WorkClaim> claimDirtyTopics(String workerId, Collection<String> scopes, int limit, Duration lease) {
+    List<String> checked = WorkClaim.checkClaim(workerId, scopes, limit, lease);
+    List<TopicState> dirty = new ArrayList<>();
+    for (TopicState t : topics(checked)) {
+      if (t.dirty() && checked.contains(t.scope())) {
+        dirty.add(t);
+      }
+    }
+    dirty.sort(java.util.Comparator.comparing(TopicState::scope).thenComparing(TopicState::topic));
+    List<WorkClaim> out = new ArrayList<>();
+    synchronized (claims) {
+      Instant now = Instant.now();
+      String token = UUID.randomUUID().toString();
+      for (TopicState t : dirty) {
+        if (out.size() == limit) {
+          break;
+        }
+        WorkClaim c = new WorkClaim(WorkClaim.Kind.DIRTY_TOPIC, t.scope(), t.topic(), workerId, token, now.plus(lease));
+        if (take(c, now)) {
+          out.add(c);
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** Claims scopes of {@code scopes} with pending sources, as {@link #claimDirtyTopics} claims topics. */
+  @Override
+  public List<WorkClaim> claimPendingSources(String workerId, Collection<String> scopes, int limit, Duration lease) {
+    List<String> checked = WorkClaim.checkClaim(workerId, scopes, limit, lease);
+    List<String> pending = new ArrayList<>();
+    for (String scope : checked) {
+      if (sourceState(scope).pending()) {
+        pending.add(scope);
+      }
+    }
+    List<WorkClaim> out = new ArrayList<>();
+    synchronized (claims) {
+      Instant now = Instant.now();
+      String token = UUID.randomUUID().toString();
+      for (String scope : pending) {
+        if (out.size() == limit) {
+          break;
+        }
+        WorkClaim c = new WorkClaim(WorkClaim.Kind.PENDING_SOURCES, scope, null, workerId, token, now.plus(lease));
+        if (take(c, now)) {
+          out.add(c);
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  @Override
+  public boolean releaseClaim(WorkClaim claim) {
+    java.util.Objects.requireNonNull(claim, "claim");
+    checkOpen();
+    synchronized (claims) {
+      WorkClaim held = claims.get(claimKey(claim));
+      if (held == null || !held.token().equals(claim.token())) {
+        return false;
+      }
+      claims.remove(claimKey(claim));
+      return true;
+    }
+  }
+
+  /** Records {@code c} unless another claim on its item is still leased; the caller holds {@link #claims}. */
+  private boolean take(WorkClaim c, Instant now) {
+    String key = claimKey(c);
+    WorkClaim held = claims.get(key);
+    if (held != null && held.claimedUntil().isAfter(now)) {
+      return false;
+    }
+    claims.put(key, c);
+    return true;
+  }
+
+  private static String claimKey(WorkClaim c) {
+    return c.kind() + "\u0000" + c.scope() + "\u0000" + (c.topic() == null ? "" : c.topic());
   }
 
   /**

@@ -18,6 +18,7 @@ import dev.engram.spi.FullTextQuery;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.ScoredEntry;
 import dev.engram.spi.StoreCapability;
+import dev.engram.spi.WorkClaim;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredVector;
 import dev.engram.spi.TextAnalysis;
@@ -67,8 +68,10 @@ import org.slf4j.LoggerFactory;
  *       opens, plus what it analyzed since) committed through the store, the transaction that crossed
  *       the mark refreshes the planner statistics ({@code ANALYZE}) after its commit, so a search right
  *       after a bulk write or an import uses the full-text index instead of a plan made for empty tables.
- *   <li>Curation workers in any number of processes take leased claims on dirty topics with
- *       {@link #claimDirtyTopics}; no two hold the same (scope, topic) at once.
+ *   <li>Maintenance workers in any number of processes take leased claims on dirty topics and on scopes with
+ *       pending sources ({@link StoreCapability#WORK_CLAIMS}: {@link #claimDirtyTopics(String, Collection, int,
+ *       Duration)}, {@link #claimPendingSources(String, Collection, int, Duration)}, the store-wide
+ *       {@link #claimDirtyTopics(String, int, Duration)}); no two hold the same item at once.
  * </ul>
  *
  * <p>Build it from a JDBC URL (the store then owns a HikariCP pool and closes it) or from a
@@ -256,7 +259,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   public Set<StoreCapability> capabilities() {
     return EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
         StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS,
-        StoreCapability.REVIEW);
+        StoreCapability.REVIEW, StoreCapability.WORK_CLAIMS);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -499,7 +502,94 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   }
 
   // ---------------------------------------------------------------------------------------------
-  // curation claims
+  // work claims: the SPI's (of given scopes) and the store-wide ones, on the same rows and leases
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On the topic rows ({@code FOR UPDATE SKIP LOCKED}), leases on the database clock; the same claims
+   * as {@link #claimDirtyTopics(String, int, Duration)}'s, so the two never hand out one pair twice.
+   */
+  @Override
+  public List<WorkClaim> claimDirtyTopics(String workerId, Collection<String> scopes, int limit, Duration lease) {
+    List<String> checked = WorkClaim.checkClaim(workerId, scopes, limit, lease);
+    double seconds = leaseSeconds(lease);
+    String token = UUID.randomUUID().toString();
+    if (checked.isEmpty()) {
+      return List.of();
+    }
+    return read("claiming dirty topics", c -> {
+      List<WorkClaim> out = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement(sql.claimDirtyTopicsIn)) {
+        ps.setArray(1, Rows.textArray(c, checked));
+        ps.setInt(2, limit);
+        ps.setString(3, workerId);
+        ps.setString(4, token);
+        ps.setDouble(5, seconds);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(new WorkClaim(WorkClaim.Kind.DIRTY_TOPIC, rs.getString(1), rs.getString(2), workerId, token,
+                rs.getObject(3, OffsetDateTime.class).toInstant()));
+          }
+        }
+      }
+      out.sort(Comparator.comparing(WorkClaim::scope).thenComparing(w -> String.valueOf(w.topic())));
+      return List.copyOf(out);
+    });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On the source-state rows, as {@link #claimPendingSources(String, int, Duration)} claims them.
+   */
+  @Override
+  public List<WorkClaim> claimPendingSources(String workerId, Collection<String> scopes, int limit, Duration lease) {
+    List<String> checked = WorkClaim.checkClaim(workerId, scopes, limit, lease);
+    double seconds = leaseSeconds(lease);
+    String token = UUID.randomUUID().toString();
+    if (checked.isEmpty()) {
+      return List.of();
+    }
+    return read("claiming scopes with pending sources", c -> {
+      List<WorkClaim> out = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement(sql.claimPendingSourcesIn)) {
+        ps.setArray(1, Rows.textArray(c, checked));
+        ps.setInt(2, limit);
+        ps.setString(3, workerId);
+        ps.setString(4, token);
+        ps.setDouble(5, seconds);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(new WorkClaim(WorkClaim.Kind.PENDING_SOURCES, rs.getString(1), null, workerId, token,
+                rs.getObject(2, OffsetDateTime.class).toInstant()));
+          }
+        }
+      }
+      out.sort(Comparator.comparing(WorkClaim::scope));
+      return List.copyOf(out);
+    });
+  }
+
+  @Override
+  public boolean releaseClaim(WorkClaim claim) {
+    Objects.requireNonNull(claim, "claim");
+    return read("releasing a claim", c -> {
+      if (claim.kind() == WorkClaim.Kind.DIRTY_TOPIC) {
+        try (PreparedStatement ps = c.prepareStatement(sql.releaseClaim)) {
+          ps.setString(1, claim.scope());
+          ps.setString(2, claim.topic());
+          ps.setString(3, claim.token());
+          return ps.executeUpdate() > 0;
+        }
+      }
+      try (PreparedStatement ps = c.prepareStatement(sql.releaseSourceClaim)) {
+        ps.setString(1, claim.scope());
+        ps.setString(2, claim.token());
+        return ps.executeUpdate() > 0;
+      }
+    });
+  }
 
   /**
    * Claims up to {@code limit} dirty (scope, topic) pairs for {@code workerId} for the length of

@@ -138,6 +138,8 @@ final class Sql {
   final String renewClaim;
   final String releaseClaim;
   final String claimPendingSources;
+  final String claimDirtyTopicsIn;
+  final String claimPendingSourcesIn;
   final String releaseSourceClaim;
 
   Sql(String schema, String prefix) {
@@ -418,6 +420,22 @@ final class Sql {
         + " claimed_until = clock_timestamp() + make_interval(secs => ?)"
         + " FROM c WHERE s.scope = c.scope"
         + " RETURNING s.scope, s.last_position, s.cursor, s.claimed_until";
+    claimDirtyTopicsIn = "WITH c AS (SELECT scope, topic FROM " + topicsT
+        + " WHERE scope = ANY (?) AND last_write_revision > last_curated_revision"
+        + " AND (claimed_until IS NULL OR claimed_until <= clock_timestamp())"
+        + " ORDER BY scope, topic LIMIT ? FOR UPDATE SKIP LOCKED)"
+        + " UPDATE " + topicsT + " t SET claimed_by = ?, claim_token = ?,"
+        + " claimed_until = clock_timestamp() + make_interval(secs => ?)"
+        + " FROM c WHERE t.scope = c.scope AND t.topic = c.topic"
+        + " RETURNING t.scope, t.topic, t.claimed_until";
+    claimPendingSourcesIn = "WITH c AS (SELECT scope FROM " + sourceStateT
+        + " WHERE scope = ANY (?) AND last_position > cursor"
+        + " AND (claimed_until IS NULL OR claimed_until <= clock_timestamp())"
+        + " ORDER BY scope LIMIT ? FOR UPDATE SKIP LOCKED)"
+        + " UPDATE " + sourceStateT + " s SET claimed_by = ?, claim_token = ?,"
+        + " claimed_until = clock_timestamp() + make_interval(secs => ?)"
+        + " FROM c WHERE s.scope = c.scope"
+        + " RETURNING s.scope, s.claimed_until";
     releaseSourceClaim = "UPDATE " + sourceStateT + " SET claimed_by = NULL, claim_token = NULL, claimed_until = NULL"
         + " WHERE scope = ? AND claim_token = ?";
     releaseClaim = "UPDATE " + topicsT + " SET claimed_by = NULL, claim_token = NULL, claimed_until = NULL"

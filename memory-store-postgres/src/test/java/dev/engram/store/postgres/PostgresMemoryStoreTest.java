@@ -265,11 +265,12 @@ class PostgresMemoryStoreTest {
   }
 
   @Test
-  void declaresDurableMultiProcessSearchVectorsSourcesKeysAndReview() {
+  void declaresDurableMultiProcessSearchVectorsSourcesKeysReviewAndWorkClaims() {
     try (PostgresMemoryStore store = pg.freshStore()) {
       assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.DURABLE,
           StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE,
-          StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS, StoreCapability.REVIEW);
+          StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS, StoreCapability.REVIEW,
+          StoreCapability.WORK_CLAIMS);
     }
   }
 
@@ -481,6 +482,21 @@ class PostgresMemoryStoreTest {
       Optional<TopicClaim> renewed = store.renewClaim(third.get(0), Duration.ofMinutes(10));
       assertThat(renewed).get().extracting(TopicClaim::claimedUntil).matches(u -> u.isAfter(third.get(0).claimedUntil()));
       assertThat(store.dirtyTopics(10)).as("claims do not change dirty tracking").hasSize(2);
+    }
+  }
+
+  @Test
+  void theSpiClaimsAndTheStoreWideClaimsShareTheirRows() {
+    try (PostgresMemoryStore store = pg.freshStore()) {
+      dirty(store, "app/u1", "billing", "travel");
+      List<TopicClaim> wide = store.claimDirtyTopics("w1", 1, Duration.ofMinutes(1));
+      assertThat(wide).extracting(TopicClaim::topic).containsExactly("billing");
+      List<dev.engram.spi.WorkClaim> scoped = store.claimDirtyTopics("w2", List.of("app/u1"), 10, Duration.ofMinutes(1));
+      assertThat(scoped).extracting(dev.engram.spi.WorkClaim::topic).as("billing is w1's").containsExactly("travel");
+      assertThat(store.claimDirtyTopics("w3", 10, Duration.ofMinutes(1))).as("travel is w2's").isEmpty();
+      assertThat(store.releaseClaim(scoped.get(0))).isTrue();
+      assertThat(store.claimDirtyTopics("w3", 10, Duration.ofMinutes(1))).extracting(TopicClaim::topic)
+          .containsExactly("travel");
     }
   }
 

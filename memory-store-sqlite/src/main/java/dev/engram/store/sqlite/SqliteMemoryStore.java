@@ -17,6 +17,7 @@ import dev.engram.spi.FullTextQuery;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.ScoredEntry;
 import dev.engram.spi.StoreCapability;
+import dev.engram.spi.WorkClaim;
 import dev.engram.spi.StoredVector;
 import dev.engram.spi.TopicState;
 import java.io.IOException;
@@ -124,7 +125,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
   private final Set<StoreCapability> capabilities = Collections.unmodifiableSet(
       EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
           StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS,
-          StoreCapability.REVIEW));
+          StoreCapability.REVIEW, StoreCapability.WORK_CLAIMS));
 
   /**
    * Registers on {@code connection} the SQL functions the schema's triggers call: the full-text index
@@ -589,6 +590,64 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw StoreException.unavailable("interrupted while waiting for the write lock of " + database, e);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In a write transaction on the file ({@code work_claims}), so claimers in every process that opens the
+   * file get disjoint claims; leases on the claiming process's clock (keep the clocks of processes that share
+   * a file in step).
+   */
+  @Override
+  public List<WorkClaim> claimDirtyTopics(String workerId, Collection<String> scopes, int limit, Duration lease) {
+    List<String> checked = WorkClaim.checkClaim(workerId, scopes, limit, lease);
+    return claimWrite("claim dirty topics",
+        s -> WorkClaims.claim(s, WorkClaim.Kind.DIRTY_TOPIC, workerId, checked, limit, lease));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In a write transaction on the file, as {@link #claimDirtyTopics(String, Collection, int, Duration)}.
+   */
+  @Override
+  public List<WorkClaim> claimPendingSources(String workerId, Collection<String> scopes, int limit, Duration lease) {
+    List<String> checked = WorkClaim.checkClaim(workerId, scopes, limit, lease);
+    return claimWrite("claim scopes with pending sources",
+        s -> WorkClaims.claim(s, WorkClaim.Kind.PENDING_SOURCES, workerId, checked, limit, lease));
+  }
+
+  @Override
+  public boolean releaseClaim(WorkClaim claim) {
+    Objects.requireNonNull(claim, "claim");
+    return claimWrite("release a claim", s -> WorkClaims.release(s, claim));
+  }
+
+  /** A short write transaction of its own on the writer connection, outside the group commit. */
+  private <T> T claimWrite(String what, Read<T> work) {
+    checkOpen();
+    if (current.get() != null) {
+      throw new IllegalStateException("work claims are not taken inside a store transaction");
+    }
+    acquireWriteLock();
+    try (Connections.Lease lease = writers.borrow()) {
+      Session session = lease.session();
+      WriteLock.begin(session, database, writeLockTimeout);
+      T out;
+      try {
+        out = work.run(session);
+        WriteLock.commit(session, database, writeLockTimeout);
+      } catch (SQLException | RuntimeException e) {
+        WriteLock.rollbackQuietly(session, e);
+        throw e;
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failure(what, e);
+    } finally {
+      writeLock.unlock();
     }
   }
 

@@ -391,7 +391,7 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       }
       s.flushFullText();
       for (String sql : List.of(DELETE_SCOPE_EVENTS, DELETE_SCOPE_VERSIONS, DELETE_SCOPE_TOPICS, DELETE_SCOPE_COUNTS,
-          DELETE_SCOPE_SOURCES, DELETE_SCOPE_SOURCE_STATE)) {
+          DELETE_SCOPE_SOURCES, DELETE_SCOPE_SOURCE_STATE, WorkClaims.DELETE_SCOPE_CLAIMS)) {
         PreparedStatement ps = s.prepare(sql);
         ps.setString(1, scope);
         ps.executeUpdate();
