@@ -213,6 +213,14 @@ public abstract class MemoryStoreTck {
   }
 
   @Nested
+  class LoreAddressing extends LoreAddressingContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
   class Manifests extends ManifestContract {
     @Override
     protected MemoryStore createStore() {
