@@ -402,9 +402,27 @@ final class Commit {
 
   // ---- restore (import): the declared history is written as it is, after validation
 
+  /**
+   * Erases everything of the scope, its revision log and head included, for a restore that writes it anew in
+   * this commit ({@link dev.engram.spi.StoreTransaction#eraseScope}); moves the vector epoch so every process
+   * drops what it cached of the scope. Returns the active entries the scope held.
+   */
+  int eraseForRestore(boolean storesVectors) {
+    if (!changes.isEmpty() || restored) {
+      throw new IllegalStateException("a scope is erased for a restore before anything else of its commit");
+    }
+    int active = tx.versionsIn(List.of(scope), java.util.EnumSet.of(dev.engram.EntryStatus.ACTIVE)).size();
+    holders.clear();
+    tx.eraseScope();
+    if (storesVectors) {
+      tx.advanceVectorEpoch();
+    }
+    return active;
+  }
+
   /** Fails unless the scope holds nothing at all. */
   void requireEmptyScope() {
-    if (head != 0 || tx.hasScope(scope)) {
+    if (tx.headRevision(scope) != 0 || tx.hasScope(scope)) {
       throw new dev.engram.InvalidInputException("scope", "scope '" + scope + "' is not empty in the target store");
     }
   }

@@ -29,5 +29,11 @@ public enum StoreCapability {
    * {@link StoreReader#reviewItems}) and, in stores with {@link #SOURCES}, the incubation cursor
    * ({@link StoreTransaction#advanceIncubationCursor}). All of it is erased with its scope.
    */
-  REVIEW
+  REVIEW,
+  /**
+   * Replacing a scope inside one transaction ({@link StoreTransaction#eraseScope}): everything the scope
+   * holds, its revision log and head included, is erased in the transaction that then writes the scope
+   * anew, so a restore ({@link dev.engram.ImportMode#REPLACE}) that fails leaves the old scope intact.
+   */
+  REPLACE_SCOPE
 }
