@@ -27,12 +27,12 @@ public record TransferReport(
   /**
    * Copies the scopes.
    *
-   * @throws IllegalArgumentException when {@code replaced} is negative
+   * @throws InvalidInputException when {@code replaced} is negative
    */
   public TransferReport {
     scopes = List.copyOf(scopes);
     if (replaced < 0) {
-      throw new IllegalArgumentException("replaced must be >= 0, was " + replaced);
+      throw new InvalidInputException("replaced", "must be >= 0, was " + replaced);
     }
   }
 
