@@ -481,7 +481,12 @@ public final class MemoryEngine implements Engram {
 
   TransferReport importFrom(Grants grants, Reader in, ImportOptions options) {
     open(grants);
-    return new Transfer(store, config, policy, commits).importFrom(grants, in, options);
+    TransferReport report = new Transfer(store, config, policy, commits).importFrom(grants, in, options);
+    if (options.mode() == dev.engram.ImportMode.REPLACE && !report.dryRun()) {
+      // what this engine cached of a replaced scope is of the memory it replaced
+      report.scopes().forEach(search::forget);
+    }
+    return report;
   }
 
   // ---- curation
