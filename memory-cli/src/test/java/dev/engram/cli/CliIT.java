@@ -202,7 +202,7 @@ class CliIT {
 
     Result plain = engram("import", store(), "-g", GRANT, backup.toString());
     assertThat(plain.exitCode()).as(plain.toString()).isNotZero();
-    assertThat(plain.err()).contains("not empty");
+    assertThat(plain.err()).contains("already exists in the target store");
 
     Result unconfirmed = engram("import", store(), "-g", GRANT, backup.toString(), "--replace");
     assertThat(unconfirmed.exitCode()).isEqualTo(2);

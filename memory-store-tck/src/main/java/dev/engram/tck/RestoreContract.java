@@ -149,7 +149,7 @@ public abstract class RestoreContract extends ContractSupport {
 
     assertThatThrownBy(() -> engram.operator().importFrom(U1, new StringReader(backup), ImportOptions.defaults()))
         .as("the default import still goes into empty scopes only")
-        .isInstanceOf(InvalidInputException.class).hasMessageContaining("not empty");
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("already exists in the target store");
     assertThat(VisibleState.of(engram, U1)).isEqualTo(now);
   }
 
