@@ -395,6 +395,7 @@ abstract class PathToolsContract {
   void hostileArgumentsAreTypedErrorsAndChangeNothing() {
     Engram engram = engram();
     AgentMemory agent = MemoryResource.builder(engram).build().bind(A);
+    ok(agent.call("memory_write_path", args("path", "project://checkout_api", "content", "The checkout API.")));
     String ref = ok(agent.call("memory_write_path", args("path", WEBHOOKS, "content", "Webhooks are idempotent.")))
         .path("entry").path("ref").asText();
     List<MemoryEntry> before = everything(engram, A);
