@@ -297,8 +297,9 @@ class MemoryMcpServerIT {
       dev.engram.Grants alice = dev.engram.Grants.of("app/user/a");
       List<dev.engram.MemoryEntry> entries = engram.list(alice);
       assertThat(entries).extracting(dev.engram.MemoryEntry::path)
-          .containsExactlyInAnyOrder("project://payments_webhooks", "core://agent");
-      dev.engram.MemoryEntry webhooks = entries.stream().filter(e -> e.path().startsWith("project")).findFirst()
+          .containsExactlyInAnyOrder("project://checkout_api", "project://payments_webhooks", "core://agent");
+      dev.engram.MemoryEntry webhooks = entries.stream().filter(e -> e.path().equals("project://payments_webhooks"))
+          .findFirst()
           .orElseThrow();
       assertThat(webhooks.glossary()).containsExactly("stripe", "refund webhook");
       assertThat(webhooks.priority()).isEqualTo(2);
