@@ -63,6 +63,8 @@ public interface Engram extends AutoCloseable {
    * @throws ScopeViolationException if the target scope is not writable with {@code grants}
    * @throws PriorityCapExceededException if the write would pass a priority cap
    * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
+   * @throws ParentNotFoundException if the path is below the top level of a Lore domain and its parent
+   *     path holds no active entry of the scope ({@link WriteOptions.Builder#path})
    * @throws ReasonerException if the reasoner fails or proposes something invalid
    */
   WriteResult write(Grants grants, String content, WriteOptions options);
@@ -677,7 +679,12 @@ public interface Engram extends AutoCloseable {
    *     {@code newPath} or the new path of one of the entries below it; the exception names that path
    * @throws BootNodeException when the entry is a boot node or {@code newPath} (or a new path below it)
    *     is a boot node's address
-   * @throws InvalidInputException when a new path below {@code newPath} would exceed the path limit
+   * @throws InvalidInputException when a new path below {@code newPath} would exceed the path limit, or
+   *     {@code newPath} breaks the path rule (lowercase snake_case segments in the Lore domains, see
+   *     {@link WriteOptions.Builder#path})
+   * @throws ParentNotFoundException when {@code newPath} is below the top level of a Lore domain and no
+   *     active entry of the scope that stays in place holds its parent path (moving a node below itself
+   *     leaves no parent)
    */
   default MemoryEntry move(Grants grants, String entryId, String newPath) {
     return move(grants, entryId, newPath, ChangeOptions.defaults());
@@ -699,6 +706,8 @@ public interface Engram extends AutoCloseable {
    * @throws RevisionConflictException if {@code expectedRevision} is not the scope's head
    * @throws InvalidInputException when {@code newPath} is not a path, or a new path would exceed the path
    *     limit
+   * @throws ParentNotFoundException when {@code newPath} needs a parent that no active entry staying in
+   *     place holds
    */
   MemoryEntry move(Grants grants, String entryId, String newPath, ChangeOptions options);
 

@@ -63,14 +63,35 @@ public interface EngramOperator {
    * when any record fails, or in dry-run mode. Exports of format 1 (made before sources were exported)
    * import as they are.
    *
+   * <p><b>Restore.</b> With {@link ImportOptions#replace()} ({@link ImportMode#REPLACE}) the target scopes
+   * need not be empty: ids the store holds in the scope being replaced are not collisions (ids held in
+   * any other scope still are), and each scope of the export is replaced in one store transaction that
+   * erases everything of it as {@link Engram#deleteScope} erases it, its revision log and head included
+   * ({@link dev.engram.spi.StoreTransaction#eraseScope}), then writes the export. Afterwards the scope is
+   * exactly what was exported, revisions included (they restart from the export's, so a reader following
+   * {@code changes} past the restored head reads again from 0); what was written after the export is
+   * gone. A refused file changes nothing; a store failure leaves the scope it hit as it was (scopes of the
+   * file replaced before it stay replaced); scopes the file does not carry are never touched.
+   * {@link TransferReport#replaced()} counts the active entries replaced. Vectors are not part of an
+   * export: {@link #reindex} afterwards.
+   *
+   * <p><b>No merge.</b> There is deliberately no mode that merges an export into a scope that holds
+   * memory. A scope's history is one chain of gap-free revisions whose change sets and citations name
+   * versions by id; merging two would renumber one side's revisions, breaking every citation of it, and
+   * would have to choose silently between two active entries at one path or with one content, which the
+   * engine never holds at once. Import into an empty scope and write what should carry over with
+   * {@link Engram#write}, where dedupe and the reasoner apply.
+   *
    * @param grants what the caller may write
    * @param in the export; read to the end, not closed
-   * @param options dry run or not
+   * @param options the mode (into empty scopes, or replacing them) and dry run or not
    * @return what was (or, in a dry run, would be) imported
    * @throws InvalidInputException naming the line or id when the stream breaks a rule
    * @throws ScopeViolationException when a scope of the stream is not writable with {@code grants}
    * @throws CapabilityNotSupportedException when the stream carries captured sources and the store does
-   *     not declare {@code SOURCES} (nothing is written)
+   *     not declare {@code SOURCES}, or a restore is asked of a store without {@code REPLACE_SCOPE}
+   *     (nothing is written)
+   * @throws StoreException when the store fails while writing; the scope it was writing is as it was
    * @throws java.io.UncheckedIOException if reading fails
    */
   TransferReport importFrom(Grants grants, java.io.Reader in, ImportOptions options);

@@ -206,10 +206,18 @@ public final class WriteOptions {
     /**
      * A stable address for the entry (see {@link WriteOptions#path()}).
      *
+     * <p>In Lore's domains, {@code core://}, {@code preferences://} and {@code project://}, every segment
+     * is lowercase snake_case, {@code [a-z0-9]+(_[a-z0-9]+)*} ({@code project://checkout_api/webhooks};
+     * {@code project://Checkout-API/Web.hooks} is refused with an {@link InvalidInputException} that
+     * suggests the snake_case form), and a path below the top level needs an active entry of the same
+     * scope at its parent path: {@code project://checkout_api} before {@code project://checkout_api/webhooks}
+     * (else {@link ParentNotFoundException}; a write to a path that already holds an entry edits it as
+     * before). Top-level paths and boot nodes' addresses ({@code core://agent/<runtime>}) need no parent.
+     *
      * @param path {@code [domain://]segment/segment}: an optional domain of up to 32 lowercase letters,
      *     digits, {@code _} or {@code -} starting with a letter, then segments of letters, digits, {@code _},
-     *     {@code -} and {@code .} (no {@code .} or {@code ..} segment); at most 256 characters, checked when
-     *     the write runs
+     *     {@code -} and {@code .} (no {@code .} or {@code ..} segment), lowercase snake_case in the Lore
+     *     domains; at most 256 characters, checked when the write runs
      * @return this builder
      * @throws NullPointerException when {@code path} is null
      */

@@ -99,8 +99,10 @@ final class PathTools {
   static final String WRITE_PATH_DESCRIPTION = """
       Write the entry at a path: creates it, or makes a new version of the entry already there (the old one \
       stays in history). Choose a stable address that names the concept, not the event: \
-      domain://segment/segment, lowercase snake_case, e.g. project://checkout_api/webhooks. The boot nodes \
-      (core://agent, core://soul, preferences://user, core://agent/<client>) are written here too. priority, \
+      domain://segment/segment, lowercase snake_case, e.g. project://checkout_api/webhooks. In core://, \
+      preferences:// and project:// a path below the top level needs its parent written first \
+      (project://checkout_api before project://checkout_api/webhooks). The boot nodes (core://agent, \
+      core://soul, preferences://user, core://agent/<client>) are written here too. priority, \
       disclosure and glossary replace the entry's current values when given and are kept when left out.""";
 
   static ObjectNode writePathSchema() {
@@ -213,12 +215,15 @@ final class PathTools {
 
   static ToolResult writePath(MemoryResource resource, Grants grants, String actor, JsonNode args) {
     String path = args.get("path").textValue();
-    String target = grants.namespaces().get(0);
-    for (MemoryEntry e : at(resource, grants, path)) {
-      if (grants.namespaces().contains(e.scope())) {
-        target = e.scope();
-        break;
-      }
+    // the granted namespace holding the path, else the one holding its parent (a child lives beside its
+    // parent), else the first grant
+    String target = ownScope(resource, grants, path);
+    String parent = parentOf(path);
+    if (target == null && parent != null) {
+      target = ownScope(resource, grants, parent);
+    }
+    if (target == null) {
+      target = grants.namespaces().get(0);
     }
     WriteOptions.Builder options = WriteOptions.builder().path(path).source(actor).origin(resource.origin)
         .writePolicy(WritePolicy.grantOnly());
@@ -245,6 +250,23 @@ final class PathTools {
     List<String> notes = Tools.withEntry(out, detailed(r.entry()));
     Tools.warnings(r.warnings(), notes);
     return Tools.ok(out, notes);
+  }
+
+  /** The first granted namespace (in the grants' order) with an active entry at {@code path}, or null. */
+  private static @Nullable String ownScope(MemoryResource resource, Grants grants, String path) {
+    for (MemoryEntry e : at(resource, grants, path)) {
+      if (grants.namespaces().contains(e.scope())) {
+        return e.scope();
+      }
+    }
+    return null;
+  }
+
+  /** {@code path} without its last segment, or null for a path of one segment. */
+  static @Nullable String parentOf(String path) {
+    int scheme = path.indexOf("://");
+    int last = path.lastIndexOf('/');
+    return last > (scheme < 0 ? 0 : scheme + 2) ? path.substring(0, last) : null;
   }
 
   /**

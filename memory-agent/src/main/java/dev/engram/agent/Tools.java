@@ -27,6 +27,7 @@ import dev.engram.BootNodeException;
 import dev.engram.ChangeOptions;
 import dev.engram.EntryPatch;
 import dev.engram.ListOptions;
+import dev.engram.ParentNotFoundException;
 import dev.engram.PathConflictException;
 import dev.engram.RecentMemory;
 import dev.engram.UntrustedText;
@@ -198,8 +199,9 @@ final class Tools {
     add(all, MOVE, true, ToolHints.writes("Move a memory to another path", true, true), """
         Move an entry to another path, or give an entry without a path its first one. Entries below its old \
         path (project://billing/invoices below project://billing) move with it, in one step. Refused as a \
-        whole when another entry holds a new path, and for the boot nodes, which keep their addresses. The \
-        old versions stay in history.""",
+        whole when another entry holds a new path, when the new path's parent holds no entry (move under an \
+        existing node, or to a top-level path), and for the boot nodes, which keep their addresses. The old \
+        versions stay in history.""",
         object(properties(
             "ref", string(REF, 1, EntryRef.MAX_LENGTH),
             "new_path", PathTools.path("Where the entry goes, e.g. " + EntryPaths.EXAMPLE + ".")),
@@ -287,6 +289,11 @@ final class Tools {
     } catch (PathConflictException e) {
       return error("conflict", "another entry already holds the path " + clip(e.path(), EntryPaths.MAX_CHARS)
           + "; move or forget that entry first, or choose another path. Nothing was changed");
+    } catch (ParentNotFoundException e) {
+      // the exception's message names the namespace; the model gets the paths only
+      return error("parent_missing", "nothing is remembered at " + clip(e.parent(), EntryPaths.MAX_CHARS)
+          + ", the parent of " + clip(e.path(), EntryPaths.MAX_CHARS) + ": write the parent first with"
+          + " memory_write_path (a top-level path such as project://checkout_api needs none). Nothing was changed");
     } catch (MemoryException e) {
       return fromException(name, e);
     } catch (RuntimeException e) {

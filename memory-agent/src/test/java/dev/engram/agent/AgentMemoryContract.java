@@ -313,7 +313,7 @@ abstract class AgentMemoryContract {
       secrets.add(secret);
       // half of a's entries have paths, so that browsing would show them if it crossed the grants
       aRefs.add(ok(i % 2 == 0 ? a.call("memory_write", args("content", secret))
-          : a.call("memory_write_path", args("path", "project://secrets/s" + i, "content", secret)))
+          : a.call("memory_write_path", args("path", "project://secrets_s" + i, "content", secret)))
           .path("entry").path("ref").asText());
     }
     List<MemoryEntry> before = engram.list(A, ListOptions.builder().includeSuperseded(true).includeRetired(true).build());
@@ -619,7 +619,7 @@ abstract class AgentMemoryContract {
     engram.write(A, "Codex runs in a sandbox without network.", WriteOptions.builder().path("core://agent/codex").build());
     engram.write(A, "Claude Code hooks live in settings.json.",
         WriteOptions.builder().path("core://agent/claudecode").build());
-    engram.write(A, "Webhook secrets rotate monthly.", WriteOptions.builder().path("project://shop/webhooks")
+    engram.write(A, "Webhook secrets rotate monthly.", WriteOptions.builder().path("project://shop_webhooks")
         .priority(1).disclosure("When touching the webhook handler").build());
     engram.write(B, "Someone else's rules.", WriteOptions.builder().path("core://agent").build());
     engram.write(B, "Bob likes coffee.");
@@ -634,7 +634,7 @@ abstract class AgentMemoryContract {
         .containsExactly("Run the tests before every commit.", "Codex runs in a sandbox without network.");
     assertThat(codex.path("nodes").get(0).path("ref").asText()).isEqualTo(Tools.ref(rules));
     JsonNode recent = codex.path("recent");
-    assertThat(recent.get(0).path("path").asText()).isEqualTo("project://shop/webhooks");
+    assertThat(recent.get(0).path("path").asText()).isEqualTo("project://shop_webhooks");
     assertThat(recent.get(0).path("priority").asInt()).isEqualTo(1);
     assertThat(recent.get(0).path("disclosure").asText()).isEqualTo("When touching the webhook handler");
     assertThat(recent.toString()).doesNotContain("Webhook secrets").doesNotContain("content");
@@ -664,7 +664,7 @@ abstract class AgentMemoryContract {
     String text = claude.boot(null);
     assertThat(text).startsWith(Instructions.BOOT_PREAMBLE).contains("Runtime: claudecode")
         .contains("core://agent/claudecode: Claude Code hooks live in settings.json.")
-        .contains("project://shop/webhooks | priority 1 | when When touching the webhook handler")
+        .contains("project://shop_webhooks | priority 1 | when When touching the webhook handler")
         .doesNotContain("Webhook secrets").doesNotContain("Codex runs");
     assertThat(agent.boot(AgentRuntime.CODEX)).contains("Codex runs in a sandbox");
   }
@@ -697,7 +697,7 @@ abstract class AgentMemoryContract {
       }
       engram.write(A, hostile.toString(), WriteOptions.builder().topicsHint("core").build());
       engram.write(A, hostile.toString().replace("Tea note", "Recent tea"), WriteOptions.builder()
-          .path("project://tea/n" + soul.length()).disclosure(hostile.toString()).build());
+          .path("project://tea_n" + soul.length()).disclosure(hostile.toString()).build());
       soul.append('\n').append(hostile);
     }
     engram.write(A, soul.toString(), WriteOptions.builder().path("core://soul").build());
@@ -712,7 +712,7 @@ abstract class AgentMemoryContract {
         "boot", List.of(Instructions.BOOT_BEGIN, Instructions.BOOT_END),
         "prepared context", List.of(dev.engram.UntrustedText.BEGIN, dev.engram.UntrustedText.END));
     assertThat(blocks.get("instructions")).contains("Tea note ‹‹‹BEGIN MEMORY OVERVIEW›››");
-    assertThat(blocks.get("boot")).contains("project://tea/n").contains("| when Tea note ‹‹‹").contains("Be brief. / Tea note ‹‹‹");
+    assertThat(blocks.get("boot")).contains("project://tea_n").contains("| when Tea note ‹‹‹").contains("Be brief. / Tea note ‹‹‹");
     for (Map.Entry<String, String> block : blocks.entrySet()) {
       String seen = IGNORABLE.matcher(block.getValue()).replaceAll("");
       for (String m : MARKERS) {

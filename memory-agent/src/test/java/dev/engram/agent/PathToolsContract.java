@@ -93,6 +93,8 @@ abstract class PathToolsContract {
   void aPathWriteCreatesThenVersionsTheEntryAtItsPathAndGetOpensIt() {
     Engram engram = engram();
     AgentMemory agent = MemoryResource.builder(engram).build().bind(A);
+    ok(agent.call("memory_write_path", args("path", "project://checkout_api", "content", "The checkout API.",
+        "disclosure", "When working on checkout-api")));
 
     JsonNode created = ok(agent.call("memory_write_path", args("path", WEBHOOKS,
         "content", "Refund webhooks are idempotent by event.id.", "priority", 1,
@@ -131,7 +133,8 @@ abstract class PathToolsContract {
     assertThat(noDisclosure.path("note").asText()).contains("disclosure is missing");
 
     List<MemoryEntry> all = engram.list(A);
-    assertThat(all).extracting(MemoryEntry::path).containsExactlyInAnyOrder(WEBHOOKS, "project://checkout_api/retries");
+    assertThat(all).extracting(MemoryEntry::path).containsExactlyInAnyOrder("project://checkout_api", WEBHOOKS,
+        "project://checkout_api/retries");
     assertThat(all).allSatisfy(e -> assertThat(e.scope()).isEqualTo("app/user/a"));
     assertThat(engram.history(A, all.get(0).entryId())).allSatisfy(ev -> {
       assertThat(ev.actor()).isEqualTo("agent");
@@ -140,27 +143,54 @@ abstract class PathToolsContract {
   }
 
   @Test
+  void aPathBelowTheTopLevelNeedsItsParentAndLandsBesideIt() {
+    Engram engram = engram();
+    AgentMemory agent = MemoryResource.builder(engram).build().bind(A);
+    JsonNode missing = error(agent.call("memory_write_path", args("path", WEBHOOKS, "content", "Hooks.")),
+        "parent_missing");
+    assertThat(missing.path("error").asText()).contains("project://checkout_api").contains("memory_write_path")
+        .contains("Nothing was changed").doesNotContain("app/user");
+    JsonNode cased = error(agent.call("memory_write_path", args("path", "project://Checkout-API", "content", "X.")),
+        "invalid_arguments");
+    assertThat(cased.path("error").asText()).contains("snake_case").contains("project://checkout_api");
+    assertThat(engram.list(A)).isEmpty();
+
+    // with two grants, a child is written in the namespace that holds its parent
+    Grants two = Grants.of("app/user/a", "team/blue");
+    engram.write(Grants.of("team/blue"), "Blue's checkout service.", WriteOptions.builder().path("project://checkout_api")
+        .build());
+    JsonNode child = ok(MemoryResource.builder(engram).build().bind(two).call("memory_write_path",
+        args("path", WEBHOOKS, "content", "Blue's webhooks retry.")));
+    assertThat(child.path("outcome").asText()).isEqualTo("created");
+    assertThat(engram.list(Grants.of("team/blue"))).extracting(MemoryEntry::path)
+        .containsExactlyInAnyOrder("project://checkout_api", WEBHOOKS);
+    assertThat(engram.list(A)).isEmpty();
+  }
+
+  @Test
   void domainsAndBrowseWalkThePathsWithoutContent() {
     Engram engram = engram();
     AgentMemory agent = MemoryResource.builder(engram).build().bind(A);
     assertThat(ok(agent.call("memory_domains", "{}")).path("note").asText()).contains("no remembered entry has a path");
-    for (String p : List.of(WEBHOOKS, "project://checkout_api/retries", "project://checkout_api/db/migrations",
-        "preferences://units")) {
+    for (String p : List.of("project://checkout_api", WEBHOOKS, "project://checkout_api/retries",
+        "project://checkout_api/db", "project://checkout_api/db/migrations", "preferences://units")) {
       ok(agent.call("memory_write_path", args("path", p, "content", "Secret content of " + p + ".")));
     }
     ok(agent.call("memory_write", args("content", "An entry without a path.")));
 
     JsonNode domains = ok(agent.call("memory_domains", "{}"));
     assertThat(domains.path("domains").toString()).isEqualTo("[{\"domain\":\"preferences\",\"root\":\"preferences://\","
-        + "\"entries\":1},{\"domain\":\"project\",\"root\":\"project://\",\"entries\":3}]");
+        + "\"entries\":1},{\"domain\":\"project\",\"root\":\"project://\",\"entries\":5}]");
 
     JsonNode root = ok(agent.call("memory_browse", args("path", "project://")));
     assertThat(root.path("path").asText()).isEqualTo("project://");
-    assertThat(root.path("children").toString()).isEqualTo("[{\"path\":\"project://checkout_api/\",\"entries\":3}]");
+    assertThat(root.path("children").toString()).isEqualTo("[{\"path\":\"project://checkout_api\"},"
+        + "{\"path\":\"project://checkout_api/\",\"entries\":4}]");
     for (String prefix : List.of("project://checkout_api", "project://checkout_api/")) {
       JsonNode level = ok(agent.call("memory_browse", args("path", prefix)));
       assertThat(level.path("path").asText()).isEqualTo("project://checkout_api/");
-      assertThat(level.path("children").toString()).isEqualTo("[{\"path\":\"project://checkout_api/db/\",\"entries\":1},"
+      assertThat(level.path("children").toString()).isEqualTo("[{\"path\":\"project://checkout_api/db\"},"
+          + "{\"path\":\"project://checkout_api/db/\",\"entries\":1},"
           + "{\"path\":\"project://checkout_api/retries\"},{\"path\":\"project://checkout_api/webhooks\"}]");
       assertThat(level.toString()).doesNotContain("Secret content");
     }
@@ -181,6 +211,7 @@ abstract class PathToolsContract {
       many.add(WriteRequest.of("Entry " + i + ".", WriteOptions.builder().topicsHint("bulk").type(dev.engram.EntryType.FACT)
           .path("project://bulk/" + "long_segment_name_".repeat(6) + i).build()));
     }
+    engram.write(A, "Bulk entries.", WriteOptions.builder().path("project://bulk").build());
     engram.writeAll(A, many);
     AgentMemory agent = MemoryResource.builder(engram).build().bind(A);
     ToolResult r = agent.call("memory_browse", args("path", "project://bulk"));
@@ -238,6 +269,11 @@ abstract class PathToolsContract {
 
     JsonNode taken = error(agent.call("memory_move", args("ref", billing, "new_path", "project://payments")), "conflict");
     assertThat(taken.path("error").asText()).contains("project://payments").contains("Nothing was changed");
+    JsonNode orphan = error(agent.call("memory_move", args("ref", billing, "new_path", "project://finance/billing")),
+        "parent_missing");
+    assertThat(orphan.path("error").asText()).contains("project://finance").contains("Nothing was changed")
+        .doesNotContain("app/user");
+    ok(agent.call("memory_write_path", args("path", "project://finance", "content", "Finance runs billing.")));
     JsonNode moved = ok(agent.call("memory_move", args("ref", billing, "new_path", "project://finance/billing")));
     assertThat(moved.path("outcome").asText()).isEqualTo("moved");
     assertThat(moved.path("entry").path("path").asText()).isEqualTo("project://finance/billing");
@@ -359,6 +395,7 @@ abstract class PathToolsContract {
   void hostileArgumentsAreTypedErrorsAndChangeNothing() {
     Engram engram = engram();
     AgentMemory agent = MemoryResource.builder(engram).build().bind(A);
+    ok(agent.call("memory_write_path", args("path", "project://checkout_api", "content", "The checkout API.")));
     String ref = ok(agent.call("memory_write_path", args("path", WEBHOOKS, "content", "Webhooks are idempotent.")))
         .path("entry").path("ref").asText();
     List<MemoryEntry> before = everything(engram, A);

@@ -36,6 +36,10 @@ import org.jspecify.annotations.Nullable;
  *       active entry of the scope holds (refused with an {@link EntryStateException} naming the holder);
  *       an entry with a path is addressed by its path and may share content;
  *   <li>one active entry per path;
+ *   <li>Lore addressing: a new entry at a path of a Lore domain below the top level needs an active entry
+ *       of this scope at its parent path ({@link Text#requiredParent}), refused with a
+ *       {@link dev.engram.ParentNotFoundException} otherwise (a move checks its own target:
+ *       {@link #requireParent});
  *   <li>priority caps, counted among the active entries of this scope only;
  *   <li>boot nodes: a commit {@link #proposedByModel made from model output} (extraction, curation)
  *       creates, changes, retires or merges no boot node ({@link BootNodes}); such a change is refused
@@ -167,6 +171,7 @@ final class Commit {
   /** Stores {@code entry} (version 1 of a new entry, created in {@link #revision()}). */
   MemoryEntry append(MemoryEntry entry, @Nullable String actor, @Nullable String reason) {
     requireTrusted(entry);
+    requireParent(entry.path(), java.util.Set.of());
     requireActivatable(entry, entry.priority(), null);
     tx.insertVersion(entry);
     holders.put(entry.contentHash(), java.util.Optional.of(entry));
@@ -397,9 +402,27 @@ final class Commit {
 
   // ---- restore (import): the declared history is written as it is, after validation
 
+  /**
+   * Erases everything of the scope, its revision log and head included, for a restore that writes it anew in
+   * this commit ({@link dev.engram.spi.StoreTransaction#eraseScope}); moves the vector epoch so every process
+   * drops what it cached of the scope. Returns the active entries the scope held.
+   */
+  int eraseForRestore(boolean storesVectors) {
+    if (!changes.isEmpty() || restored) {
+      throw new IllegalStateException("a scope is erased for a restore before anything else of its commit");
+    }
+    int active = tx.versionsIn(List.of(scope), java.util.EnumSet.of(dev.engram.EntryStatus.ACTIVE)).size();
+    holders.clear();
+    tx.eraseScope();
+    if (storesVectors) {
+      tx.advanceVectorEpoch();
+    }
+    return active;
+  }
+
   /** Fails unless the scope holds nothing at all. */
   void requireEmptyScope() {
-    if (head != 0 || tx.hasScope(scope)) {
+    if (tx.headRevision(scope) != 0 || tx.hasScope(scope)) {
       throw new dev.engram.InvalidInputException("scope", "scope '" + scope + "' is not empty in the target store");
     }
   }
@@ -517,6 +540,22 @@ final class Commit {
   }
 
   // ---- invariants
+
+  /**
+   * Fails with a {@link dev.engram.ParentNotFoundException} when {@code path} needs a parent
+   * ({@link Text#requiredParent}) and no active entry of this scope other than those of {@code leaving}
+   * (entries moving away in this change) is at it, in this transaction's view.
+   */
+  void requireParent(@Nullable String path, Set<String> leaving) {
+    String parent = Text.requiredParent(path);
+    if (parent == null) {
+      return;
+    }
+    MemoryEntry holder = tx.findActiveByPath(scope, parent).orElse(null);
+    if (holder == null || leaving.contains(holder.entryId())) {
+      throw new dev.engram.ParentNotFoundException(scope, java.util.Objects.requireNonNull(path), parent);
+    }
+  }
 
   /** Fails when this commit is made from model output and {@code e} is (or would become) a boot node. */
   private void requireTrusted(MemoryEntry e) {

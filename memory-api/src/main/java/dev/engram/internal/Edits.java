@@ -61,7 +61,8 @@ final class Edits {
    * afterwards. The same path is a no-op. The whole move is checked before anything is written and is
    * refused as a whole when any target is held by an active entry outside the moved set
    * ({@link PathConflictException} naming that path), is a boot node's address, or would be longer than
-   * a path may be.
+   * a path may be, and when {@code path} needs a parent that has no active entry staying in place
+   * ({@link dev.engram.ParentNotFoundException}).
    */
   MemoryEntry move(MemoryEntry cur, String path, ChangeOptions opts) {
     List<Embeddings.PendingVectors> prepared = new ArrayList<>();
@@ -101,6 +102,8 @@ final class Edits {
       for (MemoryEntry m : moving) {
         ids.add(m.entryId());
       }
+      // the new place needs its parent, and a node moving away (into its own subtree) is not one
+      c.requireParent(path, ids);
       for (MemoryEntry m : moving) {
         String target = m == now ? path : moved(m, Objects.requireNonNull(from), path);
         if (m != now) {

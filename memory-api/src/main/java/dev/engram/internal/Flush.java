@@ -246,7 +246,7 @@ final class Flush {
             case DEDUPED -> deduped++;
           }
           cited.addAll(k.evidence);
-        } catch (BootNodeException e) {
+        } catch (BootNodeException | dev.engram.ParentNotFoundException e) {
           // The commit refused this one candidate before writing anything of it; the others still commit.
           rejected.add(new FlushReport.Rejected(scope, i, k.path, e.getMessage()));
         }
@@ -415,7 +415,7 @@ final class Flush {
             occurredAt = s.occurredAt();
           }
         }
-        String path = Text.path("path", m.path());
+        String path = Text.lorePath("path", m.path());
         String disclosure = Text.optionalShort("disclosure", m.disclosure(), Text.MAX_DISCLOSURE_CHARS);
         List<String> glossary = Text.glossary("glossary", m.glossary() == null ? List.of() : m.glossary());
         String source = "session:" + first.sessionId();

@@ -29,10 +29,29 @@ import org.jspecify.annotations.Nullable;
 final class ImportValidator {
   private final MemoryStore store;
   private final EngineConfig config;
+  /** A restore: ids the target store holds in the scope being replaced are free (that scope is erased first). */
+  private final boolean replace;
 
   ImportValidator(MemoryStore store, EngineConfig config) {
+    this(store, config, false);
+  }
+
+  ImportValidator(MemoryStore store, EngineConfig config, boolean replace) {
     this.store = store;
     this.config = config;
+    this.replace = replace;
+  }
+
+  /**
+   * Whether an id the target store holds in {@code holderScope} (null: it holds none) is taken for an
+   * import of {@code scope}: always, except in a restore when it lies in the scope being replaced.
+   */
+  boolean taken(@Nullable String holderScope, String scope) {
+    return holderScope != null && !(replace && holderScope.equals(scope));
+  }
+
+  private static @Nullable String scopeOfVersions(List<MemoryEntry> versions) {
+    return versions.isEmpty() ? null : versions.get(0).scope();
   }
 
   /** A version must be exactly what the engine would have stored. */
@@ -119,7 +138,7 @@ final class ImportValidator {
 
   /** The experience and review part of an import, over this validator's store. */
   ReviewTransfer reviews() {
-    return new ReviewTransfer(store, config);
+    return new ReviewTransfer(store, config, this);
   }
 
   private void validateScope(
@@ -145,16 +164,18 @@ final class ImportValidator {
             + " outside 1.." + d.revision);
       }
       byEntry.computeIfAbsent(v.entryId(), k -> new ArrayList<>()).add(v);
-      if (store.version(v.versionId()).isPresent()) {
-        throw new InvalidInputException("versionId", "version " + v.versionId() + " already exists in the target store");
+      if (taken(store.version(v.versionId()).map(MemoryEntry::scope).orElse(null), d.scope)) {
+        throw new InvalidInputException("versionId", "version " + v.versionId() + " already exists in the target store"
+            + (replace ? " outside " + d.scope : ""));
       }
     }
     Map<String, MemoryEntry> activeByHash = new HashMap<>();
     Map<String, MemoryEntry> activeByPath = new HashMap<>();
     int[] activeWithPriority = new int[2];
     for (Map.Entry<String, List<MemoryEntry>> e : byEntry.entrySet()) {
-      if (!store.versions(e.getKey()).isEmpty()) {
-        throw new InvalidInputException("entryId", "entry " + e.getKey() + " already exists in the target store");
+      if (taken(scopeOfVersions(store.versions(e.getKey())), d.scope)) {
+        throw new InvalidInputException("entryId", "entry " + e.getKey() + " already exists in the target store"
+            + (replace ? " outside " + d.scope : ""));
       }
       List<MemoryEntry> chain = e.getValue();
       chain.sort((a, b) -> Integer.compare(a.version(), b.version()));
@@ -227,20 +248,22 @@ final class ImportValidator {
               + " that is not a version of entry " + ev.entryId() + " in " + d.scope);
         }
       }
-      if (store.event(ev.eventId()).isPresent()) {
-        throw new InvalidInputException("eventId", "event " + ev.eventId() + " already exists in the target store");
+      if (taken(store.event(ev.eventId()).map(MemoryEvent::scope).orElse(null), d.scope)) {
+        throw new InvalidInputException("eventId", "event " + ev.eventId() + " already exists in the target store"
+            + (replace ? " outside " + d.scope : ""));
       }
     }
     for (Revision r : d.revisions.values()) {
       for (Change c : r.changes()) {
         Text.id("entryId", c.entryId());
         String owner = entryScope.get(c.entryId());
-        boolean foreign = owner != null ? !owner.equals(d.scope) : !store.versions(c.entryId()).isEmpty();
+        boolean foreign = owner != null ? !owner.equals(d.scope)
+            : taken(scopeOfVersions(store.versions(c.entryId())), d.scope);
         if (c.versionId() != null) {
           Text.id("versionId", c.versionId());
           MemoryEntry v = versionsById.get(c.versionId());
           foreign |= v != null ? !v.entryId().equals(c.entryId()) || !d.scope.equals(versionScope.get(c.versionId()))
-              : store.version(c.versionId()).isPresent();
+              : taken(store.version(c.versionId()).map(MemoryEntry::scope).orElse(null), d.scope);
         }
         if (foreign) {
           throw new InvalidInputException("changes", "revision " + r.revision() + " of " + d.scope + " names entry " + c.entryId()
@@ -258,7 +281,7 @@ final class ImportValidator {
             + t.lastCurated() + ", outside 0.." + d.revision);
       }
     }
-    if (store.headRevision(d.scope) != 0 || store.hasScope(d.scope)) {
+    if (!replace && (store.headRevision(d.scope) != 0 || store.hasScope(d.scope))) {
       throw new InvalidInputException("scope", "scope '" + d.scope + "' is not empty in the target store; import only into empty scopes");
     }
   }

@@ -217,7 +217,7 @@ public final class MemoryEngine implements Engram {
         options.priority() == null ? null : Text.priority("priority", options.priority()),
         Text.optionalShort("disclosure", options.disclosure(), Text.MAX_DISCLOSURE_CHARS),
         options.glossary() == null ? null : Text.glossary("glossary", options.glossary()),
-        Text.path("path", options.path()),
+        Text.lorePath("path", options.path()),
         Text.optionalShort("source", options.source(), Text.MAX_SOURCE_CHARS),
         Text.evidence("evidence", options.evidence()),
         expectedRevision(options.expectedRevision()),
@@ -484,7 +484,12 @@ public final class MemoryEngine implements Engram {
 
   TransferReport importFrom(Grants grants, Reader in, ImportOptions options) {
     open(grants);
-    return new Transfer(store, config, policy, commits).importFrom(grants, in, options);
+    TransferReport report = new Transfer(store, config, policy, commits).importFrom(grants, in, options);
+    if (options.mode() == dev.engram.ImportMode.REPLACE && !report.dryRun()) {
+      // what this engine cached of a replaced scope is of the memory it replaced
+      report.scopes().forEach(search::forget);
+    }
+    return report;
   }
 
   // ---- curation
@@ -568,7 +573,7 @@ public final class MemoryEngine implements Engram {
     if (newPath == null) {
       throw new NullPointerException("newPath");
     }
-    String path = Text.path("newPath", newPath);
+    String path = java.util.Objects.requireNonNull(Text.lorePath("newPath", newPath));
     ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = reads.current(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());

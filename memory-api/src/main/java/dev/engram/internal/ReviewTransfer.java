@@ -42,8 +42,15 @@ final class ReviewTransfer {
 
   private final MemoryStore store;
   private final EngineConfig config;
+  private final @Nullable ImportValidator ids;
 
   ReviewTransfer(MemoryStore store, EngineConfig config) {
+    this(store, config, null);
+  }
+
+  /** A transfer whose import checks ask {@code ids} whether an id the target store holds is taken. */
+  ReviewTransfer(MemoryStore store, EngineConfig config, @Nullable ImportValidator ids) {
+    this.ids = ids;
     this.store = store;
     this.config = config;
   }
@@ -238,7 +245,8 @@ final class ReviewTransfer {
       if (!seenIds.add("x:" + c.getKey())) {
         throw new InvalidInputException("experienceId", "experience " + c.getKey() + " appears in two scopes");
       }
-      if (!store.experienceVersions(c.getKey()).isEmpty()) {
+      List<Experience> held = store.experienceVersions(c.getKey());
+      if (taken(held.isEmpty() ? null : held.get(0).scope(), scope)) {
         throw new InvalidInputException("experienceId", "experience " + c.getKey() + " already exists in the target store");
       }
       List<Experience> chain = c.getValue();
@@ -260,7 +268,7 @@ final class ReviewTransfer {
           throw new InvalidInputException("status", "the newest version " + v.versionId() + " of experience "
               + c.getKey() + " is SUPERSEDED");
         }
-        if (store.experienceVersion(v.versionId()).isPresent()) {
+        if (taken(store.experienceVersion(v.versionId()).map(Experience::scope).orElse(null), scope)) {
           throw new InvalidInputException("versionId", "experience version " + v.versionId()
               + " already exists in the target store");
         }
@@ -271,7 +279,7 @@ final class ReviewTransfer {
       if (!seenIds.add("r:" + i.id()) || items.put(i.id(), i) != null) {
         throw new InvalidInputException("id", "review item " + i.id() + " appears twice");
       }
-      if (store.reviewItem(i.id()).isPresent()) {
+      if (taken(store.reviewItem(i.id()).map(ReviewItem::scope).orElse(null), scope)) {
         throw new InvalidInputException("id", "review item " + i.id() + " already exists in the target store");
       }
     }
@@ -282,6 +290,11 @@ final class ReviewTransfer {
             + " lies beyond the scope's last source position " + last);
       }
     }
+  }
+
+  /** Whether an id the target store holds in {@code holderScope} (null: none) is taken for an import of {@code scope}. */
+  private boolean taken(@Nullable String holderScope, String scope) {
+    return ids != null ? ids.taken(holderScope, scope) : holderScope != null;
   }
 
   /** Writes the part in the scope's import commit, after its versions and sources. */

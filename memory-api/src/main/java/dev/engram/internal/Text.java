@@ -40,6 +40,14 @@ public final class Text {
   private static final Pattern PATH =
       Pattern.compile("([a-z][a-z0-9_-]{0,31}://)?[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*");
 
+  /**
+   * The domains whose paths follow Lore's addressing rule ({@link #lorePath}): {@code core},
+   * {@code preferences} and {@code project}.
+   */
+  public static final Set<String> LORE_DOMAINS = Set.of("core", "preferences", "project");
+  /** One segment of a path in a Lore domain: lowercase snake_case, {@code checkout_api}, {@code v2}. */
+  private static final Pattern LORE_SEGMENT = Pattern.compile("[a-z0-9]+(_[a-z0-9]+)*");
+
   private Text() {}
 
   /**
@@ -224,6 +232,62 @@ public final class Text {
       }
     }
     return raw;
+  }
+
+  /**
+   * A path a write or a move may give an entry: a {@link #path} that, in one of the {@link #LORE_DOMAINS},
+   * is made of lowercase snake_case segments ({@code [a-z0-9]+(_[a-z0-9]+)*}: letters a-z and digits,
+   * words joined by single underscores, no leading, trailing or double underscore). A boot node's address
+   * ({@link dev.engram.BootBlock#isBootPath}) is always one. Paths of other domains, and paths without
+   * a domain, keep the general rule of {@link #path}.
+   */
+  public static @Nullable String lorePath(String field, @Nullable String raw) {
+    String path = path(field, raw);
+    if (path == null || dev.engram.BootBlock.isBootPath(path)) {
+      return path;
+    }
+    int schemeEnd = path.indexOf("://");
+    if (schemeEnd < 0 || !LORE_DOMAINS.contains(path.substring(0, schemeEnd))) {
+      return path;
+    }
+    String domain = path.substring(0, schemeEnd + 3);
+    String[] segments = path.substring(schemeEnd + 3).split("/", -1);
+    for (String seg : segments) {
+      if (!LORE_SEGMENT.matcher(seg).matches()) {
+        StringBuilder suggestion = new StringBuilder(domain);
+        for (int i = 0; i < segments.length; i++) {
+          String s = snakeCase(segments[i]);
+          suggestion.append(i == 0 ? "" : "/").append(s.isEmpty() ? "x" : s);
+        }
+        throw new InvalidInputException(field, "'" + path + "' has the segment '" + seg + "', which is not lowercase"
+            + " snake_case: in the core://, preferences:// and project:// domains every segment is letters a-z and"
+            + " digits, words joined by single underscores (such as '" + suggestion + "')");
+      }
+    }
+    return path;
+  }
+
+  /**
+   * The parent of a path in a Lore domain that must exist before an entry may be written at it: the path
+   * without its last segment, or null when it needs none (a top-level path of one segment, a boot node's
+   * address, a path of another domain or without one).
+   */
+  public static @Nullable String requiredParent(@Nullable String path) {
+    if (path == null || dev.engram.BootBlock.isBootPath(path)) {
+      return null;
+    }
+    int schemeEnd = path.indexOf("://");
+    if (schemeEnd < 0 || !LORE_DOMAINS.contains(path.substring(0, schemeEnd))) {
+      return null;
+    }
+    int last = path.lastIndexOf('/');
+    return last > schemeEnd + 2 ? path.substring(0, last) : null;
+  }
+
+  /** {@code s} lowercased, with every run of other characters than a-z and 0-9 made one underscore. */
+  private static String snakeCase(String s) {
+    String lower = s.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+    return lower.replaceAll("^_+|_+$", "");
   }
 
   public static int priority(String field, int priority) {

@@ -4,14 +4,19 @@
  */
 package dev.engram.internal;
 
+import dev.engram.CapabilityNotSupportedException;
+import dev.engram.EntryStatus;
 import dev.engram.Grants;
+import dev.engram.ImportMode;
 import dev.engram.ImportOptions;
 import dev.engram.TransferReport;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SourceState;
+import dev.engram.spi.StoreCapability;
 import java.io.Reader;
 import java.io.Writer;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -51,7 +56,13 @@ final class Transfer {
   TransferReport importFrom(Grants grants, Reader in, ImportOptions options) {
     Objects.requireNonNull(in, "in");
     Objects.requireNonNull(options, "options");
-    ImportValidator validator = new ImportValidator(store, config);
+    boolean replace = options.mode() == ImportMode.REPLACE;
+    if (replace && !store.capabilities().contains(StoreCapability.REPLACE_SCOPE)) {
+      throw new CapabilityNotSupportedException(store.getClass().getSimpleName()
+          + " does not declare REPLACE_SCOPE: it cannot replace a scope in one transaction, so it offers no restore;"
+          + " import into empty scopes instead (delete the scopes first)");
+    }
+    ImportValidator validator = new ImportValidator(store, config, replace);
     Map<String, ImportedScope> scopes = new ExportReader(config, policy, validator).read(grants, in);
     validator.validate(scopes);
     int versions = 0;
@@ -61,6 +72,7 @@ final class Transfer {
     int sources = 0;
     int experience = 0;
     int reviewItems = 0;
+    int replaced = 0;
     for (ImportedScope d : scopes.values()) {
       versions += d.versions.size();
       events += d.events.size();
@@ -75,7 +87,14 @@ final class Transfer {
       throw new dev.engram.CapabilityNotSupportedException(store.getClass().getSimpleName()
           + " does not declare SOURCES; the export carries captured sources");
     }
-    if (!options.dryRun()) {
+    if (options.dryRun()) {
+      if (replace) {
+        for (String scope : scopes.keySet()) {
+          replaced += store.versionsIn(List.of(scope), EnumSet.of(EntryStatus.ACTIVE)).size();
+        }
+      }
+    } else {
+      boolean storesVectors = store.capabilities().contains(StoreCapability.VECTOR_STORAGE);
       for (ImportedScope d : scopes.values()) {
         List<Commit.RestoredTopic> restoredTopics = new ArrayList<>();
         for (ImportedScope.Topic t : d.topics) {
@@ -86,7 +105,8 @@ final class Transfer {
           LOG.warn("{} keeps no retrieval keys: the keys of {} imported versions of {} were dropped; search finds"
               + " them by their own content only", store.getClass().getSimpleName(), d.keys.size(), d.scope);
         }
-        commits.run(d.scope, c -> {
+        int erased = commits.run(d.scope, c -> {
+          int active = replace ? c.eraseForRestore(storesVectors) : 0;
           c.restore(d.versions.values(), d.events, d.revisions.values(), restoredTopics);
           if (keepsKeys) {
             c.restoreKeys(d.keys);
@@ -95,11 +115,15 @@ final class Transfer {
             c.restoreSources(d.sources.values(), d.sourceState);
           }
           ReviewTransfer.restore(c, d.review);
-          return null;
+          return active;
         });
+        replaced += erased;
+        if (replace) {
+          LOG.info("Restored {} from an export: {} active entries replaced", d.scope, erased);
+        }
       }
     }
     return new TransferReport(List.copyOf(scopes.keySet()), versions, events, revisions, topics, sources, experience,
-        reviewItems, options.dryRun());
+        reviewItems, options.dryRun(), replaced);
   }
 }

@@ -37,5 +37,12 @@ public enum StoreCapability {
    * flush disjoint work. While a claim's lease runs no other claimer gets the same item; once it has passed
    * (or the claim was released, {@link MemoryStore#releaseClaim}) the item is claimable again.
    */
-  WORK_CLAIMS
+  WORK_CLAIMS,
+
+  /**
+   * Replacing a scope inside one transaction ({@link StoreTransaction#eraseScope}): everything the scope
+   * holds, its revision log and head included, is erased in the transaction that then writes the scope
+   * anew, so a restore ({@link dev.engram.ImportMode#REPLACE}) that fails leaves the old scope intact.
+   */
+  REPLACE_SCOPE
 }

@@ -109,6 +109,21 @@ public interface StoreTransaction extends StoreReader {
   int eraseScopeContent();
 
   /**
+   * Erases everything stored for the transaction's scope, as {@link #eraseScopeContent} erases it (and as
+   * thoroughly: nothing of the erased content stays at rest once the transaction commits), and its revision
+   * log and head too: afterwards, in this transaction's view, {@link #headRevision} of the scope is 0 and
+   * {@link #hasScope} false, so the same transaction can write the scope anew from revision 1 (a restore).
+   * When the transaction rolls back, the scope is as it was. Stores declaring
+   * {@link StoreCapability#REPLACE_SCOPE} implement it.
+   *
+   * @return the number of entries removed
+   * @throws CapabilityNotSupportedException if the store cannot replace a scope in one transaction
+   */
+  default int eraseScope() {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " cannot replace a scope in one transaction");
+  }
+
+  /**
    * Replaces the vectors stored under {@code profileId} for the versions named in {@code vectors}.
    * Stores declaring {@link StoreCapability#VECTOR_STORAGE} implement it; erasure removes vectors too.
    *

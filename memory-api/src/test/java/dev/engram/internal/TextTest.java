@@ -66,6 +66,29 @@ class TextTest {
   }
 
   @Test
+  void loreDomainsTakeSnakeCaseSegmentsAndNameTheParentTheyNeed() {
+    assertThat(Text.lorePath("path", "project://checkout_api/v2_webhooks")).isEqualTo("project://checkout_api/v2_webhooks");
+    assertThat(Text.lorePath("path", "core://agent/my-agent-2")).as("a boot node's address").isEqualTo("core://agent/my-agent-2");
+    assertThat(Text.lorePath("path", "memories://Notes/A.md")).as("another domain").isEqualTo("memories://Notes/A.md");
+    assertThat(Text.lorePath("path", "Notes/A.md")).as("no domain").isEqualTo("Notes/A.md");
+    assertThat(Text.lorePath("path", null)).isNull();
+    assertThatThrownBy(() -> Text.lorePath("path", "project://Checkout-API/Web.hooks"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("'Checkout-API'").hasMessageContaining("project://checkout_api/web_hooks");
+    for (String bad : List.of("project://a__b", "project://_a", "project://a_", "preferences://User", "core://a/b-c")) {
+      assertThatThrownBy(() -> Text.lorePath("path", bad)).as(bad).isInstanceOf(InvalidInputException.class);
+    }
+
+    assertThat(Text.requiredParent("project://checkout_api/webhooks/retries")).isEqualTo("project://checkout_api/webhooks");
+    assertThat(Text.requiredParent("project://checkout_api/webhooks")).isEqualTo("project://checkout_api");
+    assertThat(Text.requiredParent("project://checkout_api")).isNull();
+    assertThat(Text.requiredParent("core://agent/codex")).as("a boot node").isNull();
+    assertThat(Text.requiredParent("memories://notes/a.md")).isNull();
+    assertThat(Text.requiredParent("notes/a")).isNull();
+    assertThat(Text.requiredParent(null)).isNull();
+  }
+
+  @Test
   void idsAreStrict() {
     assertThat(Text.id("entryId", Ids.next())).isNotBlank();
     assertThatThrownBy(() -> Text.id("entryId", "x'; DROP TABLE entries;--"))

@@ -5,6 +5,7 @@
 package dev.engram.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.ImportMode;
 import dev.engram.ImportOptions;
 import dev.engram.TransferReport;
 import dev.engram.spi.StoreSpec;
@@ -37,11 +38,13 @@ final class TransferCommands {
       n.put("revisions", r.revisions());
       n.put("topics", r.topics());
       n.put("sources", r.sources());
+      n.put("replaced", r.replaced());
       to.println(n.toPrettyString());
     } else {
       to.println(verb + " " + r.scopes().size() + " scope" + (r.scopes().size() == 1 ? "" : "s") + ": "
           + r.versions() + " versions, " + r.events() + " events, " + r.revisions() + " revisions, "
-          + r.topics() + " topics, " + r.sources() + " sources" + (r.scopes().isEmpty() ? "" : " (" + String.join(", ", r.scopes()) + ")"));
+          + r.topics() + " topics, " + r.sources() + " sources" + (r.scopes().isEmpty() ? "" : " (" + String.join(", ", r.scopes()) + ")")
+          + (r.replaced() > 0 ? (r.dryRun() ? "; would replace " : "; replaced ") + r.replaced() + " active " + (r.replaced() == 1 ? "entry" : "entries") : ""));
     }
     to.flush();
   }
@@ -77,13 +80,21 @@ final class TransferCommands {
     }
   }
 
-  @Command(name = "import", description = "Import a JSON Lines export; everything is validated before anything is written.")
+  @Command(name = "import", description = "Import a JSON Lines export; everything is validated before anything is"
+      + " written. Into empty scopes, or with --replace --yes as a restore that replaces each scope of the export.")
   static final class Import extends BaseCommand {
     @Parameters(paramLabel = "FILE", description = "an export written by `engram export` or Engram.export")
     Path file;
 
     @Option(names = "--dry-run", description = "validate only; write nothing")
     boolean dryRun;
+
+    @Option(names = "--replace", description = "restore: replace what the store holds for each scope of the export"
+        + " (erased and written anew in one transaction per scope); needs --yes")
+    boolean replace;
+
+    @Option(names = "--yes", description = "confirm --replace: the replaced memory is erased and cannot be recovered")
+    boolean yes;
 
     @Override
     boolean creates() {
@@ -99,6 +110,11 @@ final class TransferCommands {
 
     @Override
     void before() {
+      if (replace && !yes && !dryRun) {
+        throw new UsageException("import --replace erases what the store holds for every scope of " + file
+            + " (entries, history, sources) and writes the export in its place; that cannot be undone. Add --yes to"
+            + " confirm, or --dry-run to see what it would replace");
+      }
       if (!Files.isRegularFile(file)) {
         throw new UsageException("no file to import at " + file);
       }
@@ -107,9 +123,9 @@ final class TransferCommands {
     @Override
     int run(Session s) throws IOException {
       try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-        TransferReport r = s.engram().operator().importFrom(s.grants(), in,
-            dryRun ? ImportOptions.validateOnly() : ImportOptions.defaults());
-        report(this, out(), dryRun ? "would import" : "imported", r);
+        TransferReport r = s.engram().operator().importFrom(s.grants(), in, ImportOptions.builder()
+            .mode(replace ? ImportMode.REPLACE : ImportMode.INTO_EMPTY).dryRun(dryRun).build());
+        report(this, out(), dryRun ? (replace ? "would restore" : "would import") : (replace ? "restored" : "imported"), r);
       }
       return EngramCli.OK;
     }

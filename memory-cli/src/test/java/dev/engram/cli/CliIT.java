@@ -194,6 +194,35 @@ class CliIT {
   }
 
   @Test
+  void importReplaceRestoresABackupAndNeedsYes() throws Exception {
+    ok("write", store(), "-g", GRANT, "--topic", "a", "Kept in the backup.");
+    Path backup = dir.resolve("backup.jsonl");
+    ok("export", store(), "-g", GRANT, backup.toString());
+    ok("write", store(), "-g", GRANT, "--topic", "a", "Written after the backup.");
+
+    Result plain = engram("import", store(), "-g", GRANT, backup.toString());
+    assertThat(plain.exitCode()).as(plain.toString()).isNotZero();
+    assertThat(plain.err()).contains("already exists in the target store");
+
+    Result unconfirmed = engram("import", store(), "-g", GRANT, backup.toString(), "--replace");
+    assertThat(unconfirmed.exitCode()).isEqualTo(2);
+    oneLineError(unconfirmed, "Add --yes to confirm");
+    assertThat(ok("ls", store(), "-g", GRANT).out()).as("nothing replaced without --yes")
+        .contains("Kept in the backup.").contains("Written after the backup.");
+
+    assertThat(ok("import", store(), "-g", GRANT, backup.toString(), "--replace", "--dry-run").out())
+        .startsWith("would restore 1 scope: 1 versions").contains("would replace 2 active entries");
+    assertThat(ok("ls", store(), "-g", GRANT).out()).contains("Written after the backup.");
+
+    assertThat(ok("import", store(), "-g", GRANT, backup.toString(), "--replace", "--yes").out())
+        .startsWith("restored 1 scope: 1 versions").contains("replaced 2 active entries");
+    assertThat(ok("ls", store(), "-g", GRANT, "--all").out()).contains("Kept in the backup.")
+        .doesNotContain("Written after the backup.");
+    JsonNode again = json(ok("import", store(), "-g", GRANT, backup.toString(), "--replace", "--yes", "--json"));
+    assertThat(again.get("replaced").asInt()).isEqualTo(1);
+  }
+
+  @Test
   void userErrorsAreOneLineWithDocumentedExitCodes() throws Exception {
     Result missing = engram("ls", store(), "-g", GRANT);
     assertThat(missing.exitCode()).as("no such file").isEqualTo(3);

@@ -173,7 +173,7 @@ class MemoryMcpServerIT {
       engram.write(alice, "Hooks live in settings.json.", dev.engram.WriteOptions.builder().path("core://agent/claudecode").build());
       engram.write(alice, "Codex has no network.", dev.engram.WriteOptions.builder().path("core://agent/codex").build());
       engram.write(alice, "Webhook secrets rotate monthly.", dev.engram.WriteOptions.builder()
-          .path("project://shop/webhooks").disclosure("When touching the webhook handler").build());
+          .path("project://shop_webhooks").disclosure("When touching the webhook handler").build());
       engram.write(dev.engram.Grants.of("app/user/b"), "B's rules.", dev.engram.WriteOptions.builder().path("core://agent").build());
     }
     String store = "sqlite:" + file;
@@ -182,7 +182,7 @@ class MemoryMcpServerIT {
     JsonNode boot = json(call(claude, "memory_boot", Map.of()));
     assertThat(boot.path("client").asText()).isEqualTo("claudecode");
     assertThat(boot.path("nodes").findValuesAsText("path")).containsExactly("core://agent", "core://agent/claudecode");
-    assertThat(boot.path("recent").get(0).path("path").asText()).isEqualTo("project://shop/webhooks");
+    assertThat(boot.path("recent").get(0).path("path").asText()).isEqualTo("project://shop_webhooks");
     assertThat(boot.toString()).doesNotContain("Webhook secrets").doesNotContain("B's rules").doesNotContain("app/user");
     assertThat(json(call(claude, "memory_boot", Map.of("client", "codex"))).path("nodes").findValuesAsText("content"))
         .containsExactly("Run the tests before every commit.", "Codex has no network.");
@@ -197,7 +197,7 @@ class MemoryMcpServerIT {
         .messages().get(0).content()).text();
     assertThat(text).contains("Runtime: claudecode").contains("core://agent: Run the tests before every commit.")
         .contains("core://agent/claudecode: Hooks live in settings.json.").doesNotContain("Codex has no network")
-        .contains("project://shop/webhooks | priority ").contains("| when When touching the webhook handler");
+        .contains("project://shop_webhooks | priority ").contains("| when When touching the webhook handler");
     String codexText = ((McpSchema.TextContent) claude.getPrompt(new McpSchema.GetPromptRequest("memory_boot",
         Map.of("client", "codex"))).messages().get(0).content()).text();
     assertThat(codexText).contains("Codex has no network").doesNotContain("Hooks live");
@@ -249,6 +249,13 @@ class MemoryMcpServerIT {
     });
     assertThat(tools.get("memory_search").title()).isEqualTo("Search memory");
 
+    McpSchema.CallToolResult parent = call(a, "memory_write_path", Map.of("path", "project://checkout_api",
+        "content", "The checkout API takes payments.", "disclosure", "When working on the checkout API"));
+    assertThat(parent.isError()).as(parent.toString()).isFalse();
+    McpSchema.CallToolResult orphan = call(a, "memory_write_path", Map.of("path", "project://billing/invoices",
+        "content", "Invoices are PDFs."));
+    assertThat(orphan.isError()).isTrue();
+    assertThat(json(orphan).path("code").asText()).isEqualTo("parent_missing");
     McpSchema.CallToolResult written = call(a, "memory_write_path", Map.of("path", "project://checkout_api/webhooks",
         "content", "Refund webhooks are idempotent by event.id.", "priority", 1,
         "disclosure", "When changing refund webhooks", "glossary", List.of("stripe")));
@@ -257,14 +264,14 @@ class MemoryMcpServerIT {
     String ref = json(written).path("entry").path("ref").asText();
     assertThat(json(call(a, "memory_domains", Map.of())).path("domains").get(0).path("domain").asText()).isEqualTo("project");
     assertThat(json(call(a, "memory_browse", Map.of("path", "project://"))).path("children").get(0).path("path").asText())
-        .isEqualTo("project://checkout_api/");
+        .isEqualTo("project://checkout_api");
     JsonNode got = json(call(a, "memory_get", Map.of("path", "project://checkout_api/webhooks")));
     assertThat(got.path("entries").get(0).path("ref").asText()).isEqualTo(ref);
     assertThat(got.path("entries").get(0).path("glossary").toString()).isEqualTo("[\"stripe\"]");
     JsonNode added = json(call(a, "memory_glossary_add", Map.of("ref", ref, "terms", List.of("refund webhook"))));
     ref = added.path("entry").path("ref").asText();
     ref = json(call(a, "memory_update", Map.of("ref", ref, "priority", 2))).path("entry").path("ref").asText();
-    JsonNode moved = json(call(a, "memory_move", Map.of("ref", ref, "new_path", "project://payments/webhooks")));
+    JsonNode moved = json(call(a, "memory_move", Map.of("ref", ref, "new_path", "project://payments_webhooks")));
     assertThat(moved.path("outcome").asText()).isEqualTo("moved");
     assertThat(json(call(a, "memory_capture", Map.of("text", "The user asked about refunds.", "speaker", "user")))
         .path("outcome").asText()).isEqualTo("captured");
@@ -274,7 +281,7 @@ class MemoryMcpServerIT {
     assertThat(hostile.isError()).isTrue();
     assertThat(json(hostile).path("code").asText()).isEqualTo("invalid_arguments");
     assertThat(json(hostile).path("error").asText()).contains("'..' segment");
-    McpSchema.CallToolResult scoped = call(a, "memory_get", Map.of("path", "project://payments/webhooks",
+    McpSchema.CallToolResult scoped = call(a, "memory_get", Map.of("path", "project://payments_webhooks",
         "scope", "app/user/b"));
     assertThat(json(scoped).path("code").asText()).isEqualTo("invalid_arguments");
     McpSchema.CallToolResult boot = call(a, "memory_write_path", Map.of("path", "core://agent", "content", "Run tests."));
@@ -290,8 +297,9 @@ class MemoryMcpServerIT {
       dev.engram.Grants alice = dev.engram.Grants.of("app/user/a");
       List<dev.engram.MemoryEntry> entries = engram.list(alice);
       assertThat(entries).extracting(dev.engram.MemoryEntry::path)
-          .containsExactlyInAnyOrder("project://payments/webhooks", "core://agent");
-      dev.engram.MemoryEntry webhooks = entries.stream().filter(e -> e.path().startsWith("project")).findFirst()
+          .containsExactlyInAnyOrder("project://checkout_api", "project://payments_webhooks", "core://agent");
+      dev.engram.MemoryEntry webhooks = entries.stream().filter(e -> e.path().equals("project://payments_webhooks"))
+          .findFirst()
           .orElseThrow();
       assertThat(webhooks.glossary()).containsExactly("stripe", "refund webhook");
       assertThat(webhooks.priority()).isEqualTo(2);

@@ -37,11 +37,11 @@ class DisclosureTest extends EngineRules {
   @Test
   void aPathEntryWithoutADisclosureSucceedsWithAWarning() {
     Engram engram = newEngram();
-    WriteResult r = engram.write(U1, "Refunds are idempotent.", WriteOptions.builder().path("project://shop/refunds").build());
+    WriteResult r = engram.write(U1, "Refunds are idempotent.", WriteOptions.builder().path("project://shop_refunds").build());
     assertThat(r.outcome()).isEqualTo(WriteResult.Outcome.APPENDED);
     assertThat(r.warnings()).singleElement().asString().contains("disclosure is missing");
     assertThat(engram.get(U1, r.entry().entryId())).isEqualTo(r.entry());
-    assertThat(engram.write(U1, "Refunds are idempotent.", WriteOptions.builder().path("project://shop/refunds").build())
+    assertThat(engram.write(U1, "Refunds are idempotent.", WriteOptions.builder().path("project://shop_refunds").build())
         .warnings()).as("a deduplicated write stores nothing, so there is nothing to warn about").isEmpty();
   }
 

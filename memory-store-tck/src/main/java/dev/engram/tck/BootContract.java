@@ -55,12 +55,12 @@ public abstract class BootContract extends ContractSupport {
     List<MemoryEntry> others = new ArrayList<>();
     for (int i = 0; i < 7; i++) {
       others.add(engram.write(U1, "Project fact number " + i + " zebra.", WriteOptions.builder()
-          .path("project://app/fact" + i).priority(2 + i % 2).disclosure("When working on part " + i).build()).entry());
+          .path("project://app_fact" + i).priority(2 + i % 2).disclosure("When working on part " + i).build()).entry());
     }
     MemoryEntry edited = engram.correct(U1, others.get(1).entryId(), "Project fact number 1, corrected zebra.");
     at(engram, "core://agent/claudecode", "Claude Code hooks live in .claude/settings.json zebra.");
     engram.write(Grants.of(Fixtures.S2), "Someone else's fact zebra.",
-        WriteOptions.builder().path("project://other/x").build());
+        WriteOptions.builder().path("project://other_x").build());
 
     BootBlock block = engram.boot(U1, "codex");
     assertThat(block.runtime()).isEqualTo("codex");
@@ -198,7 +198,7 @@ public abstract class BootContract extends ContractSupport {
     at(engram, "core://agent", "Quokka rule: always run the tests.");
     at(engram, "core://agent/hermes", "Quokka rule for hermes.");
     at(engram, "preferences://user", "Quokka preference.");
-    MemoryEntry fact = at(engram, "project://zoo/quokka", "Quokka fact for the project.");
+    MemoryEntry fact = at(engram, "project://zoo_quokka", "Quokka fact for the project.");
     assertThat(engram.search(U1, SearchRequest.builder("quokka").mode(SearchMode.FTS).build()).hits())
         .extracting(h -> h.entry().entryId()).containsExactly(fact.entryId());
     assertThat(engram.search(U1, "quokka rule").hits()).extracting(h -> h.entry().entryId())

@@ -183,7 +183,7 @@ public abstract class CrudContract extends ContractSupport {
   @Test
   void writeToAnActivePathMakesANewVersionOfTheSameEntry() {
     Engram e = engram();
-    WriteOptions at = WriteOptions.builder().path("project://checkout/webhooks").topicsHint("ops").build();
+    WriteOptions at = WriteOptions.builder().path("project://checkout_webhooks").topicsHint("ops").build();
     WriteResult first = e.write(U1, "Webhooks retry three times", at);
     WriteResult second = e.write(U1, "Webhooks retry five times with backoff", at);
 
@@ -194,7 +194,7 @@ public abstract class CrudContract extends ContractSupport {
     assertThat(v2.entryId()).isEqualTo(v1.entryId());
     assertThat(v2.version()).isEqualTo(2);
     assertThat(v2.previousVersionId()).isEqualTo(v1.versionId());
-    assertThat(v2.path()).isEqualTo("project://checkout/webhooks");
+    assertThat(v2.path()).isEqualTo("project://checkout_webhooks");
     assertThat(v2.createdAt()).isEqualTo(v1.createdAt());
     assertThat(v2.createdInRevision()).isEqualTo(2);
     assertThat(second.revision()).isEqualTo(2);
@@ -534,7 +534,7 @@ public abstract class CrudContract extends ContractSupport {
         .priority(1)
         .disclosure("When the user asks about refunds")
         .glossary("refund", "chargeback", "money back")
-        .path("project://billing/refunds")
+        .path("project://billing_refunds")
         .source("agent:planner/session-42")
         .evidence("src:chat/2024-05-01#m12", "src:doc/policy.pdf")
         .build();
@@ -546,7 +546,7 @@ public abstract class CrudContract extends ContractSupport {
     assertThat(m.priority()).isEqualTo(1);
     assertThat(m.disclosure()).isEqualTo("When the user asks about refunds");
     assertThat(m.glossary()).containsExactly("refund", "chargeback", "money back");
-    assertThat(m.path()).isEqualTo("project://billing/refunds");
+    assertThat(m.path()).isEqualTo("project://billing_refunds");
     assertThat(m.source()).isEqualTo("agent:planner/session-42");
     assertThat(m.evidence()).containsExactly("src:chat/2024-05-01#m12", "src:doc/policy.pdf");
 

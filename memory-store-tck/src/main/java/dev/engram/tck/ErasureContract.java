@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -275,6 +276,40 @@ public abstract class ErasureContract extends ContractSupport {
     assertThat(engram.deleteScope(Grants.of("rec/a%"), "rec/a%", dev.engram.DeleteScopeOptions.withDescendants())).isEqualTo(1);
     assertThat(engram.list(Grants.of("rec/ab"), ALL)).extracting(MemoryEntry::scope).containsExactly("rec", "rec/ab");
     assertThat(engram.list(Grants.of("rec/aXb"), ALL)).extracting(MemoryEntry::scope).containsExactly("rec", "rec/aXb");
+  }
+
+  @Test
+  void aRestoreErasesWhatItReplacesAsThoroughlyAsDeleteScope() {
+    MemoryStore store = createStore();
+    Assumptions.assumeTrue(store.capabilities().contains(StoreCapability.REPLACE_SCOPE));
+    boolean vectors = store.capabilities().contains(StoreCapability.VECTOR_STORAGE);
+    boolean sources = store.capabilities().contains(StoreCapability.SOURCES);
+    Engram engram = newEngram(store, new DeterministicReasoner(), b -> vectors ? b.embedder(new HashingEmbedder()) : b);
+    StoredRows rows = storedRows(store);
+    Grants u1 = Grants.of("res/u1");
+    write(engram, u1, "A fact of the backup that stays.", "shared");
+    java.io.StringWriter backup = new java.io.StringWriter();
+    engram.operator().export(u1, backup);
+    // written after the backup: every field a word of its own, all of it replaced by the restore
+    WriteResult later = engram.write(u1, "The quetzalcoatl file is sealed.", WriteOptions.builder()
+        .topicsHint("hiv-status", "shared").path("health/axolotlpath").disclosure("When the okapiwhen question comes up")
+        .glossary(List.of("pangolinterm")).build());
+    engram.correct(u1, later.entry().entryId(), "The quetzalcoatl file is sealed twice.");
+    List<String> words = new ArrayList<>(List.of("quetzalcoatl", "hiv-status", "axolotlpath", "okapiwhen", "pangolinterm"));
+    if (sources) {
+      engram.capture(u1, dev.engram.SourceRecord.of("s", "user", "The narwhalsaid turn was captured.").id("turn-9"));
+      words.add("narwhalsaid");
+    }
+    for (String word : words) {
+      assertThat(rows.mentioning(word)).as("the store holds '%s' before the restore", word).isNotEmpty();
+    }
+
+    engram.operator().importFrom(u1, new java.io.StringReader(backup.toString()), dev.engram.ImportOptions.replace());
+
+    for (String word : words) {
+      assertThat(rows.mentioning(word)).as("rows mentioning '%s' after the restore", word).isEmpty();
+    }
+    assertThat(rows.mentioning("A fact of the backup that stays.")).isNotEmpty();
   }
 
   @Test

@@ -49,6 +49,8 @@ public final class FaultInjectingStore implements MemoryStore {
     ERASE_ENTRY,
     /** {@link StoreTransaction#eraseScopeContent}. */
     ERASE_SCOPE_CONTENT,
+    /** {@link StoreTransaction#eraseScope}. */
+    ERASE_SCOPE,
     /** {@link StoreTransaction#insertSource}. */
     INSERT_SOURCE,
     /** {@link StoreTransaction#advanceSourceCursor}. */
@@ -63,6 +65,7 @@ public final class FaultInjectingStore implements MemoryStore {
   private final AtomicReference<@Nullable Step> armed = new AtomicReference<>();
   private final AtomicInteger injected = new AtomicInteger();
   private final AtomicInteger skip = new AtomicInteger();
+  private final Set<StoreCapability> hidden = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /**
    * A wrapper around {@code delegate}, unarmed.
@@ -102,6 +105,17 @@ public final class FaultInjectingStore implements MemoryStore {
     armed.set(step);
   }
 
+  /**
+   * Stops declaring {@code capability} from now on, as a store without it would (e.g. to see the engine
+   * refuse what needs it with a typed error).
+   *
+   * @param capability the capability to leave out of {@link #capabilities()}
+   * @throws NullPointerException if {@code capability} is null
+   */
+  public void hideCapability(StoreCapability capability) {
+    hidden.add(Objects.requireNonNull(capability, "capability"));
+  }
+
   /** @return whether an armed fault is still waiting for its step */
   public boolean armed() {
     return armed.get() != null;
@@ -131,6 +145,7 @@ public final class FaultInjectingStore implements MemoryStore {
     caps.remove(StoreCapability.RETRIEVAL_KEYS);
     caps.remove(StoreCapability.REVIEW);
     caps.remove(StoreCapability.WORK_CLAIMS);
+    caps.removeAll(hidden);
     return caps;
   }
 
@@ -307,6 +322,13 @@ public final class FaultInjectingStore implements MemoryStore {
     public int eraseEntry(String entryId) {
       int n = tx.eraseEntry(entryId);
       after(Step.ERASE_ENTRY);
+      return n;
+    }
+
+    @Override
+    public int eraseScope() {
+      int n = tx.eraseScope();
+      after(Step.ERASE_SCOPE);
       return n;
     }
 

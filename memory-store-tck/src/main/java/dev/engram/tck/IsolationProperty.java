@@ -303,7 +303,17 @@ final class IsolationProperty {
       reasoner.fileInto(null);
       WriteOptions.Builder options = WriteOptions.builder().topicsHint(randomTopics());
       if (random.nextBoolean()) {
-        options.path((random.nextBoolean() ? "project" : "core") + "://p" + k + (random.nextBoolean() ? "/x" : ""));
+        String domain = random.nextBoolean() ? "project" : "core";
+        boolean nested = random.nextBoolean();
+        if (nested) {
+          // a path below the top level needs its parent in the same scope
+          WriteResult parent = engine.write(Grants.of(scope), content("parent"),
+              WriteOptions.builder().topicsHint(randomTopics()).path(domain + "://p" + k).build());
+          assertThat(parent.outcome()).as(ctx("seed parent " + k)).isEqualTo(WriteResult.Outcome.APPENDED);
+          assertThat(parent.entry().scope()).as(ctx("seed parent " + k)).isEqualTo(scope);
+          record(parent.entry());
+        }
+        options.path(domain + "://p" + k + (nested ? "/x" : ""));
       }
       WriteResult r = engine.write(Grants.of(writer), content("seed"), options.build());
       assertThat(r.outcome()).as(ctx("seed write " + k)).isEqualTo(WriteResult.Outcome.APPENDED);

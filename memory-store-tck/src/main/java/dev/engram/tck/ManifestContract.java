@@ -63,7 +63,7 @@ public abstract class ManifestContract extends ContractSupport {
     MemoryEntry b = write(engram, U1, "Beta fact about the build.", "build").entry();
     snapshot.run();
     MemoryEntry c = engram.write(U1, "Gamma fact at a path.",
-        WriteOptions.builder().path("project://x/gamma").topicsHint("build").build()).entry();
+        WriteOptions.builder().path("project://gamma").topicsHint("build").build()).entry();
     snapshot.run();
     MemoryEntry a2 = engram.correct(U1, a.entryId(), "Alpha fact about the build, corrected.");
     snapshot.run();
@@ -75,7 +75,7 @@ public abstract class ManifestContract extends ContractSupport {
     engram.rollback(U1, created.eventId());
     snapshot.run();
     engram.write(U1, "Gamma fact at a path, upserted.",
-        WriteOptions.builder().path("project://x/gamma").topicsHint("build").build());
+        WriteOptions.builder().path("project://gamma").topicsHint("build").build());
     snapshot.run();
     MemoryEntry d = write(engram, U1, "Delta fact that is merged away.", "build").entry();
     snapshot.run();

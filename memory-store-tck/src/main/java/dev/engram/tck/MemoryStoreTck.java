@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Nested;
  *   <li>the store SPI driven directly, without the engine (its optional parts by declared capability);
  *   <li>the facade over the store: CRUD, versions and history, topic rows and dirty tracking, paths,
  *       manifests, moves, metadata edits, citations, boot nodes, curation undo, origins, batch writes,
- *       export and import between stores;
+ *       export and import between stores, restore (an export replacing a scope), Lore addressing;
  *   <li>isolation (every read path, and a randomized property), hostile-looking text as data;
  *   <li>erasure (beneath the SPI too), concurrency, the commit path's invariants;
  *   <li>search and full-text parity (one analysis, the same hit sets), vectors, retrieval keys, sources;
@@ -207,6 +207,22 @@ public abstract class MemoryStoreTck {
 
   @Nested
   class Paths extends PathsContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
+  class LoreAddressing extends LoreAddressingContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+  }
+
+  @Nested
+  class Restore extends RestoreContract {
     @Override
     protected MemoryStore createStore() {
       return MemoryStoreTck.this.createStore();

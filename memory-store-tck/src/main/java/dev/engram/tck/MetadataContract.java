@@ -38,7 +38,7 @@ public abstract class MetadataContract extends ContractSupport {
 
   private static MemoryEntry seed(Engram engram) {
     return engram.write(U1, "Refund webhooks are idempotent by event.id.", WriteOptions.builder()
-        .path("project://checkout_api/webhooks").topicsHint("payments").priority(2)
+        .path("project://checkout_webhooks").topicsHint("payments").priority(2)
         .disclosure("When changing refund webhooks in checkout-api").glossary("refund webhook", "stripe").build())
         .entry();
   }
@@ -172,18 +172,18 @@ public abstract class MetadataContract extends ContractSupport {
     Engram engram = newEngram();
     MemoryEntry v1 = seed(engram);
     WriteResult r = engram.write(U1, "Refund webhooks are idempotent by event.id; replay twice in tests.",
-        WriteOptions.builder().path("project://checkout_api/webhooks").topicsHint("payments").build());
+        WriteOptions.builder().path("project://checkout_webhooks").topicsHint("payments").build());
     assertThat(r.outcome()).isEqualTo(WriteResult.Outcome.UPDATED);
     assertThat(r.entry().priority()).isEqualTo(v1.priority());
     assertThat(r.entry().disclosure()).isEqualTo(v1.disclosure());
     assertThat(r.entry().glossary()).isEqualTo(v1.glossary());
 
     WriteResult again = engram.write(U1, "Refund webhooks are idempotent by event.id; replay twice in tests.",
-        WriteOptions.builder().path("project://checkout_api/webhooks").topicsHint("payments").build());
+        WriteOptions.builder().path("project://checkout_webhooks").topicsHint("payments").build());
     assertThat(again.outcome()).isEqualTo(WriteResult.Outcome.DEDUPED);
 
     WriteResult set = engram.write(U1, "Refund webhooks are idempotent by event.id; replay twice in tests.",
-        WriteOptions.builder().path("project://checkout_api/webhooks").topicsHint("payments").priority(3)
+        WriteOptions.builder().path("project://checkout_webhooks").topicsHint("payments").priority(3)
             .glossary("idempotency").build());
     assertThat(set.outcome()).isEqualTo(WriteResult.Outcome.UPDATED);
     assertThat(set.entry().priority()).isEqualTo(3);
@@ -191,7 +191,7 @@ public abstract class MetadataContract extends ContractSupport {
     assertThat(set.entry().disclosure()).isEqualTo(v1.disclosure());
 
     WriteResult cleared = engram.write(U1, "Refund webhooks are idempotent by event.id; replay twice in tests.",
-        WriteOptions.builder().path("project://checkout_api/webhooks").topicsHint("payments").priority(3)
+        WriteOptions.builder().path("project://checkout_webhooks").topicsHint("payments").priority(3)
             .glossary(List.of()).build());
     assertThat(cleared.outcome()).as("an explicitly empty glossary clears it").isEqualTo(WriteResult.Outcome.UPDATED);
     assertThat(cleared.entry().glossary()).isEmpty();

@@ -40,7 +40,7 @@ public abstract class OriginContract extends ContractSupport {
     MemoryEntry b = write(engram, U1, "A fact the application wrote.", "t").entry();
     engram.correct(U1, a.entryId(), "A fact an agent wrote, corrected in the console.",
         ChangeOptions.builder().source("alice").origin("console").build());
-    engram.move(U1, a.entryId(), "project://x/a", ChangeOptions.builder().source("claude").origin("mcp").build());
+    engram.move(U1, a.entryId(), "project://a", ChangeOptions.builder().source("claude").origin("mcp").build());
     engram.update(U1, b.entryId(), EntryPatch.priority(3));
     reasoner.onCurate("t", new CurateOp.Rewrite(b.entryId(), "A fact the curator rewrote.", null));
     String run = engram.curate(U1).runId();

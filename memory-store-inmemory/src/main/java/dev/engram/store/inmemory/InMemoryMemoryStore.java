@@ -63,7 +63,8 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
   @Override
   public Set<StoreCapability> capabilities() {
     return EnumSet.of(StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES,
-        StoreCapability.RETRIEVAL_KEYS, StoreCapability.REVIEW, StoreCapability.WORK_CLAIMS);
+        StoreCapability.RETRIEVAL_KEYS, StoreCapability.REVIEW, StoreCapability.WORK_CLAIMS,
+        StoreCapability.REPLACE_SCOPE);
   }
 
   /**
@@ -696,6 +697,27 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
         }
       });
       return versions.size();
+    }
+
+    @Override
+    public int eraseScope() {
+      int removed = eraseScopeContent();
+      Data d = d();
+      List<Revision> revisions = d.revisions.remove(scope);
+      Long head = d.heads.remove(scope);
+      undo.push(() -> {
+        if (revisions != null) {
+          d.revisions.put(scope, revisions);
+        } else {
+          d.revisions.remove(scope);
+        }
+        if (head != null) {
+          d.heads.put(scope, head);
+        } else {
+          d.heads.remove(scope);
+        }
+      });
+      return removed;
     }
 
     @Override

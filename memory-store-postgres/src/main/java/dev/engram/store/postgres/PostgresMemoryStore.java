@@ -259,7 +259,8 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   public Set<StoreCapability> capabilities() {
     return EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
         StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS,
-        StoreCapability.REVIEW, StoreCapability.WORK_CLAIMS);
+        StoreCapability.REVIEW, StoreCapability.WORK_CLAIMS,
+        StoreCapability.REPLACE_SCOPE);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1498,6 +1499,25 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
         }
         return removed;
       });
+    }
+
+    /** {@link #eraseScopeContent}, then the revision log; the head row stays (this transaction holds its lock) at 0. */
+    @Override
+    public int eraseScope() {
+      int removed = eraseScopeContent();
+      write("erasing the revision log of " + scope, conn -> {
+        try (PreparedStatement ps = conn.prepareStatement(sql.eraseScopeRevisions)) {
+          ps.setString(1, scope);
+          ps.executeUpdate();
+        }
+        try (PreparedStatement ps = conn.prepareStatement(sql.resetHead)) {
+          ps.setString(1, scope);
+          ps.executeUpdate();
+        }
+        return null;
+      });
+      head = 0;
+      return removed;
     }
 
     @Override

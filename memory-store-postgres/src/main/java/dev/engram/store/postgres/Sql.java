@@ -68,6 +68,8 @@ final class Sql {
   final String dropUncarriedTopics;
   final String eraseScopeEntries;
   final String eraseScopeTopics;
+  final String eraseScopeRevisions;
+  final String resetHead;
   final String insertSource;
   final String sourceLastPosition;
   final String sourceCursor;
@@ -235,6 +237,8 @@ final class Sql {
         + " de AS (DELETE FROM " + eventsT + " e USING ids WHERE e.entry_id = ids.entry_id)"
         + " SELECT count(*) FROM ids";
     eraseScopeTopics = "DELETE FROM " + topicsT + " WHERE scope = ?";
+    eraseScopeRevisions = "DELETE FROM " + revisionsT + " WHERE scope = ?";
+    resetHead = "UPDATE " + heads + " SET head = 0 WHERE scope = ?";
     // the keys take the status of their version as it is when the statement runs (the version was
     // written before them, in the same transaction or earlier) and are counted once per statement
     String countKeys = " RETURNING scope, active)"

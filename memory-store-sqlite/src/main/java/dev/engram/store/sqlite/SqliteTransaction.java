@@ -79,6 +79,7 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
   private static final String DELETE_SCOPE_VERSIONS = "DELETE FROM versions WHERE scope = ?";
   private static final String DELETE_SCOPE_TOPICS = "DELETE FROM topics WHERE scope = ?";
   private static final String DELETE_SCOPE_COUNTS = "DELETE FROM topic_counts WHERE scope = ?";
+  private static final String DELETE_SCOPE_REVISIONS = "DELETE FROM revisions WHERE scope = ?";
   private static final String INSERT_SOURCE = "INSERT INTO sources (scope, position, source_id, session_id, speaker,"
       + " text, occurred_at, occurred_s, occurred_n, metadata, captured_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String SOURCE_LAST_POSITION =
@@ -377,6 +378,23 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       uncarried.executeUpdate();
       return removed;
     });
+  }
+
+  /**
+   * {@link #eraseScopeContent} and the revision log: the head goes back to 0. The rows go the way every
+   * erasure's go (the full-text terms with secure-delete, the write-ahead log wiped after the commit).
+   */
+  @Override
+  public int eraseScope() {
+    int entries = eraseScopeContent();
+    run("erase the revision log of scope " + scope, s -> {
+      PreparedStatement ps = s.prepare(DELETE_SCOPE_REVISIONS);
+      ps.setString(1, scope);
+      ps.executeUpdate();
+      return null;
+    });
+    erased = true;
+    return entries;
   }
 
   @Override
