@@ -98,6 +98,7 @@ public final class MemoryEngine implements Engram {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final boolean ownsStore;
   private final EngramOperator operator = new Operator();
+  private final ModelUsageMeter meter;
 
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config) {
     this(store, reasoner, config, true);
@@ -107,20 +108,23 @@ public final class MemoryEngine implements Engram {
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config, boolean ownsStore) {
     this.ownsStore = ownsStore;
     this.store = Objects.requireNonNull(store, "store");
-    Objects.requireNonNull(reasoner, "reasoner");
-    this.config = Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(config, "config");
+    this.meter = new ModelUsageMeter(store, config.clock());
+    // every model call of the reasoner is counted for the scope of the operation that made it
+    reasoner = meter.attributing(Objects.requireNonNull(reasoner, "reasoner"));
+    this.config = config;
     this.policy = new GrantPolicy(config.protectedNamespaces());
     EngineConfig.Vectors vc = config.vectors();
     this.embeddings = config.embedder() == null ? null
         : new Embeddings(config.embedder(), config.search().embedTimeout(), vc.embeddingExecutor());
     this.vectorIndex = new VectorIndex(store, vc.cacheBytes(), vc.scanExecutor(), vc.quantized());
-    this.reindex = new Reindex(store, reasoner, embeddings, vectorIndex);
+    this.reindex = new Reindex(store, reasoner, embeddings, vectorIndex, meter);
     this.search = new SearchService(store, config.search(), embeddings, vectorIndex, reindex, config.reranker(),
         config.clock());
     this.contexts = new PreparedContexts(store, search);
-    WriteVectors writeVectors = new WriteVectors(store, reasoner, embeddings);
+    WriteVectors writeVectors = new WriteVectors(store, reasoner, embeddings, meter);
     this.commits = new Commits(store, config, writeVectors);
-    this.writes = new WritePipeline(store, reasoner, config, policy, search, writeVectors, commits);
+    this.writes = new WritePipeline(store, reasoner, config, policy, search, writeVectors, commits, meter);
     this.versioning = new Versioning(writeVectors, commits);
     this.erasure = new Erasure(store, commits, search);
     this.reads = new Reads(store);
@@ -136,7 +140,7 @@ public final class MemoryEngine implements Engram {
           + store.getClass().getSimpleName() + " does not declare REVIEW and cannot hold review items");
     }
     this.experience = new ExperienceService(store, config, policy, commits,
-        new Incubation(store, reasoner, config, policy, commits), this::open);
+        new Incubation(store, reasoner, config, policy, commits, meter), this::open);
     this.review = new ReviewService(store, config, policy, commits, this::open);
   }
 
@@ -233,7 +237,7 @@ public final class MemoryEngine implements Engram {
     ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = reads.current(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
-    return versioning.correct(cur, normalized, opts);
+    return metered(grants, () -> versioning.correct(cur, normalized, opts));
   }
 
   @Override
@@ -244,7 +248,7 @@ public final class MemoryEngine implements Engram {
     ChangeOptions opts = checkOptions(options);
     policy.requireVisible(grants, citation.scope(), "entry " + citation.entryId());
     policy.requireWritable(grants, config.writePolicy(), citation.scope());
-    return edits.correct(citation, normalized, opts);
+    return metered(grants, () -> edits.correct(citation, normalized, opts));
   }
 
   @Override
@@ -283,7 +287,7 @@ public final class MemoryEngine implements Engram {
           + " event; only CREATE, UPDATE and ROLLBACK events can be rolled back to");
     }
     policy.requireWritable(grants, config.writePolicy(), event.scope());
-    return versioning.rollback(event, opts);
+    return metered(grants, () -> versioning.rollback(event, opts));
   }
 
   // ---- erasure
@@ -338,7 +342,7 @@ public final class MemoryEngine implements Engram {
   public FlushReport flush(Grants grants, FlushOptions options) {
     open(grants);
     Objects.requireNonNull(options, "options");
-    return flush.flush(grants, options);
+    return metered(grants, () -> flush.flush(grants, options));
   }
 
   @Override
@@ -441,14 +445,14 @@ public final class MemoryEngine implements Engram {
   public SearchResult search(Grants grants, SearchRequest request) {
     open(grants);
     Objects.requireNonNull(request, "request");
-    return search.search(grants, request);
+    return metered(grants, () -> search.search(grants, request));
   }
 
   @Override
   public PreparedContext prepareContext(Grants grants, ContextRequest request) {
     open(grants);
     Objects.requireNonNull(request, "request");
-    return contexts.prepareContext(grants, request);
+    return metered(grants, () -> contexts.prepareContext(grants, request));
   }
 
   VectorCacheStats vectorCacheStats() {
@@ -457,7 +461,7 @@ public final class MemoryEngine implements Engram {
 
   int reindex(Grants grants) {
     open(grants);
-    return reindex.reindex(grants);
+    return metered(grants, () -> reindex.reindex(grants));
   }
 
   // ---- experience and the review inbox
@@ -481,7 +485,7 @@ public final class MemoryEngine implements Engram {
 
   TransferReport importFrom(Grants grants, Reader in, ImportOptions options) {
     open(grants);
-    return new Transfer(store, config, policy, commits).importFrom(grants, in, options);
+    return metered(grants, () -> new Transfer(store, config, policy, commits).importFrom(grants, in, options));
   }
 
   // ---- curation
@@ -493,7 +497,7 @@ public final class MemoryEngine implements Engram {
     for (String scope : grants.namespaces()) {
       before.put(scope, store.headRevision(scope));
     }
-    CurateReport report = curation.curate(grants);
+    CurateReport report = metered(grants, () -> curation.curate(grants));
     List<CurationUndo.Span> spans = new ArrayList<>();
     before.forEach((scope, from) -> {
       long to = store.headRevision(scope);
@@ -560,7 +564,7 @@ public final class MemoryEngine implements Engram {
     ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = reads.current(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
-    return edits.move(cur, path, opts);
+    return metered(grants, () -> edits.move(cur, path, opts));
   }
 
   @Override
@@ -583,7 +587,7 @@ public final class MemoryEngine implements Engram {
     ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = reads.current(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
-    return edits.update(cur, valid, opts);
+    return metered(grants, () -> edits.update(cur, valid, opts));
   }
 
   @Override
@@ -600,14 +604,14 @@ public final class MemoryEngine implements Engram {
   public MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
     ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = glossaryTarget(grants, entryId, terms);
-    return edits.glossaryAdd(cur, Text.glossary("terms", terms), opts);
+    return metered(grants, () -> edits.glossaryAdd(cur, Text.glossary("terms", terms), opts));
   }
 
   @Override
   public MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
     ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = glossaryTarget(grants, entryId, terms);
-    return edits.glossaryRemove(cur, Text.glossary("terms", terms), opts);
+    return metered(grants, () -> edits.glossaryRemove(cur, Text.glossary("terms", terms), opts));
   }
 
   private MemoryEntry glossaryTarget(Grants grants, String entryId, List<String> terms) {
@@ -656,6 +660,28 @@ public final class MemoryEngine implements Engram {
     public List<DirtyTopic> listDirtyTopics(int limit) {
       return MemoryEngine.this.listDirtyTopics(limit);
     }
+
+    @Override
+    public List<dev.engram.ModelUsageRow> modelUsage(Grants grants, dev.engram.ModelUsageQuery query) {
+      return MemoryEngine.this.modelUsage(grants, query);
+    }
+  }
+
+  List<dev.engram.ModelUsageRow> modelUsage(Grants grants, dev.engram.ModelUsageQuery query) {
+    open(grants);
+    Objects.requireNonNull(query, "query");
+    if (!meter.keeps()) {
+      throw new dev.engram.CapabilityNotSupportedException(store.getClass().getSimpleName()
+          + " does not declare MODEL_USAGE and keeps no model usage");
+    }
+    java.util.TreeSet<String> scopes = new java.util.TreeSet<>();
+    for (String grant : grants.namespaces()) {
+      if (query.descendants()) {
+        scopes.addAll(store.scopesFrom(grant));
+      }
+      scopes.add(grant);
+    }
+    return store.modelUsage(scopes, query.from(), query.to());
   }
 
   @Override
@@ -680,6 +706,16 @@ public final class MemoryEngine implements Engram {
       if (ownsStore) {
         store.close();
       }
+    }
+  }
+
+  /**
+   * Runs {@code op} with a model usage frame open on this thread, so the reasoner's model calls it makes
+   * are counted for the scopes they were for (else for the first granted namespace).
+   */
+  private <T> T metered(Grants grants, java.util.function.Supplier<T> op) {
+    try (ModelUsageMeter.Frame usage = meter.open(grants)) {
+      return op.get();
     }
   }
 

@@ -42,7 +42,11 @@ final class Reindex {
   private final @Nullable Embeddings embeddings;
   private final VectorIndex vectors;
 
-  Reindex(MemoryStore store, Reasoner reasoner, @Nullable Embeddings embeddings, VectorIndex vectors) {
+  private final ModelUsageMeter meter;
+
+  Reindex(MemoryStore store, Reasoner reasoner, @Nullable Embeddings embeddings, VectorIndex vectors,
+      ModelUsageMeter meter) {
+    this.meter = meter;
     this.store = store;
     this.reasoner = reasoner;
     this.embeddings = embeddings;
@@ -98,6 +102,7 @@ final class Reindex {
   /** Embeds what {@code scope}'s active versions lack (content views and retrieval keys); returns how many got vectors. */
   private int reindexScope(Embeddings embeddings, String scope) {
     String profile = embeddings.profile().id();
+    meter.attribute(scope);
     int done = 0;
     List<MemoryEntry> todo = lacking(scope, profile);
     for (int i = 0; i < todo.size(); i += BATCH) {

@@ -29,5 +29,11 @@ public enum StoreCapability {
    * {@link StoreReader#reviewItems}) and, in stores with {@link #SOURCES}, the incubation cursor
    * ({@link StoreTransaction#advanceIncubationCursor}). All of it is erased with its scope.
    */
-  REVIEW
+  REVIEW,
+  /**
+   * Model usage: per scope, day (UTC), provider, model and reasoner job, counters of model calls, input
+   * and output tokens and failed calls ({@link StoreTransaction#addModelUsage},
+   * {@link StoreReader#modelUsage}). Erased with its scope ({@link StoreTransaction#eraseScopeContent}).
+   */
+  MODEL_USAGE
 }

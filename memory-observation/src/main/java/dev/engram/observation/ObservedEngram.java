@@ -311,5 +311,10 @@ final class ObservedEngram implements Engram {
     public List<DirtyTopic> listDirtyTopics(int limit) {
       return observation.call("operator.listDirtyTopics", () -> delegate.listDirtyTopics(limit));
     }
+
+    @Override
+    public List<dev.engram.ModelUsageRow> modelUsage(Grants grants, dev.engram.ModelUsageQuery query) {
+      return observation.call("operator.modelUsage", () -> delegate.modelUsage(grants, query));
+    }
   }
 }
