@@ -118,8 +118,9 @@ public final class FaultInjectingStore implements MemoryStore {
   }
 
   /**
-   * The delegate's capabilities without the search ones and the review inbox: this wrapper exercises the
-   * transactional core only, so the engine never routes index queries or review items through it.
+   * The delegate's capabilities without the search ones, the review inbox and model usage: this wrapper
+   * exercises the transactional core only, so the engine never routes index queries, review items or
+   * usage counters through it.
    */
   @Override
   public Set<StoreCapability> capabilities() {
@@ -129,6 +130,7 @@ public final class FaultInjectingStore implements MemoryStore {
     caps.remove(StoreCapability.VECTOR_STORAGE);
     caps.remove(StoreCapability.RETRIEVAL_KEYS);
     caps.remove(StoreCapability.REVIEW);
+    caps.remove(StoreCapability.MODEL_USAGE);
     return caps;
   }
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Nested;
  *   <li>isolation (every read path, and a randomized property), hostile-looking text as data;
  *   <li>erasure (beneath the SPI too), concurrency, the commit path's invariants;
  *   <li>search and full-text parity (one analysis, the same hit sets), vectors, retrieval keys, sources;
- *   <li>experience and the review inbox;
+ *   <li>experience and the review inbox; model usage per scope and day;
  *   <li>migrations (a second opening of the storage).
  * </ul>
  *
@@ -145,6 +145,19 @@ public abstract class MemoryStoreTck {
 
   @Nested
   class Review extends ReviewContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+
+    @Override
+    protected StoredRows storedRows(MemoryStore store) {
+      return MemoryStoreTck.this.storedRows(store);
+    }
+  }
+
+  @Nested
+  class ModelUsage extends ModelUsageContract {
     @Override
     protected MemoryStore createStore() {
       return MemoryStoreTck.this.createStore();

@@ -50,13 +50,19 @@ final class Migrations {
       new Migration(11, "versions by event time", "V11__versions_occurred_at.sql"),
       new Migration(12, "fewer pages per write", "V12__fewer_pages_per_write.sql"),
       new Migration(13, "retrieval keys", "V13__retrieval_keys.sql"),
-      new Migration(14, "experience and the review inbox", "V14__experience_review.sql"));
+      new Migration(14, "experience and the review inbox", "V14__experience_review.sql"),
+      new Migration(16, "model usage per scope and day", "V16__model_usage.sql"));
 
   private Migrations() {}
 
   /** The scripts' resource names, oldest first. */
   static List<String> resources() {
     return ALL.stream().map(Migration::resource).toList();
+  }
+
+  /** The schema versions, oldest first. */
+  static List<Integer> versions() {
+    return ALL.stream().map(Migration::version).toList();
   }
 
   static int latest() {

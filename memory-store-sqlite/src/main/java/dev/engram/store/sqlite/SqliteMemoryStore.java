@@ -124,7 +124,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
   private final Set<StoreCapability> capabilities = Collections.unmodifiableSet(
       EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
           StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS,
-          StoreCapability.REVIEW));
+          StoreCapability.REVIEW, StoreCapability.MODEL_USAGE));
 
   /**
    * Registers on {@code connection} the SQL functions the schema's triggers call: the full-text index
