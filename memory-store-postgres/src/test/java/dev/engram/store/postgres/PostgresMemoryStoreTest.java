@@ -265,11 +265,11 @@ class PostgresMemoryStoreTest {
   }
 
   @Test
-  void declaresDurableMultiProcessSearchVectorsSourcesKeysAndReview() {
+  void declaresDurableMultiProcessSearchVectorsSourcesKeysReviewAndModelUsage() {
     try (PostgresMemoryStore store = pg.freshStore()) {
       assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.DURABLE,
           StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE,
-          StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS, StoreCapability.REVIEW);
+          StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS, StoreCapability.REVIEW, StoreCapability.MODEL_USAGE);
     }
   }
 
