@@ -141,7 +141,7 @@ public final class MemoryEngine implements Engram {
     }
     this.experience = new ExperienceService(store, config, policy, commits,
         new Incubation(store, reasoner, config, policy, commits, meter), this::open);
-    this.review = new ReviewService(store, config, policy, commits, this::open);
+    this.review = new ReviewService(store, config, policy, commits, this::open, meter);
   }
 
   /** Fails with {@link ErrorCode#STORE_CLOSED} after {@link #close()}; then checks the grants. */
