@@ -41,7 +41,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The engine's model usage rules: every model call of the reasoner is counted for the scope of the
- * operation that made it (a write's for the scope it was filed in, a curated slice's for its scope), a
+ * operation that made it (a write's for the scope it was filed in, a curated slice's for its scope, an
+ * approval's views call for the item's scope), a
  * failure to store the counters never fails the operation and is reported on its result, a store
  * without {@code MODEL_USAGE} answers the query with a capability error, and the query's days are checked.
  */
@@ -73,6 +74,23 @@ class ModelUsageRulesTest extends EngineRules {
     assertThat(e.operator().modelUsage(BOTH, ModelUsageQuery.defaults()))
         .extracting(ModelUsageRow::scope, ModelUsageRow::job)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(S2, "curate"), org.assertj.core.groups.Tuple.tuple(S2, "tag"));
+  }
+
+  @Test
+  void theViewsCallOfAnApprovalIsCountedForTheItemsScope() {
+    Engram e = newEngram(new Costing(S1), b -> b.embedder(new dev.engram.test.HashingEmbedder())
+        .review(dev.engram.ReviewKind.EXTRACTION));
+    e.captureAll(U1, List.of(dev.engram.SourceRecord.of("chat", "ana", "I moved to Bergen last spring.").id("c-1")));
+    dev.engram.ReviewItem item = e.flush(U1, dev.engram.FlushOptions.defaults()).pending().get(0);
+    assertThat(e.operator().modelUsage(U1, ModelUsageQuery.defaults())).extracting(ModelUsageRow::job)
+        .as("queued, the candidate has no vectors yet").containsExactly("extract");
+
+    e.review().approve(U1, item.id(), dev.engram.ApproveRequest.builder(item.version(), "ana").build());
+
+    assertThat(e.operator().modelUsage(U1, ModelUsageQuery.defaults()))
+        .extracting(ModelUsageRow::scope, ModelUsageRow::job, ModelUsageRow::calls)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(S1, "extract", 1L),
+            org.assertj.core.groups.Tuple.tuple(S1, "views", 1L));
   }
 
   @Test
@@ -189,6 +207,25 @@ class ModelUsageRulesTest extends EngineRules {
     @Override
     public boolean curates() {
       return true;
+    }
+
+    @Override
+    public boolean extracts() {
+      return true;
+    }
+
+    @Override
+    public List<dev.engram.spi.ExtractedMemory> extract(dev.engram.spi.ExtractRequest request) {
+      listener.onModelCall(new ModelCall("extract", "openai", "rules-test", IN, OUT, false));
+      return new DeterministicReasoner().extract(request);
+    }
+
+    @Override
+    public dev.engram.spi.@org.jspecify.annotations.Nullable EntryViews views(String content,
+        @org.jspecify.annotations.Nullable String disclosure, List<String> glossary,
+        @org.jspecify.annotations.Nullable String path) {
+      listener.onModelCall(new ModelCall("views", "openai", "rules-test", IN, OUT, false));
+      return null;
     }
 
     @Override
