@@ -143,4 +143,24 @@ public interface EngramOperator {
   default MaintenanceRunner startMaintenance(Grants grants) {
     return startMaintenance(List.of(grants), MaintenanceOptions.defaults());
   }
+
+  /**
+   * What the language model behind the reasoner cost, per tenant: for each scope of the grants (and,
+   * unless the query says otherwise, each scope below them), each day (UTC), provider, model and
+   * reasoner job, the model calls made by the operations on that scope, the input and output tokens the
+   * server reported, and the calls that failed. A write's tag call counts for the scope the write was
+   * filed in (a write that failed counts for its first granted namespace); a flush, curation or
+   * incubation counts for the scope of each window or slice. The counters are kept by stores declaring
+   * {@code MODEL_USAGE}, erased with their scope ({@link Engram#deleteScope}), and not part of an
+   * {@link #export export} (they describe what this store's operations cost, not what memory holds).
+   *
+   * @param grants the scopes to report on
+   * @param query the days and whether the scopes below the grants are included
+   * @return the rows, ordered by scope, day, provider, model and job
+   * @throws CapabilityNotSupportedException if the store keeps no model usage
+   * @throws NullPointerException if an argument is null
+   */
+  default List<ModelUsageRow> modelUsage(Grants grants, ModelUsageQuery query) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " reports no model usage");
+  }
 }

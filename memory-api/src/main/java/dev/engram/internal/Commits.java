@@ -112,7 +112,7 @@ final class Commits {
     }
     Map<String, List<dev.engram.spi.StoredVector>> made = new LinkedHashMap<>();
     for (MemoryEntry v : todo.values()) {
-      Embeddings.PendingVectors p = writeVectors.pendingFor(v.content(), v.disclosure(), v.glossary(), v.path());
+      Embeddings.PendingVectors p = writeVectors.pendingFor(v.scope(), v.content(), v.disclosure(), v.glossary(), v.path());
       if (p == null || p.failure() != null) {
         vectors.gaps.put(v, p == null ? "no vectors could be made" : p.failure());
       } else {

@@ -66,7 +66,7 @@ final class Edits {
    */
   MemoryEntry move(MemoryEntry cur, String path, ChangeOptions opts) {
     List<Embeddings.PendingVectors> prepared = new ArrayList<>();
-    Embeddings.PendingVectors own = writeVectors.pendingFor(cur.content(), cur.disclosure(), cur.glossary(), path);
+    Embeddings.PendingVectors own = writeVectors.pendingFor(cur.scope(), cur.content(), cur.disclosure(), cur.glossary(), path);
     if (own != null) {
       prepared.add(own);
     }
@@ -74,7 +74,7 @@ final class Edits {
       // the subtree as it is now: its vectors are made outside the transaction (the commit re-reads it)
       for (MemoryEntry d : subtree(commits.store().versionsIn(List.of(cur.scope()), EnumSet.of(EntryStatus.ACTIVE)),
           cur)) {
-        Embeddings.PendingVectors v = writeVectors.pendingFor(d.content(), d.disclosure(), d.glossary(),
+        Embeddings.PendingVectors v = writeVectors.pendingFor(d.scope(), d.content(), d.disclosure(), d.glossary(),
             moved(d, cur.path(), path));
         if (v != null) {
           prepared.add(v);
@@ -226,7 +226,7 @@ final class Edits {
   private WriteResult metadata(MemoryEntry cur, ChangeOptions opts, String defaultReason,
       java.util.function.Function<MemoryEntry, EntryPatch> fields) {
     EntryPatch planned = fields.apply(cur);
-    Embeddings.PendingVectors pending = writeVectors.pendingFor(cur.content(), planned.disclosure(),
+    Embeddings.PendingVectors pending = writeVectors.pendingFor(cur.scope(), cur.content(), planned.disclosure(),
         Objects.requireNonNull(planned.glossary()), cur.path());
     return commits.run(cur.scope(), pending == null ? List.of() : List.of(pending), c -> {
       c.expect(opts.expectedRevision());

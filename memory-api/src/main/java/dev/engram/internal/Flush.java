@@ -127,7 +127,7 @@ final class Flush {
     sources.requireCapability();
     if (!reasoner.extracts()) {
       throw new CapabilityNotSupportedException(
-          reasoner.getClass().getSimpleName() + " does not extract (Reasoner.extracts() is false); flush needs one that does");
+          ModelUsageMeter.nameOf(reasoner) + " does not extract (Reasoner.extracts() is false); flush needs one that does");
     }
     List<String> processed = new ArrayList<>();
     int windows = 0;
@@ -432,7 +432,7 @@ final class Flush {
       boolean likelyDuplicate = k.path == null && store.findActiveByHash(window.get(0).scope(), k.hash).isPresent();
       // queued for review, a candidate stores nothing now; its approval makes the vectors
       Embeddings.PendingVectors v = likelyDuplicate || config.reviews(dev.engram.ReviewKind.EXTRACTION)
-          ? null : writeVectors.pendingFor(k.content, k.disclosure, k.glossary, k.path, views);
+          ? null : writeVectors.pendingFor(window.get(0).scope(), k.content, k.disclosure, k.glossary, k.path, views);
       withVectors.add(new Candidate(k.content, k.hash, k.topics, k.type, k.evidence, k.occurredAt, k.path,
           k.disclosure, k.glossary, k.source, v));
     }

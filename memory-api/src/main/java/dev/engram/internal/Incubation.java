@@ -64,7 +64,11 @@ final class Incubation {
   private final GrantPolicy policy;
   private final Commits commits;
 
-  Incubation(MemoryStore store, Reasoner reasoner, EngineConfig config, GrantPolicy policy, Commits commits) {
+  private final ModelUsageMeter meter;
+
+  Incubation(MemoryStore store, Reasoner reasoner, EngineConfig config, GrantPolicy policy, Commits commits,
+      ModelUsageMeter meter) {
+    this.meter = meter;
     this.store = store;
     this.reasoner = reasoner;
     this.config = config;
@@ -79,12 +83,18 @@ final class Incubation {
   private record Candidate(ReviewProposal.NewExperience proposal, List<String> evidence) {}
 
   IncubationReport incubate(Grants grants, IncubateOptions options) {
+    try (ModelUsageMeter.Frame usage = meter.open(grants)) {
+      return incubateMetered(grants, options);
+    }
+  }
+
+  private IncubationReport incubateMetered(Grants grants, IncubateOptions options) {
     if (!store.capabilities().contains(dev.engram.spi.StoreCapability.SOURCES)) {
       throw new dev.engram.CapabilityNotSupportedException(
           store.getClass().getSimpleName() + " does not declare SOURCES; incubation reads captured task outcomes");
     }
     if (!reasoner.incubates()) {
-      LOG.info("incubation skipped: {} does not incubate experience", reasoner.getClass().getSimpleName());
+      LOG.info("incubation skipped: {} does not incubate experience", ModelUsageMeter.nameOf(reasoner));
       return new IncubationReport(false, List.of(), 0, 0, List.of(), List.of());
     }
     List<String> processed = new ArrayList<>();

@@ -101,6 +101,7 @@ public final class MemoryEngine implements Engram {
   private final Reasoner reasoner;
   /** The maintenance runners started from this engine, closed with it. */
   private final Set<Maintenance> runners = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final ModelUsageMeter meter;
 
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config) {
     this(store, reasoner, config, true);
@@ -110,20 +111,24 @@ public final class MemoryEngine implements Engram {
   public MemoryEngine(MemoryStore store, Reasoner reasoner, EngineConfig config, boolean ownsStore) {
     this.ownsStore = ownsStore;
     this.store = Objects.requireNonNull(store, "store");
-    this.reasoner = Objects.requireNonNull(reasoner, "reasoner");
-    this.config = Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(config, "config");
+    this.meter = new ModelUsageMeter(store, config.clock());
+    // every model call of the reasoner is counted for the scope of the operation that made it
+    reasoner = meter.attributing(Objects.requireNonNull(reasoner, "reasoner"));
+    this.reasoner = reasoner;
+    this.config = config;
     this.policy = new GrantPolicy(config.protectedNamespaces());
     EngineConfig.Vectors vc = config.vectors();
     this.embeddings = config.embedder() == null ? null
         : new Embeddings(config.embedder(), config.search().embedTimeout(), vc.embeddingExecutor());
     this.vectorIndex = new VectorIndex(store, vc.cacheBytes(), vc.scanExecutor(), vc.quantized());
-    this.reindex = new Reindex(store, reasoner, embeddings, vectorIndex, vc.backgroundCompletion());
+    this.reindex = new Reindex(store, reasoner, embeddings, vectorIndex, meter, vc.backgroundCompletion());
     this.search = new SearchService(store, config.search(), embeddings, vectorIndex, reindex, config.reranker(),
         config.clock());
     this.contexts = new PreparedContexts(store, search);
-    WriteVectors writeVectors = new WriteVectors(store, reasoner, embeddings);
+    WriteVectors writeVectors = new WriteVectors(store, reasoner, embeddings, meter);
     this.commits = new Commits(store, config, writeVectors);
-    this.writes = new WritePipeline(store, reasoner, config, policy, search, writeVectors, commits);
+    this.writes = new WritePipeline(store, reasoner, config, policy, search, writeVectors, commits, meter);
     this.versioning = new Versioning(writeVectors, commits);
     this.erasure = new Erasure(store, commits, search);
     this.reads = new Reads(store);
@@ -139,8 +144,8 @@ public final class MemoryEngine implements Engram {
           + store.getClass().getSimpleName() + " does not declare REVIEW and cannot hold review items");
     }
     this.experience = new ExperienceService(store, config, policy, commits,
-        new Incubation(store, reasoner, config, policy, commits), this::open);
-    this.review = new ReviewService(store, config, policy, commits, this::open);
+        new Incubation(store, reasoner, config, policy, commits, meter), this::open);
+    this.review = new ReviewService(store, config, policy, commits, this::open, meter);
   }
 
   /** Fails with {@link ErrorCode#STORE_CLOSED} after {@link #close()}; then checks the grants. */
@@ -236,7 +241,7 @@ public final class MemoryEngine implements Engram {
     ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = reads.current(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
-    return versioning.correct(cur, normalized, opts);
+    return metered(grants, () -> versioning.correct(cur, normalized, opts));
   }
 
   @Override
@@ -247,7 +252,7 @@ public final class MemoryEngine implements Engram {
     ChangeOptions opts = checkOptions(options);
     policy.requireVisible(grants, citation.scope(), "entry " + citation.entryId());
     policy.requireWritable(grants, config.writePolicy(), citation.scope());
-    return edits.correct(citation, normalized, opts);
+    return metered(grants, () -> edits.correct(citation, normalized, opts));
   }
 
   @Override
@@ -286,7 +291,7 @@ public final class MemoryEngine implements Engram {
           + " event; only CREATE, UPDATE and ROLLBACK events can be rolled back to");
     }
     policy.requireWritable(grants, config.writePolicy(), event.scope());
-    return versioning.rollback(event, opts);
+    return metered(grants, () -> versioning.rollback(event, opts));
   }
 
   // ---- erasure
@@ -341,7 +346,7 @@ public final class MemoryEngine implements Engram {
   public FlushReport flush(Grants grants, FlushOptions options) {
     open(grants);
     Objects.requireNonNull(options, "options");
-    return flush.flush(grants, options);
+    return metered(grants, () -> flush.flush(grants, options));
   }
 
   @Override
@@ -444,14 +449,14 @@ public final class MemoryEngine implements Engram {
   public SearchResult search(Grants grants, SearchRequest request) {
     open(grants);
     Objects.requireNonNull(request, "request");
-    return search.search(grants, request);
+    return metered(grants, () -> search.search(grants, request));
   }
 
   @Override
   public PreparedContext prepareContext(Grants grants, ContextRequest request) {
     open(grants);
     Objects.requireNonNull(request, "request");
-    return contexts.prepareContext(grants, request);
+    return metered(grants, () -> contexts.prepareContext(grants, request));
   }
 
   VectorCacheStats vectorCacheStats() {
@@ -460,7 +465,7 @@ public final class MemoryEngine implements Engram {
 
   int reindex(Grants grants) {
     open(grants);
-    return reindex.reindex(grants);
+    return metered(grants, () -> reindex.reindex(grants));
   }
 
   // ---- experience and the review inbox
@@ -484,7 +489,8 @@ public final class MemoryEngine implements Engram {
 
   TransferReport importFrom(Grants grants, Reader in, ImportOptions options) {
     open(grants);
-    TransferReport report = new Transfer(store, config, policy, commits).importFrom(grants, in, options);
+    TransferReport report = metered(grants,
+        () -> new Transfer(store, config, policy, commits).importFrom(grants, in, options));
     if (options.mode() == dev.engram.ImportMode.REPLACE && !report.dryRun()) {
       // what this engine cached of a replaced scope is of the memory it replaced
       report.scopes().forEach(search::forget);
@@ -510,7 +516,7 @@ public final class MemoryEngine implements Engram {
     for (String scope : changed) {
       before.put(scope, store.headRevision(scope));
     }
-    CurateReport report = curation.curate(grants, only);
+    CurateReport report = metered(grants, () -> curation.curate(grants, only));
     List<CurationUndo.Span> spans = new ArrayList<>();
     before.forEach((scope, from) -> {
       long to = store.headRevision(scope);
@@ -577,7 +583,7 @@ public final class MemoryEngine implements Engram {
     ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = reads.current(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
-    return edits.move(cur, path, opts);
+    return metered(grants, () -> edits.move(cur, path, opts));
   }
 
   @Override
@@ -600,7 +606,7 @@ public final class MemoryEngine implements Engram {
     ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = reads.current(grants, entryId);
     policy.requireWritable(grants, config.writePolicy(), cur.scope());
-    return edits.update(cur, valid, opts);
+    return metered(grants, () -> edits.update(cur, valid, opts));
   }
 
   @Override
@@ -617,14 +623,14 @@ public final class MemoryEngine implements Engram {
   public MemoryEntry glossaryAdd(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
     ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = glossaryTarget(grants, entryId, terms);
-    return edits.glossaryAdd(cur, Text.glossary("terms", terms), opts);
+    return metered(grants, () -> edits.glossaryAdd(cur, Text.glossary("terms", terms), opts));
   }
 
   @Override
   public MemoryEntry glossaryRemove(Grants grants, String entryId, List<String> terms, ChangeOptions options) {
     ChangeOptions opts = checkOptions(options);
     MemoryEntry cur = glossaryTarget(grants, entryId, terms);
-    return edits.glossaryRemove(cur, Text.glossary("terms", terms), opts);
+    return metered(grants, () -> edits.glossaryRemove(cur, Text.glossary("terms", terms), opts));
   }
 
   private MemoryEntry glossaryTarget(Grants grants, String entryId, List<String> terms) {
@@ -677,6 +683,9 @@ public final class MemoryEngine implements Engram {
     @Override
     public dev.engram.MaintenanceRunner startMaintenance(List<Grants> grants, dev.engram.MaintenanceOptions options) {
       return MemoryEngine.this.startMaintenance(grants, options);
+    }
+    public List<dev.engram.ModelUsageRow> modelUsage(Grants grants, dev.engram.ModelUsageQuery query) {
+      return MemoryEngine.this.modelUsage(grants, query);
     }
   }
 
@@ -743,6 +752,23 @@ public final class MemoryEngine implements Engram {
     return flush.flush(grants, options, only);
   }
 
+  List<dev.engram.ModelUsageRow> modelUsage(Grants grants, dev.engram.ModelUsageQuery query) {
+    open(grants);
+    Objects.requireNonNull(query, "query");
+    if (!meter.keeps()) {
+      throw new dev.engram.CapabilityNotSupportedException(store.getClass().getSimpleName()
+          + " does not declare MODEL_USAGE and keeps no model usage");
+    }
+    java.util.TreeSet<String> scopes = new java.util.TreeSet<>();
+    for (String grant : grants.namespaces()) {
+      if (query.descendants()) {
+        scopes.addAll(store.scopesFrom(grant));
+      }
+      scopes.add(grant);
+    }
+    return store.modelUsage(scopes, query.from(), query.to());
+  }
+
   @Override
   public BootBlock boot(Grants grants, String runtime) {
     open(grants);
@@ -769,6 +795,16 @@ public final class MemoryEngine implements Engram {
       if (ownsStore) {
         store.close();
       }
+    }
+  }
+
+  /**
+   * Runs {@code op} with a model usage frame open on this thread, so the reasoner's model calls it makes
+   * are counted for the scopes they were for (else for the first granted namespace).
+   */
+  private <T> T metered(Grants grants, java.util.function.Supplier<T> op) {
+    try (ModelUsageMeter.Frame usage = meter.open(grants)) {
+      return op.get();
     }
   }
 

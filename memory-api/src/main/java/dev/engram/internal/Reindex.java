@@ -47,8 +47,11 @@ final class Reindex {
   private volatile boolean closed;
   private final boolean background;
 
+  private final ModelUsageMeter meter;
+
   Reindex(MemoryStore store, Reasoner reasoner, @Nullable Embeddings embeddings, VectorIndex vectors,
-      boolean background) {
+      ModelUsageMeter meter, boolean background) {
+    this.meter = meter;
     this.background = background;
     this.store = store;
     this.reasoner = reasoner;
@@ -167,6 +170,7 @@ final class Reindex {
   /** Embeds what {@code scope}'s active versions lack (content views and retrieval keys); returns how many got vectors. */
   private int reindexScope(Embeddings embeddings, String scope) {
     String profile = embeddings.profile().id();
+    meter.attribute(scope);
     int done = 0;
     List<MemoryEntry> todo = lacking(scope, profile);
     for (int i = 0; i < todo.size(); i += BATCH) {

@@ -59,8 +59,11 @@ final class ReviewService implements ReviewInbox {
   private final GrantPolicy policy;
   private final Commits commits;
   private final UnaryOperator<Grants> open;
+  private final ModelUsageMeter meter;
 
-  ReviewService(MemoryStore store, EngineConfig config, GrantPolicy policy, Commits commits, UnaryOperator<Grants> open) {
+  ReviewService(MemoryStore store, EngineConfig config, GrantPolicy policy, Commits commits, UnaryOperator<Grants> open,
+      ModelUsageMeter meter) {
+    this.meter = meter;
     this.store = store;
     this.config = config;
     this.policy = policy;
@@ -147,9 +150,15 @@ final class ReviewService implements ReviewInbox {
 
   // ---- decisions
 
+  /** An approval commits what the item proposes; the views the reasoner writes for it count as model usage. */
   @Override
   public ReviewOutcome approve(Grants grants, String itemId, ApproveRequest request) {
-    check(grants);
+    try (ModelUsageMeter.Frame usage = meter.open(check(grants))) {
+      return approveMetered(grants, itemId, request);
+    }
+  }
+
+  private ReviewOutcome approveMetered(Grants grants, String itemId, ApproveRequest request) {
     Objects.requireNonNull(request, "request");
     String reviewer = reviewer(request.reviewer());
     String note = request.note() == null ? null : reason("note", request.note());

@@ -34,7 +34,7 @@ final class Versioning {
   MemoryEntry correct(MemoryEntry cur, String content, ChangeOptions opts) {
     String hash = Text.contentHash(content);
     Embeddings.PendingVectors pending = cur.contentHash().equals(hash)
-        ? null : writeVectors.pendingFor(content, cur.disclosure(), cur.glossary(), cur.path());
+        ? null : writeVectors.pendingFor(cur.scope(), content, cur.disclosure(), cur.glossary(), cur.path());
     return commits.run(cur.scope(), pending == null ? List.of() : List.of(pending), c -> {
       c.expect(opts.expectedRevision());
       c.origin(opts.origin());

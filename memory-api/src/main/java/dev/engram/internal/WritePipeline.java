@@ -77,10 +77,12 @@ final class WritePipeline {
   private final SearchService search;
   private final WriteVectors writeVectors;
   private final Commits commits;
+  private final ModelUsageMeter meter;
 
   WritePipeline(
       MemoryStore store, Reasoner reasoner, EngineConfig config, GrantPolicy policy, SearchService search,
-      WriteVectors writeVectors, Commits commits) {
+      WriteVectors writeVectors, Commits commits, ModelUsageMeter meter) {
+    this.meter = meter;
     this.store = store;
     this.reasoner = reasoner;
     this.config = config;
@@ -144,6 +146,24 @@ final class WritePipeline {
    * the mutation it guards); a failure of the commit itself rejects every item of that scope.
    */
   void writeAll(Grants grants, List<Slot> slots) {
+    List<String> unrecorded;
+    try (ModelUsageMeter.Frame usage = meter.open(grants)) {
+      writeAllMetered(grants, slots);
+      usage.close();
+      unrecorded = usage.unrecorded();
+    }
+    // the model usage is recorded after the commits, apart from them: its failure is only a warning
+    for (Slot slot : slots) {
+      WriteResult r = slot.result;
+      if (r != null && unrecorded.contains(r.entry().scope())) {
+        List<String> warnings = new ArrayList<>(r.warnings());
+        warnings.add(ModelUsageMeter.Frame.warning(r.entry().scope()));
+        slot.result = r.withWarnings(warnings);
+      }
+    }
+  }
+
+  private void writeAllMetered(Grants grants, List<Slot> slots) {
     Map<String, List<Slot>> byScope = new LinkedHashMap<>();
     for (Slot slot : slots) {
       if (slot.input == null) {
@@ -213,10 +233,11 @@ final class WritePipeline {
           e.getCause() != null ? e.getCause().getClass().getName() : e.getClass().getName(),
           explicit ? " from the caller's type and topics" : ", deterministically");
     }
+    meter.attribute(filed.scope);
     List<Slot> sameScope = byScope.computeIfAbsent(filed.scope, k -> new ArrayList<>());
     // A likely duplicate is not embedded up front; the commit asks for vectors if it turns out to store one.
     if (writeVectors.embedsOnWrite() && !likelyDuplicate(filed, in, sameScope)) {
-      slot.vectors = writeVectors.pendingFor(filed.content, in.disclosure(),
+      slot.vectors = writeVectors.pendingFor(filed.scope, filed.content, in.disclosure(),
           in.glossary() == null ? List.of() : in.glossary(), in.path(), views);
     }
     slot.filed = filed;

@@ -22,11 +22,13 @@ final class WriteVectors {
   private final MemoryStore store;
   private final Reasoner reasoner;
   private final @Nullable Embeddings embeddings;
+  private final ModelUsageMeter meter;
 
-  WriteVectors(MemoryStore store, Reasoner reasoner, @Nullable Embeddings embeddings) {
+  WriteVectors(MemoryStore store, Reasoner reasoner, @Nullable Embeddings embeddings, ModelUsageMeter meter) {
     this.store = store;
     this.reasoner = reasoner;
     this.embeddings = embeddings;
+    this.meter = meter;
   }
 
   /** Whether writes get vectors: an embedder is configured and the store keeps vectors. */
@@ -46,17 +48,19 @@ final class WriteVectors {
 
   /** Vectors for a version about to be written, when the wiring can store them; null otherwise or on failure. */
   Embeddings.@Nullable PendingVectors pendingFor(
-      String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
-    return pendingFor(content, disclosure, glossary, path, null);
+      String scope, String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
+    return pendingFor(scope, content, disclosure, glossary, path, null);
   }
 
   /**
-   * As {@link #pendingFor(String, String, List, String)}, with views the reasoner already wrote
+   * As {@link #pendingFor(String, String, String, List, String)} for a version of {@code scope} (the
+   * scope a views call of the reasoner is counted for), with views the reasoner already wrote
    * (with its tag answer); when they are null or invalid, the reasoner's views step or the rules
    * make them.
    */
-  Embeddings.@Nullable PendingVectors pendingFor(String content, @Nullable String disclosure, List<String> glossary,
-      @Nullable String path, @Nullable EntryViews written) {
+  Embeddings.@Nullable PendingVectors pendingFor(String scope, String content, @Nullable String disclosure,
+      List<String> glossary, @Nullable String path, @Nullable EntryViews written) {
+    meter.attribute(scope);
     if (!embedsOnWrite()) {
       List<String> keys = keepsKeys() ? Views.keys(written) : List.of();
       return keys.isEmpty() ? null : Embeddings.PendingVectors.keysOnly(content, disclosure, glossary, path, keys);

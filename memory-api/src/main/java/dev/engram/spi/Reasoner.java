@@ -128,4 +128,20 @@ public interface Reasoner {
       String content, @Nullable String disclosure, List<String> glossary, @Nullable String path) {
     return null;
   }
+
+  /**
+   * A reasoner that does what this one does and also reports each of its model calls, successful or
+   * failed, to {@code listener} on the calling thread (see {@link ModelCallListener}). This reasoner is
+   * left unchanged; the engine calls this once when it is built, to keep model usage per scope and day.
+   * A reasoner that calls no model (the default) returns itself; a wrapper of another reasoner returns
+   * a wrapper of {@code delegate.reportingTo(listener)}.
+   *
+   * @param listener receives every model call
+   * @return a reasoner that reports its model calls to {@code listener}
+   * @throws NullPointerException if {@code listener} is null
+   */
+  default Reasoner reportingTo(ModelCallListener listener) {
+    java.util.Objects.requireNonNull(listener, "listener");
+    return this;
+  }
 }

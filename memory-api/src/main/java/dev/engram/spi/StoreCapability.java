@@ -44,5 +44,12 @@ public enum StoreCapability {
    * holds, its revision log and head included, is erased in the transaction that then writes the scope
    * anew, so a restore ({@link dev.engram.ImportMode#REPLACE}) that fails leaves the old scope intact.
    */
-  REPLACE_SCOPE
+  REPLACE_SCOPE,
+
+  /**
+   * Model usage: per scope, day (UTC), provider, model and reasoner job, counters of model calls, input
+   * and output tokens and failed calls ({@link StoreTransaction#addModelUsage},
+   * {@link StoreReader#modelUsage}). Erased with its scope ({@link StoreTransaction#eraseScopeContent}).
+   */
+  MODEL_USAGE
 }

@@ -448,4 +448,21 @@ public interface StoreReader {
   default List<dev.engram.CapturedSource> sources(String scope, SourceFilter filter) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " stores no sources");
   }
+
+  /**
+   * The model usage counters of {@code scopes} whose day lies between {@code from} and {@code to} (both
+   * included; null for no bound), one row per (scope, day, provider, model, job), ordered by scope, day,
+   * provider, model and job. Stores declaring {@link StoreCapability#MODEL_USAGE} implement it; the
+   * default, for stores without, is empty.
+   *
+   * @param scopes the scopes
+   * @param from the first day (UTC), or null
+   * @param to the last day (UTC), or null
+   * @return the rows
+   */
+  default List<dev.engram.ModelUsageRow> modelUsage(
+      Collection<String> scopes, java.time.@org.jspecify.annotations.Nullable LocalDate from,
+      java.time.@org.jspecify.annotations.Nullable LocalDate to) {
+    return List.of();
+  }
 }

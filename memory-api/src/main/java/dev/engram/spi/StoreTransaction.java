@@ -102,7 +102,8 @@ public interface StoreTransaction extends StoreReader {
    * Erases everything stored for the transaction's scope but its revision head and revision log (ids
    * only): versions, events, indexes, topic rows, (in stores with {@link StoreCapability#SOURCES}) its
    * source records and source state, and (in stores with {@link StoreCapability#REVIEW}) its experience
-   * versions, review items and incubation cursor.
+   * versions, review items and incubation cursor, and (in stores with {@link StoreCapability#MODEL_USAGE})
+   * its model usage counters.
    *
    * @return the number of entries removed
    */
@@ -239,6 +240,21 @@ public interface StoreTransaction extends StoreReader {
    */
   default void advanceIncubationCursor(long position) {
     throw new CapabilityNotSupportedException(getClass().getSimpleName() + " keeps no incubation cursor");
+  }
+
+  // ---- model usage (stores declaring StoreCapability.MODEL_USAGE)
+
+  /**
+   * Adds model usage to the counters of the transaction's scope: each row's calls, tokens and failures
+   * are added to the counters of its (day, provider, model, job), which start at zero. Adding never
+   * makes a revision, an event or a topic mark. A store throws {@link IllegalStateException} for a row of
+   * another scope, before anything is added.
+   *
+   * @param rows the usage to add, each of this transaction's scope
+   * @throws CapabilityNotSupportedException if the store keeps no model usage
+   */
+  default void addModelUsage(List<dev.engram.ModelUsageRow> rows) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " keeps no model usage");
   }
 
   // ---- sources (stores declaring StoreCapability.SOURCES)

@@ -123,6 +123,7 @@ final class ConsolePages {
         case "/search" -> Response.ok(search(q.getOrDefault("q", ""), q.getOrDefault("mode", "auto")));
         case "/context" -> Response.ok(context(q.getOrDefault("q", ""), q.getOrDefault("bytes", "")));
         case "/curation" -> Response.ok(curation());
+        case "/usage" -> Response.ok(usage(q.getOrDefault("from", ""), q.getOrDefault("to", "")));
         case ReviewPages.PATH -> Response.ok(page("Review", review.page(q.get("done")), who()));
         default -> new Response(404, page("Not found", "<p>No such page.</p>", who()), null);
       };
@@ -491,6 +492,57 @@ final class ConsolePages {
     return page("Curation", h.toString(), who());
   }
 
+  private String usage(String from, String to) {
+    dev.engram.ModelUsageQuery.Builder query = dev.engram.ModelUsageQuery.builder();
+    if (!from.isBlank()) {
+      query.from(day("from", from));
+    }
+    if (!to.isBlank()) {
+      query.to(day("to", to));
+    }
+    List<dev.engram.ModelUsageRow> rows = session.engram().operator().modelUsage(grants(), query.build());
+    Html h = new Html().raw("<h1>Model usage</h1>")
+        .raw("<p class=\"muted\">The reasoner's model calls per scope and day (UTC), in the granted scopes and"
+            + " every scope below them.</p>")
+        .raw("<form class=\"search\" method=\"get\" action=\"/usage\"><label>from <input type=\"text\""
+            + " name=\"from\" placeholder=\"yyyy-mm-dd\" value=\"").text(from).raw("\"></label><label>to <input"
+            + " type=\"text\" name=\"to\" placeholder=\"yyyy-mm-dd\" value=\"").text(to).raw("\"></label>"
+            + "<button type=\"submit\">Show</button></form>");
+    if (rows.isEmpty()) {
+      h.raw("<p id=\"usage-status\">No model usage recorded.</p>");
+      return page("Usage", h.toString(), who());
+    }
+    long calls = 0;
+    long in = 0;
+    long out = 0;
+    long failures = 0;
+    h.raw("<table id=\"usage\"><thead><tr><th>scope</th><th>day</th><th>provider</th><th>model</th><th>job</th>"
+        + "<th>calls</th><th>input tokens</th><th>output tokens</th><th>failed</th></tr></thead><tbody>");
+    for (dev.engram.ModelUsageRow r : rows) {
+      calls += r.calls();
+      in += r.inputTokens();
+      out += r.outputTokens();
+      failures += r.failures();
+      h.raw("<tr><td>").link("/scope?s=" + Html.url(r.scope()), r.scope()).raw("</td><td>").text(r.day())
+          .raw("</td><td>").text(r.provider()).raw("</td><td>").text(r.model()).raw("</td><td>").text(r.job())
+          .raw("</td><td class=\"num\">").text(r.calls()).raw("</td><td class=\"num\">").text(r.inputTokens())
+          .raw("</td><td class=\"num\">").text(r.outputTokens()).raw("</td><td class=\"num\">").text(r.failures())
+          .raw("</td></tr>");
+    }
+    h.raw("</tbody><tfoot><tr><th colspan=\"5\">total</th><td class=\"num\" id=\"usage-calls\">").text(calls)
+        .raw("</td><td class=\"num\" id=\"usage-input\">").text(in).raw("</td><td class=\"num\">").text(out)
+        .raw("</td><td class=\"num\">").text(failures).raw("</td></tr></tfoot></table>");
+    return page("Usage", h.toString(), who());
+  }
+
+  private static java.time.LocalDate day(String field, String value) {
+    try {
+      return java.time.LocalDate.parse(value.strip());
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new UsageException(field + " is '" + value + "'; expected a day as yyyy-mm-dd");
+    }
+  }
+
   // ---- pieces
 
   private static Html dd(Html h, String term, @Nullable Object value) {
@@ -522,6 +574,7 @@ final class ConsolePages {
         + "<title>" + Html.esc(title) + " · Engram</title><link rel=\"stylesheet\" href=\"/style.css\"></head><body>"
         + "<header><strong>Engram</strong><a href=\"/\">Scopes</a><a href=\"/search\">Search</a>"
         + "<a href=\"/context\">Context</a><a href=\"/curation\">Curation</a><a href=\"/review\">Review</a>"
+        + "<a href=\"/usage\">Usage</a>"
         + (who == null ? "" : "<span class=\"who\">" + Html.esc(who) + "</span>")
         + "</header><main>" + body + "</main></body></html>";
   }

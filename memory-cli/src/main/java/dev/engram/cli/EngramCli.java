@@ -44,6 +44,7 @@ import picocli.CommandLine.Command;
         TransferCommands.Export.class,
         TransferCommands.Import.class,
         ReportCommands.StatsCommand.class,
+        ReportCommands.UsageCommand.class,
         ReportCommands.DoctorCommand.class,
         ConsoleCommand.class,
         ReviewCommands.Review.class,

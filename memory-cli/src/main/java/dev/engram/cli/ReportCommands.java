@@ -11,8 +11,9 @@ import dev.engram.spi.StoreCapability;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** Reports about the store: {@code stats} and {@code doctor}. */
+/** Reports about the store: {@code stats}, {@code usage} and {@code doctor}. */
 final class ReportCommands {
   private ReportCommands() {}
 
@@ -91,6 +92,91 @@ final class ReportCommands {
         }
         t.print(out());
       }
+      out().flush();
+      return EngramCli.OK;
+    }
+  }
+
+  @Command(name = "usage", description = "Model usage per scope and day (UTC): the reasoner's model calls,"
+      + " input and output tokens and failed calls, for the granted scopes and every scope below them.")
+  static final class UsageCommand extends BaseCommand {
+    @Option(names = "--from", paramLabel = "DAY", description = "the first day (UTC, yyyy-mm-dd), included")
+    @org.jspecify.annotations.Nullable String from;
+
+    @Option(names = "--to", paramLabel = "DAY", description = "the last day (UTC, yyyy-mm-dd), included")
+    @org.jspecify.annotations.Nullable String to;
+
+    @Option(names = "--exact", description = "only the granted scopes themselves, not the scopes below them")
+    boolean exact;
+
+    private static java.time.LocalDate day(String option, String value) {
+      try {
+        return java.time.LocalDate.parse(value);
+      } catch (java.time.format.DateTimeParseException e) {
+        throw new UsageException(option + " is '" + value + "'; expected a day as yyyy-mm-dd");
+      }
+    }
+
+    @Override
+    int run(Session s) {
+      dev.engram.ModelUsageQuery.Builder q = dev.engram.ModelUsageQuery.builder().descendants(!exact);
+      if (from != null) {
+        q.from(day("--from", from));
+      }
+      if (to != null) {
+        q.to(day("--to", to));
+      }
+      List<dev.engram.ModelUsageRow> rows = s.engram().operator().modelUsage(s.grants(), q.build());
+      long calls = 0;
+      long in = 0;
+      long out = 0;
+      long failures = 0;
+      for (dev.engram.ModelUsageRow r : rows) {
+        calls += r.calls();
+        in += r.inputTokens();
+        out += r.outputTokens();
+        failures += r.failures();
+      }
+      if (json()) {
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        n.put("store", s.describe());
+        ObjectNode total = n.putObject("total");
+        total.put("calls", calls);
+        total.put("inputTokens", in);
+        total.put("outputTokens", out);
+        total.put("failures", failures);
+        ArrayNode a = n.putArray("rows");
+        for (dev.engram.ModelUsageRow r : rows) {
+          ObjectNode o = a.addObject();
+          o.put("scope", r.scope());
+          o.put("day", r.day().toString());
+          o.put("provider", r.provider());
+          o.put("model", r.model());
+          o.put("job", r.job());
+          o.put("calls", r.calls());
+          o.put("inputTokens", r.inputTokens());
+          o.put("outputTokens", r.outputTokens());
+          o.put("failures", r.failures());
+        }
+        printJson(n);
+        return EngramCli.OK;
+      }
+      if (rows.isEmpty()) {
+        out().println("no model usage recorded for " + s.grants().namespaces() + (exact ? "" : " or below")
+            + (from == null && to == null ? "" : " from " + (from == null ? "the start" : from) + " to "
+                + (to == null ? "today" : to)));
+        out().flush();
+        return EngramCli.OK;
+      }
+      out().println(String.format(Locale.ROOT, "%d model call(s), %d input and %d output tokens, %d failed",
+          calls, in, out, failures));
+      out().println();
+      Table t = Table.of("SCOPE", "DAY", "PROVIDER", "MODEL", "JOB", "CALLS", "INPUT", "OUTPUT", "FAILED");
+      for (dev.engram.ModelUsageRow r : rows) {
+        t.row(r.scope(), r.day(), r.provider(), r.model(), r.job(), r.calls(), r.inputTokens(), r.outputTokens(),
+            r.failures());
+      }
+      t.print(out());
       out().flush();
       return EngramCli.OK;
     }

@@ -83,6 +83,16 @@ class ConsoleBrowserIT {
       engram.write(Grants.of("app/user/u2"), "Someone else's secret recipe.");
       hostile = engram.write(g, SCRIPT, WriteOptions.builder().topicsHint("notes").build()).entry().entryId();
     }
+    // what an application's model-backed reasoner left: usage of the granted tenant and of another one
+    try (SqliteMemoryStore store = new SqliteMemoryStore(db)) {
+      for (String scope : List.of(GRANT, "app/user/u2")) {
+        store.inTransaction(scope, tx -> {
+          tx.addModelUsage(List.of(new dev.engram.ModelUsageRow(scope, java.time.LocalDate.parse("2031-05-06"),
+              "openai", "gpt-4.1-mini", "tag", 3, 1200, 90, 1)));
+          return null;
+        });
+      }
+    }
     // the memory above was written without an embedder, and the console runs without one too
     console = EngramJar.RunningConsole.start(dir, "--store", "sqlite:" + db, "--grant", GRANT, "--embedder", "none");
 
@@ -261,5 +271,24 @@ class ConsoleBrowserIT {
     assertThat(browser.findElement(By.id("dirty")).getText()).contains(GRANT).contains("preferences")
         .contains("travel").contains("never");
     screenshot("console-curation");
+  }
+
+  @Test
+  void usageShowsTheGrantedTenantsModelCallsOnly() throws Exception {
+    signIn();
+    go(browser.findElement(By.linkText("Usage")));
+    assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Model usage");
+    List<WebElement> rows = browser.findElements(By.cssSelector("#usage tbody tr"));
+    assertThat(rows).hasSize(1);
+    assertThat(rows.get(0).getText()).contains(GRANT).contains("2031-05-06").contains("gpt-4.1-mini").contains("tag")
+        .contains("1200").doesNotContain("app/user/u2");
+    assertThat(browser.findElement(By.id("usage-calls")).getText()).isEqualTo("3");
+    screenshot("console-usage");
+
+    browser.findElement(By.name("from")).sendKeys("2031-05-07");
+    go(browser.findElement(By.xpath("//form[@action='/usage']//button")));
+    assertThat(browser.findElement(By.id("usage-status")).getText()).isEqualTo("No model usage recorded.");
+    browser.get(console.base() + "/usage?from=May");
+    assertThat(browser.findElement(By.className("error")).getText()).contains("expected a day as yyyy-mm-dd");
   }
 }

@@ -320,5 +320,10 @@ final class ObservedEngram implements Engram {
     public dev.engram.MaintenanceRunner startMaintenance(List<Grants> grants, dev.engram.MaintenanceOptions options) {
       return observation.call("operator.startMaintenance", () -> delegate.startMaintenance(grants, options));
     }
+
+    @Override
+    public List<dev.engram.ModelUsageRow> modelUsage(Grants grants, dev.engram.ModelUsageQuery query) {
+      return observation.call("operator.modelUsage", () -> delegate.modelUsage(grants, query));
+    }
   }
 }

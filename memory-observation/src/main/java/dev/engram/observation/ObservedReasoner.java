@@ -35,6 +35,12 @@ final class ObservedReasoner implements Reasoner {
     return observation.call("tag", () -> delegate.tag(request));
   }
 
+  /** The wrapped reasoner reporting to {@code listener}, observed the same way. */
+  @Override
+  public Reasoner reportingTo(dev.engram.spi.ModelCallListener listener) {
+    return new ObservedReasoner(delegate.reportingTo(listener), observation);
+  }
+
   @Override
   public boolean usesContext() {
     return delegate.usesContext();

@@ -132,9 +132,9 @@ public final class FaultInjectingStore implements MemoryStore {
   }
 
   /**
-   * The delegate's capabilities without the search ones, the review inbox and work claims: this wrapper
-   * exercises the transactional core only, so the engine never routes index queries, review items or claims
-   * through it.
+   * The delegate's capabilities without the search ones, the review inbox, work claims and model usage: this wrapper
+   * exercises the transactional core only, so the engine never routes index queries, review items, claims or
+   * usage counters through it.
    */
   @Override
   public Set<StoreCapability> capabilities() {
@@ -145,6 +145,7 @@ public final class FaultInjectingStore implements MemoryStore {
     caps.remove(StoreCapability.RETRIEVAL_KEYS);
     caps.remove(StoreCapability.REVIEW);
     caps.remove(StoreCapability.WORK_CLAIMS);
+    caps.remove(StoreCapability.MODEL_USAGE);
     caps.removeAll(hidden);
     return caps;
   }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Nested;
  *   <li>search and full-text parity (one analysis, the same hit sets), vectors, retrieval keys, sources;
  *   <li>experience and the review inbox;
  *   <li>work claims (leases across claimers, scopes, the maintenance runner over them);
+ *   <li>model usage per scope and day;
  *   <li>migrations (a second opening of the storage).
  * </ul>
  *
@@ -146,6 +147,19 @@ public abstract class MemoryStoreTck {
 
   @Nested
   class Review extends ReviewContract {
+    @Override
+    protected MemoryStore createStore() {
+      return MemoryStoreTck.this.createStore();
+    }
+
+    @Override
+    protected StoredRows storedRows(MemoryStore store) {
+      return MemoryStoreTck.this.storedRows(store);
+    }
+  }
+
+  @Nested
+  class ModelUsage extends ModelUsageContract {
     @Override
     protected MemoryStore createStore() {
       return MemoryStoreTck.this.createStore();

@@ -10,6 +10,8 @@ import dev.engram.spi.CurateRequest;
 import dev.engram.spi.EntryViews;
 import dev.engram.spi.ExtractRequest;
 import dev.engram.spi.ExtractedMemory;
+import dev.engram.spi.ModelCall;
+import dev.engram.spi.ModelCallListener;
 import dev.engram.spi.Reasoner;
 import dev.engram.spi.TagFailure;
 import dev.engram.spi.TagProposal;
@@ -87,8 +89,10 @@ public final class LlmReasoner implements Reasoner {
   private final ExtractJob extractJob = new ExtractJob();
   private final IncubateJob incubateJob = new IncubateJob();
   private final TagFailure tagFailure;
+  private final ModelCallListener calls;
 
   private LlmReasoner(Builder b, Map<String, String> env) {
+    this.calls = call -> { };
     Duration connect = min(min(b.timeout, b.deadline), Duration.ofSeconds(10));
     HttpClient http = b.httpClient != null ? b.httpClient : HttpClient.newBuilder()
         .connectTimeout(connect)
@@ -101,6 +105,16 @@ public final class LlmReasoner implements Reasoner {
     this.viewer = b.viewer == null ? tagger : client(b.viewer, env, transport, b.listener);
     this.extractor = b.extractor == null ? tagger : client(b.extractor, env, transport, b.listener);
     this.tagFailure = b.tagFailure;
+  }
+
+  /** This reasoner's clients and settings, reporting to {@code calls}. */
+  private LlmReasoner(LlmReasoner of, ModelCallListener calls) {
+    this.tagger = of.tagger;
+    this.curator = of.curator;
+    this.viewer = of.viewer;
+    this.extractor = of.extractor;
+    this.tagFailure = of.tagFailure;
+    this.calls = calls;
   }
 
   private static Duration min(Duration a, Duration b) {
@@ -294,10 +308,59 @@ public final class LlmReasoner implements Reasoner {
     }
   }
 
-  private static <I, O> O run(ModelClient client, Job<I, O> job, I input) {
-    ModelClient.Answer answer = client.complete(
-        new ModelClient.Call(job.name(), Prompts.system(job.rules()), job.prompt(input), job.schema(input)));
-    return job.read(answer.value(), input);
+  /**
+   * A reasoner with the same models, clients and settings that also reports each model call, successful
+   * or failed, to {@code listener}: the job ({@code tag}, {@code views}, {@code curate}, {@code extract},
+   * {@code incubate}), the provider ({@code openai} or {@code anthropic}), the model, the tokens the
+   * server reported (0 when it reported none, or no answer came) and whether the call failed (it could
+   * not be made, or its answer was refused: a refused answer's tokens are counted). Listeners given to
+   * earlier {@code reportingTo} calls of this reasoner keep receiving the calls too; what a listener
+   * throws is logged and ignored.
+   */
+  @Override
+  public LlmReasoner reportingTo(ModelCallListener listener) {
+    Objects.requireNonNull(listener, "listener");
+    ModelCallListener before = calls;
+    return new LlmReasoner(this, call -> {
+      before.onModelCall(call);
+      listener.onModelCall(call);
+    });
+  }
+
+  private <I, O> O run(ModelClient client, Job<I, O> job, I input) {
+    ModelClient.Answer answer;
+    try {
+      answer = client.complete(
+          new ModelClient.Call(job.name(), Prompts.system(job.rules()), job.prompt(input), job.schema(input)));
+    } catch (RuntimeException e) {
+      report(client, job.name(), 0, 0, true);
+      throw e;
+    }
+    long in = Math.max(0, answer.usage().inputTokens());
+    long out = Math.max(0, answer.usage().outputTokens());
+    O value;
+    try {
+      value = job.read(answer.value(), input);
+    } catch (RuntimeException e) {
+      report(client, job.name(), in, out, true);
+      throw e;
+    }
+    report(client, job.name(), in, out, false);
+    return value;
+  }
+
+  /** The provider as model usage names it: {@code openai} (any OpenAI-compatible server) or {@code anthropic}. */
+  static String providerName(Provider p) {
+    return p == Provider.ANTHROPIC ? "anthropic" : "openai";
+  }
+
+  private void report(ModelClient client, String job, long in, long out, boolean failed) {
+    try {
+      calls.onModelCall(new ModelCall(job, providerName(client.config().provider()), client.config().model(), in, out,
+          failed));
+    } catch (RuntimeException e) {
+      LOG.warn("model call listener failed: {}", e.toString());
+    }
   }
 
   @Override

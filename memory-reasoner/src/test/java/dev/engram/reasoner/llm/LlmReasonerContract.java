@@ -307,6 +307,70 @@ public abstract class LlmReasonerContract {
       assertThat(server.last().user()).contains("Existing topics, most used first: music, pets");
     }
 
+    // ---- model usage per scope and day
+
+    @Test
+    void theTokensTheServerReportedAreCountedPerScopeAndDayAndErasedWithTheScope() {
+      List<ModelUsage> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
+      LlmReasoner r = LlmReasoner.builder().tagger(model()).timeout(Duration.ofSeconds(10)).maxAttempts(1)
+          .tagFailure(TagFailure.FILE_DETERMINISTICALLY).usageListener(reported::add).environment(Map.of()).build();
+      java.util.concurrent.atomic.AtomicReference<java.time.Instant> now =
+          new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.parse("2031-05-06T23:59:00Z"));
+      java.time.Clock clock = new java.time.Clock() {
+        @Override
+        public java.time.Instant instant() {
+          return now.get();
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+          return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+          return this;
+        }
+      };
+      Engram e = Engram.builder().store(store).reasoner(r).clock(clock).build();
+      opened.add(e);
+      java.time.LocalDate d1 = java.time.LocalDate.parse("2031-05-06");
+      java.time.LocalDate d2 = d1.plusDays(1);
+      String provider = provider() == Provider.ANTHROPIC ? "anthropic" : "openai";
+      String model = model().model();
+
+      fileAs(USER, "fact", "pets");
+      e.write(GRANTS, "Has a dog.", WriteOptions.defaults());
+      e.write(GRANTS, "Has a cat.", WriteOptions.defaults());
+      fileAs(TEAM, "fact", "gear");
+      e.write(GRANTS, "Owns a bench.", WriteOptions.defaults());
+      now.set(java.time.Instant.parse("2031-05-07T00:01:00Z"));
+      fileAs(TEAM, "fact", "gear");
+      e.write(GRANTS, "Owns a rowing machine.", WriteOptions.defaults());
+      tag = x -> ModelServer.Reply.error(502, "<html>bad gateway</html>");
+      WriteResult filedWithout = e.write(GRANTS, "Has a parrot.", WriteOptions.defaults());
+      assertThat(filedWithout.entry().scope()).as("filed in the first grant without the model").isEqualTo(USER);
+      assertThat(reported).as("one successful call per write but the last").hasSize(4);
+
+      List<dev.engram.ModelUsageRow> rows = e.operator().modelUsage(GRANTS, dev.engram.ModelUsageQuery.defaults());
+      assertThat(rows).containsExactly(
+          new dev.engram.ModelUsageRow(TEAM, d1, provider, model, "tag", 1,
+              reported.get(2).inputTokens(), reported.get(2).outputTokens(), 0),
+          new dev.engram.ModelUsageRow(TEAM, d2, provider, model, "tag", 1,
+              reported.get(3).inputTokens(), reported.get(3).outputTokens(), 0),
+          new dev.engram.ModelUsageRow(USER, d1, provider, model, "tag", 2,
+              reported.get(0).inputTokens() + reported.get(1).inputTokens(),
+              reported.get(0).outputTokens() + reported.get(1).outputTokens(), 0),
+          new dev.engram.ModelUsageRow(USER, d2, provider, model, "tag", 1, 0, 0, 1));
+      assertThat(reported).allSatisfy(u -> assertThat(u.inputTokens()).isPositive());
+      assertThat(e.operator().modelUsage(Grants.of(TEAM), dev.engram.ModelUsageQuery.defaults()))
+          .as("one tenant's usage is not another's").extracting(dev.engram.ModelUsageRow::scope).containsOnly(TEAM);
+
+      e.deleteScope(GRANTS, USER, dev.engram.DeleteScopeOptions.defaults());
+      assertThat(e.operator().modelUsage(GRANTS, dev.engram.ModelUsageQuery.defaults()))
+          .extracting(dev.engram.ModelUsageRow::scope).containsOnly(TEAM);
+    }
+
     // ---- the caller's fields win
 
     @Test

@@ -64,7 +64,7 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
   public Set<StoreCapability> capabilities() {
     return EnumSet.of(StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES,
         StoreCapability.RETRIEVAL_KEYS, StoreCapability.REVIEW, StoreCapability.WORK_CLAIMS,
-        StoreCapability.REPLACE_SCOPE);
+        StoreCapability.REPLACE_SCOPE, StoreCapability.MODEL_USAGE);
   }
 
   /**
@@ -750,6 +750,10 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
       if (incubated != null) {
         undo.push(() -> d.incubation.put(scope, incubated));
       }
+      TreeMap<UsageKey, dev.engram.ModelUsageRow> usage = d.usage.remove(scope);
+      if (usage != null) {
+        undo.push(() -> d.usage.put(scope, usage));
+      }
       return entryIds.size();
     }
 
@@ -761,6 +765,41 @@ public final class InMemoryMemoryStore extends InMemoryReads implements MemorySt
         }
       }
       return ids;
+    }
+
+    // ---- model usage
+
+    @Override
+    public void addModelUsage(List<dev.engram.ModelUsageRow> rows) {
+      Data d = d();
+      java.util.Objects.requireNonNull(rows, "rows");
+      for (dev.engram.ModelUsageRow r : rows) {
+        requireScope(java.util.Objects.requireNonNull(r, "row").scope(), "model usage");
+      }
+      for (dev.engram.ModelUsageRow r : rows) {
+        TreeMap<UsageKey, dev.engram.ModelUsageRow> held = d.usage.get(scope);
+        boolean created = held == null;
+        if (created) {
+          held = new TreeMap<>();
+          d.usage.put(scope, held);
+        }
+        UsageKey key = UsageKey.of(r);
+        dev.engram.ModelUsageRow before = held.get(key);
+        held.put(key, before == null ? r : new dev.engram.ModelUsageRow(scope, r.day(), r.provider(), r.model(),
+            r.job(), before.calls() + r.calls(), before.inputTokens() + r.inputTokens(),
+            before.outputTokens() + r.outputTokens(), before.failures() + r.failures()));
+        TreeMap<UsageKey, dev.engram.ModelUsageRow> map = held;
+        undo.push(() -> {
+          if (before == null) {
+            map.remove(key);
+          } else {
+            map.put(key, before);
+          }
+          if (created) {
+            d.usage.remove(scope);
+          }
+        });
+      }
     }
 
     // ---- experience and review items

@@ -116,6 +116,8 @@ abstract class InMemoryReads implements StoreReader {
     final Map<String, List<String>> experienceText = new HashMap<>();
     /** item id -> review item, ordered by id. */
     final TreeMap<String, dev.engram.ReviewItem> reviewItems = new TreeMap<>();
+    /** scope -> (day, provider, model, job) -> the model usage counters, ordered. */
+    final Map<String, TreeMap<UsageKey, dev.engram.ModelUsageRow>> usage = new HashMap<>();
 
     /**
      * Every entry of every map above whose rendering contains {@code needle}, as {@code "<map>: <entry>"}
@@ -142,6 +144,7 @@ abstract class InMemoryReads implements StoreReader {
       scan(out, "experienceVersions", experienceVersions, needle);
       scan(out, "experienceText", experienceText, needle);
       scan(out, "reviewItems", reviewItems, needle);
+      scan(out, "usage", usage, needle);
       for (Map.Entry<String, TextIndex> index : text.entrySet()) {
         for (String term : index.getValue().terms()) {
           if ((index.getKey() + " " + term).contains(needle)) {
@@ -286,6 +289,42 @@ abstract class InMemoryReads implements StoreReader {
   public List<dev.engram.ReviewItem> reviewItems(
       Collection<String> scopes, Set<dev.engram.ReviewState> states, String afterId, int limit) {
     return read(d -> Queries.reviewItems(d, scopes, states, afterId, limit));
+  }
+
+  /** The key of a model usage counter within its scope, in the order rows are returned. */
+  record UsageKey(java.time.LocalDate day, String provider, String model, String job) implements Comparable<UsageKey> {
+    private static final java.util.Comparator<UsageKey> ORDER = java.util.Comparator.comparing(UsageKey::day)
+        .thenComparing(UsageKey::provider).thenComparing(UsageKey::model).thenComparing(UsageKey::job);
+
+    static UsageKey of(dev.engram.ModelUsageRow row) {
+      return new UsageKey(row.day(), row.provider(), row.model(), row.job());
+    }
+
+    @Override
+    public int compareTo(UsageKey o) {
+      return ORDER.compare(this, o);
+    }
+  }
+
+  @Override
+  public List<dev.engram.ModelUsageRow> modelUsage(
+      Collection<String> scopes, java.time.@Nullable LocalDate from, java.time.@Nullable LocalDate to) {
+    java.util.Objects.requireNonNull(scopes, "scopes");
+    return read(d -> {
+      List<dev.engram.ModelUsageRow> out = new ArrayList<>();
+      for (String scope : new TreeSet<>(scopes)) {
+        TreeMap<UsageKey, dev.engram.ModelUsageRow> rows = d.usage.get(scope);
+        if (rows == null) {
+          continue;
+        }
+        for (dev.engram.ModelUsageRow r : rows.values()) {
+          if ((from == null || !r.day().isBefore(from)) && (to == null || !r.day().isAfter(to))) {
+            out.add(r);
+          }
+        }
+      }
+      return out;
+    });
   }
 
   @Override
@@ -700,6 +739,11 @@ abstract class InMemoryReads implements StoreReader {
         }
       }
       for (String s : d.topics.keySet()) {
+        if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
+          out.add(s);
+        }
+      }
+      for (String s : d.usage.keySet()) {
         if (recursive ? Namespaces.isSelfOrAncestor(prefix, s) : s.equals(prefix)) {
           out.add(s);
         }

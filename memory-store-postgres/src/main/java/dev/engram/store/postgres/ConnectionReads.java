@@ -42,6 +42,19 @@ abstract class ConnectionReads implements StoreReader {
   /** The statements of experience, review items and the incubation cursor. */
   abstract ExperienceSql experience();
 
+  /** The statements of the model usage counters. */
+  abstract UsageSql usage();
+
+  // ---- model usage (schema version 17)
+
+  @Override
+  public List<dev.engram.ModelUsageRow> modelUsage(
+      Collection<String> scopes, java.time.@org.jspecify.annotations.Nullable LocalDate from,
+      java.time.@org.jspecify.annotations.Nullable LocalDate to) {
+    java.util.Objects.requireNonNull(scopes, "scopes");
+    return query("reading model usage", c -> usage().read(c, scopes, from, to));
+  }
+
   // ---- experience and review items (schema version 15)
 
   @Override

@@ -33,10 +33,30 @@ final class Migrations {
       "V4__sources_occurred_at.sql", "V5__vector_epoch.sql", "V6__topic_counts.sql", "V7__text_analysis.sql",
       "V8__search_costs.sql", "V9__counted_inserts.sql", "V10__versions_occurred_at.sql",
       "V11__expected_head_lock.sql", "V12__one_hash_index_entry.sql",
-      "V13__topic_counts_above_zero.sql", "V14__retrieval_keys.sql", "V15__experience_review.sql");
+      "V13__topic_counts_above_zero.sql", "V14__retrieval_keys.sql", "V15__experience_review.sql",
+      "V17__model_usage.sql");
+  /** The version of each script, from its name ({@code V<n>__…}), oldest first; strictly increasing. */
+  private static final List<Integer> VERSIONS = versionsOf(SCRIPTS);
 
   /** The newest schema version this library knows. */
-  static final int LATEST = SCRIPTS.size();
+  static final int LATEST = VERSIONS.get(VERSIONS.size() - 1);
+
+  private static List<Integer> versionsOf(List<String> scripts) {
+    List<Integer> out = new ArrayList<>(scripts.size());
+    for (String name : scripts) {
+      int v = Integer.parseInt(name.substring(1, name.indexOf("__")));
+      if (!out.isEmpty() && v <= out.get(out.size() - 1)) {
+        throw new IllegalStateException("migration " + name + " is out of order");
+      }
+      out.add(v);
+    }
+    return List.copyOf(out);
+  }
+
+  /** The schema versions, oldest first. */
+  static List<Integer> versions() {
+    return VERSIONS;
+  }
 
   private final String schema;
   private final String prefix;
@@ -78,8 +98,12 @@ final class Migrations {
       }
       int current = installedVersion(c);
       requireKnown(current);
-      for (int v = current + 1; v <= LATEST; v++) {
-        String name = SCRIPTS.get(v - 1);
+      for (int i = 0; i < SCRIPTS.size(); i++) {
+        int v = VERSIONS.get(i);
+        if (v <= current) {
+          continue;
+        }
+        String name = SCRIPTS.get(i);
         try (Statement st = c.createStatement()) {
           st.execute(render(name));
         }

@@ -123,6 +123,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   private final Sql sql;
   private final Reads reads;
   private final ExperienceSql experience;
+  private final UsageSql usage;
   private final ManyRows insertVersions;
   private final ManyRows insertEvents;
   private final ManyRows insertKeys;
@@ -171,6 +172,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     this.sql = new Sql(schema, tablePrefix);
     this.reads = new Reads(sql);
     this.experience = new ExperienceSql(schema, tablePrefix);
+    this.usage = new UsageSql(schema, tablePrefix);
     this.insertVersions = new ManyRows(sql.insertVersions, Sql.INSERT_VERSIONS_TYPES);
     this.insertEvents = new ManyRows(sql.insertEvents, Sql.INSERT_EVENTS_TYPES);
     this.insertKeys = new ManyRows(sql.insertManyKeys, Sql.INSERT_KEYS_TYPES);
@@ -260,7 +262,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     return EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
         StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS,
         StoreCapability.REVIEW, StoreCapability.WORK_CLAIMS,
-        StoreCapability.REPLACE_SCOPE);
+        StoreCapability.REPLACE_SCOPE, StoreCapability.MODEL_USAGE);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -793,6 +795,11 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   @Override
   ExperienceSql experience() {
     return experience;
+  }
+
+  @Override
+  UsageSql usage() {
+    return usage;
   }
 
 
@@ -1539,6 +1546,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
           }
         }
         experience.eraseScope(conn, scope);
+        usage.eraseScope(conn, scope);
         return removed;
       });
     }
@@ -1729,6 +1737,28 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     @Override
     ExperienceSql experience() {
       return experience;
+    }
+
+    @Override
+    UsageSql usage() {
+      return usage;
+    }
+
+    // ---- model usage (schema version 17, UsageSql)
+
+    @Override
+    public void addModelUsage(List<dev.engram.ModelUsageRow> rows) {
+      java.util.Objects.requireNonNull(rows, "rows");
+      for (dev.engram.ModelUsageRow r : rows) {
+        requireScope(java.util.Objects.requireNonNull(r, "row").scope(), "model usage");
+      }
+      if (rows.isEmpty()) {
+        return;
+      }
+      write("adding model usage of " + scope, conn -> {
+        usage.add(conn, rows);
+        return null;
+      });
     }
 
     // ---- experience and review items (schema version 15, ExperienceSql)

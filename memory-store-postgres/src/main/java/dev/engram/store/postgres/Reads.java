@@ -235,7 +235,7 @@ final class Reads {
 
   List<String> scopes(Connection c, String prefix, boolean recursive) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.scopes)) {
-      for (int offset : new int[] {0, 4, 8, 12, 16}) {
+      for (int offset : new int[] {0, 4, 8, 12, 16, 20}) {
         ps.setString(offset + 1, prefix);
         ps.setBoolean(offset + 2, recursive);
         ps.setString(offset + 3, prefix + "/");

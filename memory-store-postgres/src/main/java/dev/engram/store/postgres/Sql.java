@@ -335,6 +335,7 @@ final class Sql {
         + " UNION SELECT scope FROM " + sourceStateT + " WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " UNION SELECT scope FROM " + p + "experience_versions WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " UNION SELECT scope FROM " + p + "review_items WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
+        + " UNION SELECT scope FROM " + p + "model_usage WHERE scope = ? OR (? AND scope >= ? AND scope < ?)"
         + " ORDER BY 1";
 
     searchFullText = "WITH terms AS (SELECT DISTINCT t.term::tsquery AS query FROM unnest(?::text[]) AS t(term)),"

@@ -64,7 +64,7 @@ class PostgresExperienceTest {
     try (PostgresMemoryStore store = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema).build();
         Engram engram = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner()).build()) {
       assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
-          .hasSize(PostgresMemoryStore.schemaVersion()).contains(15);
+          .hasSize(Migrations.versions().size()).contains(15);
       assertThat(store.version("v1")).map(MemoryEntry::content).contains("The orchard is pruned in March.");
       assertThat(store.searchFullText(List.of(SCOPE), query("orchard"), 5)).extracting(h -> h.entry().versionId())
           .containsExactly("v1");

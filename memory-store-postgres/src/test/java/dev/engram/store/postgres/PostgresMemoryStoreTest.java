@@ -191,7 +191,7 @@ class PostgresMemoryStoreTest {
       assertThat(rows(topicKept)).contains("app/u1/garden=1", "app/u1/home=3", "app/u1/travel=2", "app/u1/tools=1");
     }
     assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
-        .hasSize(PostgresMemoryStore.schemaVersion());
+        .hasSize(Migrations.versions().size());
     assertThat(pg.queryInts("SELECT count(*)::int FROM pg_trigger WHERE tgrelid = '" + schema
         + ".engram_versions'::regclass AND NOT tgisinternal AND (tgtype & 4) <> 0")).containsExactly(0);
   }
@@ -235,7 +235,7 @@ class PostgresMemoryStoreTest {
       assertThat(PostgresMemoryStoreTckTest.rowsMentioning(schema, "short-lived")).isEmpty();
     }
     assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
-        .hasSize(PostgresMemoryStore.schemaVersion()).contains(13);
+        .hasSize(Migrations.versions().size()).contains(13);
   }
 
   private List<String> texts(String sql) {
@@ -265,12 +265,12 @@ class PostgresMemoryStoreTest {
   }
 
   @Test
-  void declaresDurableMultiProcessSearchVectorsSourcesKeysReviewAndWorkClaims() {
+  void declaresDurableMultiProcessSearchVectorsSourcesKeysReviewWorkClaimsRestoreAndModelUsage() {
     try (PostgresMemoryStore store = pg.freshStore()) {
       assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.DURABLE,
           StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH, StoreCapability.VECTOR_STORAGE,
           StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS, StoreCapability.REVIEW,
-          StoreCapability.WORK_CLAIMS);
+          StoreCapability.WORK_CLAIMS, StoreCapability.REPLACE_SCOPE, StoreCapability.MODEL_USAGE);
     }
   }
 
@@ -332,8 +332,7 @@ class PostgresMemoryStoreTest {
     store(schema).close();
     store(schema).close();
     assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
-        .containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, PostgresMemoryStore.schemaVersion())
-            .boxed().toList());
+        .containsExactlyElementsOf(Migrations.versions());
   }
 
   /**

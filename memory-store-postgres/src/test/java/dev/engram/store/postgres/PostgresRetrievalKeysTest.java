@@ -96,7 +96,7 @@ class PostgresRetrievalKeysTest {
     try (PostgresMemoryStore store = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema).build();
         Engram engram = Engram.builder().borrowedStore(store).reasoner(new DeterministicReasoner()).build()) {
       assertThat(pg.queryInts("SELECT version FROM " + schema + ".engram_schema_history ORDER BY version"))
-          .hasSize(PostgresMemoryStore.schemaVersion()).contains(14);
+          .hasSize(Migrations.versions().size()).contains(14);
       assertThat(store.version("v1")).map(MemoryEntry::content).contains("The orchard is pruned in March.");
       assertThat(store.version("v2")).map(MemoryEntry::status).contains(EntryStatus.RETIRED);
       assertThat(ids(store.searchFullText(List.of(SCOPE), query("orchard"), 10))).containsExactly("v1");

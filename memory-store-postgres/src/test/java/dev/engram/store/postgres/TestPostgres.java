@@ -39,7 +39,7 @@ public final class TestPostgres {
   private static final List<String> TABLES =
       List.of("scope_heads", "versions", "version_topics", "topic_counts", "scope_counts", "vectors", "events", "revisions",
           "topics", "sources", "source_state", "version_keys", "key_counts", "experience_versions", "review_items",
-          "incubation_state");
+          "incubation_state", "model_usage");
   private static @Nullable TestPostgres instance;
 
   private final String jdbcUrl;

@@ -104,12 +104,14 @@ final class Queries {
           + " UNION SELECT scope FROM topics WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)"
           + " UNION SELECT scope FROM source_state WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)"
           + " UNION SELECT scope FROM experience_versions WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)"
-          + " UNION SELECT scope FROM review_items WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)";
+          + " UNION SELECT scope FROM review_items WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)"
+          + " UNION SELECT scope FROM model_usage WHERE scope = ?1 OR (scope > ?2 AND scope < ?3)";
   private static final String SCOPES_EXACT =
       "SELECT scope FROM versions WHERE scope = ?1 UNION SELECT scope FROM topics WHERE scope = ?1"
           + " UNION SELECT scope FROM source_state WHERE scope = ?1"
           + " UNION SELECT scope FROM experience_versions WHERE scope = ?1"
-          + " UNION SELECT scope FROM review_items WHERE scope = ?1";
+          + " UNION SELECT scope FROM review_items WHERE scope = ?1"
+          + " UNION SELECT scope FROM model_usage WHERE scope = ?1";
   private static final String SOURCE_COLUMNS =
       "source_id, scope, position, session_id, speaker, text, occurred_at, metadata, captured_at FROM sources";
   private static final String SOURCE_STATE = "SELECT last_position, cursor FROM source_state WHERE scope = ?";

@@ -197,6 +197,14 @@ abstract class SessionReads implements StoreReader {
   }
 
   @Override
+  public List<dev.engram.ModelUsageRow> modelUsage(
+      Collection<String> scopes, java.time.@org.jspecify.annotations.Nullable LocalDate from,
+      java.time.@org.jspecify.annotations.Nullable LocalDate to) {
+    java.util.Objects.requireNonNull(scopes, "scopes");
+    return read("read model usage", false, s -> UsageRows.read(s, scopes, from, to));
+  }
+
+  @Override
   public long incubationCursor(String scope) {
     return read("read the incubation cursor", true, s -> ExperienceRows.incubation(s, scope));
   }

@@ -126,7 +126,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
       EnumSet.of(StoreCapability.DURABLE, StoreCapability.MULTI_PROCESS, StoreCapability.FULL_TEXT_SEARCH,
           StoreCapability.VECTOR_STORAGE, StoreCapability.SOURCES, StoreCapability.RETRIEVAL_KEYS,
           StoreCapability.REVIEW, StoreCapability.WORK_CLAIMS,
-          StoreCapability.REPLACE_SCOPE));
+          StoreCapability.REPLACE_SCOPE, StoreCapability.MODEL_USAGE));
 
   /**
    * Registers on {@code connection} the SQL functions the schema's triggers call: the full-text index

@@ -415,8 +415,25 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
         ps.executeUpdate();
       }
       ExperienceRows.eraseScope(s, scope);
+      PreparedStatement usage = s.prepare(UsageRows.DELETE_SCOPE);
+      usage.setString(1, scope);
+      usage.executeUpdate();
       erased = true;
       return entries;
+    });
+  }
+
+  // ---- model usage (schema version 16, UsageRows)
+
+  @Override
+  public void addModelUsage(List<dev.engram.ModelUsageRow> rows) {
+    java.util.Objects.requireNonNull(rows, "rows");
+    for (dev.engram.ModelUsageRow r : rows) {
+      requireScope(java.util.Objects.requireNonNull(r, "row").scope(), "model usage");
+    }
+    run("add model usage", s -> {
+      UsageRows.add(s, rows);
+      return null;
     });
   }
 

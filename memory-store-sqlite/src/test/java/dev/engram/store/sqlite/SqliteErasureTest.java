@@ -142,6 +142,36 @@ class SqliteErasureTest {
     assertThat(filesContaining(db, "zqxtenantsecret")).as("files holding erased text after close").isEmpty();
   }
 
+  @Test
+  void deleteScopeLeavesNoTraceOfTheScopesModelUsageInTheFileOrTheWal() throws Exception {
+    Path db = dir.resolve("usage.db");
+    java.time.LocalDate day = java.time.LocalDate.parse("2031-05-06");
+    try (SqliteMemoryStore store = new SqliteMemoryStore(db); Engram e = engram(store)) {
+      for (int i = 0; i < 40; i++) {
+        java.time.LocalDate d = day.plusDays(i);
+        store.inTransaction("app/user/u1", tx -> {
+          tx.addModelUsage(List.of(new dev.engram.ModelUsageRow("app/user/u1", d, "openai", "zqxvictimmodel", "tag",
+              3, 300, 30, 1)));
+          return null;
+        });
+        store.inTransaction("app/user/u2", tx -> {
+          tx.addModelUsage(List.of(new dev.engram.ModelUsageRow("app/user/u2", d, "openai", "keepsakemodel", "tag",
+              1, 100, 10, 0)));
+          return null;
+        });
+      }
+      assertThat(filesContaining(db, "zqxvictimmodel")).as("the usage is stored before erasure").isNotEmpty();
+
+      e.deleteScope(U1, "app/user/u1");
+
+      assertThat(filesContaining(db, "zqxvictimmodel")).as("files holding erased model usage").isEmpty();
+      assertThat(filesContaining(db, "keepsakemodel")).as("the other tenant's usage is still there").isNotEmpty();
+      assertThat(store.modelUsage(List.of("app/user/u1", "app/user/u2"), null, null))
+          .extracting(dev.engram.ModelUsageRow::scope).containsOnly("app/user/u2").hasSize(40);
+    }
+    assertThat(filesContaining(db, "zqxvictimmodel")).as("files holding erased model usage after close").isEmpty();
+  }
+
   /** Retrieval keys are erased with their version: from version_keys, the key index and its shadow tables. */
   @Test
   void erasedVersionsLeaveNoTraceOfTheirRetrievalKeys() throws Exception {
