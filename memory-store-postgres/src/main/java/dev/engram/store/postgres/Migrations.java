@@ -33,7 +33,8 @@ final class Migrations {
       "V4__sources_occurred_at.sql", "V5__vector_epoch.sql", "V6__topic_counts.sql", "V7__text_analysis.sql",
       "V8__search_costs.sql", "V9__counted_inserts.sql", "V10__versions_occurred_at.sql",
       "V11__expected_head_lock.sql", "V12__one_hash_index_entry.sql",
-      "V13__topic_counts_above_zero.sql", "V14__retrieval_keys.sql", "V15__experience_review.sql");
+      "V13__topic_counts_above_zero.sql", "V14__retrieval_keys.sql", "V15__experience_review.sql",
+      "V16__term_counts.sql");
 
   /** The newest schema version this library knows. */
   static final int LATEST = SCRIPTS.size();
