@@ -167,8 +167,13 @@ final class Sql {
     appendRevision = "WITH r AS (INSERT INTO " + revisionsT + " (scope, revision, changes, at)"
         + " VALUES (?, ?, ?::jsonb, ?))"
         + " UPDATE " + heads + " SET head = ? WHERE scope = ?";
-    // the inserted versions' topic rows, and both added to the active counts (no trigger counts inserts)
-    String topicRowsAndCounts = " RETURNING version_id, scope, topics, status),"
+    // the inserted versions' topic rows, and both added to the active counts, and the active versions'
+    // lexemes to the term counts of schema 16 (no trigger counts inserts)
+    String topicRowsAndCounts = " RETURNING version_id, scope, topics, status, search),"
+        + " tc AS (INSERT INTO " + p + "term_counts AS c (scope, term, df)"
+        + " SELECT v.scope, t.term, count(*) FROM v CROSS JOIN LATERAL unnest(tsvector_to_array(v.search)) AS t(term)"
+        + " WHERE v.status = 'ACTIVE' GROUP BY v.scope, t.term ORDER BY v.scope, t.term"
+        + " ON CONFLICT (scope, term) DO UPDATE SET df = c.df + EXCLUDED.df),"
         + " x AS (SELECT DISTINCT v.scope, t.topic, v.version_id, v.status = 'ACTIVE' AS active"
         + " FROM v CROSS JOIN LATERAL unnest(v.topics) AS t(topic)),"
         + " vt AS (INSERT INTO " + topicsIdx + " (scope, topic, version_id, active)"

@@ -3,9 +3,10 @@
 -- scope instead of counting every matching version, and can rank a bounded set of candidates when its
 -- terms are common. A row exists only while its count is above zero: the lexemes of an erased version
 -- that no other active version of its scope holds leave with it, as topic counters do (schema 13).
--- Statement-level triggers keep the counts, one upsert per statement whatever the number of rows it
--- touched: inserted active versions add their lexemes, deleted ones take them away, and an update
--- (a status change, a re-analysed search column) takes away the old row's and adds the new row's.
+-- The statements that insert versions add the lexemes of the active ones themselves, as they count
+-- versions and topics (schema 9). Statement-level triggers count the rest, one upsert per statement
+-- whatever the number of rows it touched: deleted active versions take their lexemes away, and an
+-- update (a status change, a re-analysed search column) takes away the old row's and adds the new row's.
 -- Writers of one scope already serialize on its head row, so the counter rows add no contention
 -- across scopes; the rows are written in key order so that statements of different scopes never wait
 -- on each other in a cycle.
@@ -23,13 +24,7 @@ INSERT INTO ${schema}${prefix}term_counts (scope, term, df)
 
 CREATE FUNCTION ${schema}${prefix}count_terms() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO ${schema}${prefix}term_counts AS c (scope, term, df)
-      SELECT n.scope, t.term, count(*) FROM new_rows n
-      CROSS JOIN LATERAL unnest(tsvector_to_array(n.search)) AS t(term)
-      WHERE n.status = 'ACTIVE' GROUP BY n.scope, t.term ORDER BY n.scope, t.term
-      ON CONFLICT (scope, term) DO UPDATE SET df = c.df + EXCLUDED.df;
-  ELSIF TG_OP = 'DELETE' THEN
+  IF TG_OP = 'DELETE' THEN
     UPDATE ${schema}${prefix}term_counts c SET df = c.df - d.n
       FROM (SELECT o.scope, t.term, count(*) AS n FROM old_rows o
             CROSS JOIN LATERAL unnest(tsvector_to_array(o.search)) AS t(term)
@@ -58,9 +53,6 @@ BEGIN
 END
 $$;
 
-CREATE TRIGGER ${prefix}versions_terms_inserted
-  AFTER INSERT ON ${schema}${prefix}versions REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE PROCEDURE ${schema}${prefix}count_terms();
 CREATE TRIGGER ${prefix}versions_terms_updated
   AFTER UPDATE ON ${schema}${prefix}versions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE PROCEDURE ${schema}${prefix}count_terms();

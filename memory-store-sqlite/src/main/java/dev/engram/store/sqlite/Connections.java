@@ -22,11 +22,14 @@ import org.sqlite.SQLiteConnection;
 final class Connections {
   private final DataSource dataSource;
   private final List<String> pragmas;
+  /** The sessions' full-text bound ({@code fullTextCandidates}). */
+  private final int fullTextCandidates;
   private final Map<Connection, Session> sessions = new IdentityHashMap<>();
 
-  Connections(DataSource dataSource, List<String> pragmas) {
+  Connections(DataSource dataSource, List<String> pragmas, int fullTextCandidates) {
     this.dataSource = dataSource;
     this.pragmas = List.copyOf(pragmas);
+    this.fullTextCandidates = fullTextCandidates;
   }
 
   /** A borrowed connection; closing it returns the connection to its pool. */
@@ -84,7 +87,7 @@ final class Connections {
         return s;
       }
     }
-    Session created = new Session(physical);
+    Session created = new Session(physical, fullTextCandidates);
     ((SQLiteConnection) physical).getConnectionConfig().setGetGeneratedKeys(false);
     FtsTerms.register(physical);
     for (String pragma : pragmas) {
