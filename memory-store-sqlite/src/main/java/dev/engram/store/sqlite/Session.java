@@ -49,13 +49,22 @@ final class Session {
   /** The most versions a full-text search on this connection ranks; 0 ranks every hit. */
   private final int fullTextCandidates;
 
+  /** The store's cache of ranked versions' term frequencies. */
+  private final BoundedFullText.Cache fullTextCache;
+
   Session(Connection connection) {
-    this(connection, 0);
+    this(connection, 0, new BoundedFullText.Cache());
   }
 
-  Session(Connection connection, int fullTextCandidates) {
+  Session(Connection connection, int fullTextCandidates, BoundedFullText.Cache fullTextCache) {
     this.connection = connection;
     this.fullTextCandidates = fullTextCandidates;
+    this.fullTextCache = fullTextCache;
+  }
+
+  /** The store's cache of ranked versions' term frequencies, emptied by every erasure. */
+  BoundedFullText.Cache fullTextCache() {
+    return fullTextCache;
   }
 
   /** The most versions a full-text search ranks ({@code fullTextCandidates}); 0 ranks every hit. */

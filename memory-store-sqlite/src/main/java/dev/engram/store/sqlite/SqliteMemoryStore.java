@@ -207,6 +207,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
   }
 
   private SqliteMemoryStore(Builder b) {
+    BoundedFullText.Cache fullTextCache = new BoundedFullText.Cache();
     this.writeLockTimeout = b.writeLockTimeout;
     List<String> pragmas = List.of(
         "PRAGMA busy_timeout = " + b.busyTimeout.toMillis(),
@@ -230,13 +231,13 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
       if (b.backgroundCheckpoint) {
         writerPragmas.add("PRAGMA wal_autocheckpoint = " + WAL_BOUND_FRAMES);
       }
-      this.writers = new Connections(writePool, writerPragmas, b.fullTextCandidates);
-      this.readers = new Connections(readPool, pragmas, b.fullTextCandidates);
+      this.writers = new Connections(writePool, writerPragmas, b.fullTextCandidates, fullTextCache);
+      this.readers = new Connections(readPool, pragmas, b.fullTextCandidates, fullTextCache);
       this.checkpointer = b.backgroundCheckpoint ? new Checkpointer(source, database, b.checkpointScheduler) : null;
     } else {
       DataSource source = Objects.requireNonNull(b.dataSource);
       this.database = "SQLite DataSource " + source.getClass().getName();
-      this.writers = new Connections(source, pragmas, b.fullTextCandidates);
+      this.writers = new Connections(source, pragmas, b.fullTextCandidates, fullTextCache);
       this.readers = writers;
       this.checkpointer = null;
     }
@@ -421,6 +422,10 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
       commits.incrementAndGet();
       if (checkpointer != null) {
         checkpointer.committed();
+      }
+      if (erased) {
+        // a search that ran before the commit may have cached an erased version's terms
+        session.fullTextCache().clear();
       }
       if (erased || wipePending) {
         wipeErased(session, erased);

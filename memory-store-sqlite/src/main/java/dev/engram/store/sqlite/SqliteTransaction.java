@@ -371,6 +371,7 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       versions.setString(1, entryId);
       int removed = versions.executeUpdate();
       erased = true;
+      s.fullTextCache().clear();
       PreparedStatement uncarried = s.prepare(DELETE_UNCARRIED_TOPICS);
       uncarried.setString(1, entryScope);
       uncarried.setString(2, topics);
@@ -398,6 +399,7 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       }
       ExperienceRows.eraseScope(s, scope);
       erased = true;
+      s.fullTextCache().clear();
       return entries;
     });
   }
