@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The content search past its bound ({@code fullTextCandidates}): the document frequencies of the query's
@@ -42,9 +43,13 @@ final class BoundedFullText {
       + " WHERE term IN (SELECT value FROM json_each(?1)) GROUP BY term";
   /** FTS5's averages record: the row count, then each column's token total. */
   private static final String TOTALS = "SELECT block FROM versions_fts_data WHERE id = 1";
-  private static final String CANDIDATES = "SELECT " + Queries.VERSION_COLUMNS + ", d.sz"
-      + " FROM json_each(?) p CROSS JOIN versions v ON v.seq = p.value"
+  /** What ranking a candidate needs: its id, token counts and (for a version not cached) its indexed texts. */
+  private static final String CANDIDATES = "SELECT v.seq, v.version_id, d.sz, v.content, v.glossary,"
+      + " v.disclosure, v.topics FROM json_each(?) p CROSS JOIN versions v ON v.seq = p.value"
       + " CROSS JOIN versions_fts_docsize d ON d.id = v.seq";
+  /** The best candidates' version rows. */
+  private static final String BEST = "SELECT " + Queries.VERSION_COLUMNS
+      + " FROM json_each(?) p CROSS JOIN versions v ON v.seq = p.value";
 
   private BoundedFullText() {}
 
@@ -79,10 +84,9 @@ final class BoundedFullText {
     }
   }
 
-  /** The weighted frequency of each term of a version's indexed columns, in {@link #WEIGHTS}. */
-  static Map<String, Double> weighted(MemoryEntry entry) {
+  /** The weighted frequency of each term of a version's indexed columns ({@link #columns}), in {@link #WEIGHTS}. */
+  static Map<String, Double> weighted(List<List<String>> columns) {
     Map<String, Double> out = new HashMap<>();
-    List<List<String>> columns = columns(entry);
     for (int c = 0; c < columns.size(); c++) {
       for (String t : columns.get(c)) {
         out.merge(t, WEIGHTS[c], Double::sum);
@@ -151,28 +155,52 @@ final class BoundedFullText {
       return List.of();
     }
     long[] totals = totals(s);
-    List<ScoredEntry> scored = new ArrayList<>();
+    record Ranked(long seq, String versionId, double rank) {}
+    List<Ranked> ranked = new ArrayList<>();
     PreparedStatement ps = s.prepare(CANDIDATES);
     ps.setString(1, seqsJson(seqs));
     try (ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
-        MemoryEntry entry = Queries.entry(s, rs);
+        String versionId = rs.getString(2);
         long rowTokens = 0;
-        for (long c : varints(rs.getBytes(7))) {
+        for (long c : varints(rs.getBytes(3))) {
           rowTokens += c;
         }
-        Map<String, Double> weighted = s.fullTextCache().get(entry.versionId());
+        Map<String, Double> weighted = s.fullTextCache().get(versionId);
         if (weighted == null) {
-          weighted = weighted(entry);
-          s.fullTextCache().put(entry.versionId(), weighted);
+          weighted = weighted(columns(rs.getString(4), Codec.strings(rs.getString(5)), rs.getString(6),
+              Codec.strings(rs.getString(7))));
+          s.fullTextCache().put(versionId, weighted);
         }
-        scored.add(new ScoredEntry(entry, -bm25(query.terms(), weighted, rowTokens, totals[0], totals[1],
-            frequencies)));
+        ranked.add(new Ranked(rs.getLong(1), versionId,
+            bm25(query.terms(), weighted, rowTokens, totals[0], totals[1], frequencies)));
       }
     }
-    scored.sort(Comparator.comparingDouble((ScoredEntry e) -> -e.score())
-        .thenComparing(e -> e.entry().versionId(), Comparator.reverseOrder()));
-    return List.copyOf(scored.subList(0, Math.min(limit, scored.size())));
+    // FTS5's order: rank ascending (bm25() is negative), then version id descending
+    ranked.sort(Comparator.comparingDouble(Ranked::rank)
+        .thenComparing(Ranked::versionId, Comparator.reverseOrder()));
+    List<Ranked> best = ranked.subList(0, Math.min(limit, ranked.size()));
+    Set<Long> bestSeqs = new LinkedHashSet<>();
+    for (Ranked r : best) {
+      bestSeqs.add(r.seq());
+    }
+    Map<String, MemoryEntry> entries = new HashMap<>();
+    PreparedStatement rows = s.prepare(BEST);
+    rows.setString(1, seqsJson(bestSeqs));
+    try (ResultSet rs = rows.executeQuery()) {
+      while (rs.next()) {
+        MemoryEntry e = Queries.entry(s, rs);
+        entries.put(e.versionId(), e);
+      }
+    }
+    List<ScoredEntry> out = new ArrayList<>();
+    for (Ranked r : best) {
+      MemoryEntry e = entries.get(r.versionId());
+      if (e != null) {
+        out.add(new ScoredEntry(e, -r.rank()));
+      }
+    }
+    return List.copyOf(out);
   }
 
   /**
@@ -205,20 +233,20 @@ final class BoundedFullText {
   }
 
   /** The four indexed columns' terms of a version, as the index holds them. */
-  static List<List<String>> columns(MemoryEntry e) {
-    String content = e.content();
-    if (content.codePointCount(0, content.length()) > CONTENT_CHARS) {
-      content = content.substring(0, content.offsetByCodePoints(0, CONTENT_CHARS));
+  static List<List<String>> columns(String content, List<String> glossary, @Nullable String disclosure,
+      List<String> topics) {
+    String text = content;
+    if (text.codePointCount(0, text.length()) > CONTENT_CHARS) {
+      text = text.substring(0, text.offsetByCodePoints(0, CONTENT_CHARS));
     }
-    List<String> topics = new ArrayList<>();
-    for (String topic : e.topics()) {
+    List<String> named = new ArrayList<>();
+    for (String topic : topics) {
       if (!topic.equals("general")) {
-        topics.add(topic);
+        named.add(topic);
       }
     }
-    return List.of(TextAnalysis.terms(content), TextAnalysis.terms(String.join(" ", e.glossary())),
-        e.disclosure() == null ? List.of() : TextAnalysis.terms(e.disclosure()),
-        TextAnalysis.terms(String.join(" ", topics)));
+    return List.of(TextAnalysis.terms(text), TextAnalysis.terms(String.join(" ", glossary)),
+        disclosure == null ? List.of() : TextAnalysis.terms(disclosure), TextAnalysis.terms(String.join(" ", named)));
   }
 
   /**
