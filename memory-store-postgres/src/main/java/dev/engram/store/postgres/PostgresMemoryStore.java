@@ -1849,14 +1849,14 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
 
     /**
      * The most versions one full-text search ranks ({@value PostgresMemoryStore#DEFAULT_FULL_TEXT_CANDIDATES}
-     * by default;
-     * 0 ranks every matching version). A search whose terms match at most this many active versions
-     * (the sum of its terms' document frequencies, kept per scope and term) ranks every match, exactly
-     * as with 0. Past it, the search ranks a bounded candidate set instead: up to half the bound of the
-     * versions holding the rarest term, a quarter holding all but one of the four rarest terms and a
-     * quarter holding every term, each scored by the same BM25 as a full ranking. The bound keeps the
-     * cost of a search (and of every write whose reasoner is shown candidates) flat as a scope grows;
-     * its price is that a version outside the candidate set is not found by that search.
+     * by default; 0 ranks every matching version). A search whose terms match at most this many active
+     * versions (the sum of its terms' document frequencies, kept per scope and term) ranks every match,
+     * exactly as with 0. Past it, the search ranks a bounded candidate set instead: up to half the bound
+     * of the versions holding the rarest term (three quarters for a query of two terms), a quarter
+     * holding all but one of the four rarest terms and a quarter holding every term, each scored by the
+     * same BM25 as a full ranking. The bound keeps the cost of a search (and of every write whose
+     * reasoner is shown candidates) flat as a scope grows; its price is that a version outside the
+     * candidate set is not found by that search.
      *
      * @param candidates 0, or 4 to 1,000,000 versions
      * @return this builder

@@ -356,7 +356,7 @@ final class Reads {
     rarest.sort(java.util.Comparator.comparingLong((String t) -> frequencies.get(t))
         .thenComparing(java.util.Comparator.naturalOrder()));
     List<String> tiers = candidateTiers(rarest);
-    int[] limits = {candidates / 2, candidates / 4, candidates - candidates / 2 - candidates / 4};
+    int[] limits = tierLimits(candidates, rarest.size());
     List<String> terms = new ArrayList<>(new LinkedHashSet<>(query.terms()));
     List<String> lexemes = new ArrayList<>();
     for (String term : terms) {
@@ -377,6 +377,18 @@ final class Reads {
       ps.setInt(i, limit);
       return scored(ps);
     }
+  }
+
+  /**
+   * How many candidates each tier takes: half the bound for the rarest term, a quarter for each other
+   * tier; with two terms or one, the second tier (the more common term alone, whose holders are the
+   * least likely to rank first) takes none and the rarest term three quarters.
+   */
+  static int[] tierLimits(int candidates, int terms) {
+    if (terms <= 2) {
+      return new int[] {candidates - candidates / 4, 0, candidates / 4};
+    }
+    return new int[] {candidates / 2, candidates / 4, candidates - candidates / 2 - candidates / 4};
   }
 
   /**

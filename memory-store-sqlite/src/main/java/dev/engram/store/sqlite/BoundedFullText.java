@@ -138,7 +138,7 @@ final class BoundedFullText {
     rarest.sort(Comparator.comparingLong((String t) -> frequencies.get(t).scoped())
         .thenComparing(Comparator.naturalOrder()));
     List<String> tiers = tiers(rarest);
-    int[] limits = {candidates / 2, candidates / 4, candidates - candidates / 2 - candidates / 4};
+    int[] limits = tierLimits(candidates, rarest.size());
     Set<Long> seqs = new LinkedHashSet<>();
     for (int t = 0; t < tiers.size(); t++) {
       String match = Queries.FullTextIndex.CONTENT.columns + " : (" + tiers.get(t) + ")"
@@ -201,6 +201,18 @@ final class BoundedFullText {
       }
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * How many candidates each tier takes: half the bound for the rarest term, a quarter for each other
+   * tier; with two terms or one, the second tier (the more common term alone, whose holders are the
+   * least likely to rank first) takes none and the rarest term three quarters.
+   */
+  static int[] tierLimits(int candidates, int terms) {
+    if (terms <= 2) {
+      return new int[] {candidates - candidates / 4, 0, candidates / 4};
+    }
+    return new int[] {candidates / 2, candidates / 4, candidates - candidates / 2 - candidates / 4};
   }
 
   /**

@@ -783,7 +783,8 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
      * by default; 0 ranks every matching version in the full-text index). A search whose terms match at
      * most this many active versions of its scopes (the sum of its terms' document frequencies, kept per
      * scope and term) is ranked by FTS5's {@code bm25()} exactly as with 0. Past it, the search ranks a
-     * bounded candidate set instead: up to half the bound of the newest versions holding the rarest term,
+     * bounded candidate set instead: up to half the bound of the newest versions holding the rarest term
+     * (three quarters for a query of two terms),
      * a quarter holding all but one of the four rarest terms and a quarter holding every term, each
      * scored by the same BM25 with the same statistics as {@code bm25()}. The bound keeps the cost of a
      * search (and of every write whose reasoner is shown candidates) flat as a scope grows; its price is
