@@ -381,8 +381,11 @@ final class Sql {
         + " df AS (SELECT t.query, sum(c.df)::float8 AS df FROM terms t JOIN " + p + "term_counts c"
         + " ON c.term = t.term AND c.scope = ANY (?::text[]) GROUP BY t.query),"
         + " candidates AS (" + tier + " UNION " + tier + " UNION " + tier + "),"
-        + " hits AS (SELECT v.version_id, v.search, t.query FROM candidates k"
-        + " JOIN " + versionsT + " v ON v.version_id = k.version_id JOIN terms t ON v.search @@ t.query),"
+        // the candidates' rows, read by key and kept apart, so that matching them with the terms cannot be
+        // planned as an index scan of each term's every hit joined with the candidates afterwards
+        + " rows AS MATERIALIZED (SELECT v.version_id, v.search FROM candidates k"
+        + " JOIN " + versionsT + " v ON v.version_id = k.version_id),"
+        + " hits AS (SELECT r.version_id, r.search, t.query FROM rows r CROSS JOIN terms t WHERE r.search @@ t.query),"
         + " scored AS (SELECT h.version_id,"
         + " sum(ln(1 + (n.n - df.df + 0.5) / (df.df + 0.5)) * ts_rank(" + RANK_WEIGHTS + ", h.search, h.query, 1))"
         + " AS score FROM hits h JOIN df ON df.query = h.query CROSS JOIN n GROUP BY h.version_id),"
