@@ -303,6 +303,11 @@ final class Reads {
     }
   }
 
+  /**
+   * Active versions of the scopes holding any query term, best first. With a bound, the terms' document
+   * frequencies (schema 16) are read first: no hit returns nothing at once, more hits than the bound are
+   * ranked by {@link #searchBounded}, and the rest by {@link Sql#searchFullText}, unchanged.
+   */
   List<ScoredEntry> searchFullText(Connection c, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
     if (scopes.isEmpty() || query.terms().isEmpty() || limit <= 0) {

@@ -433,6 +433,10 @@ final class Queries {
    * instead looks each version of the range up in the full-text index, which costs about as much as a
    * twentieth of the whole term scan per version (measured with 15,000 matching versions), so it loses
    * from a few dozen versions in the range on.
+   *
+   * <p>With a bound ({@code fullTextCandidates}), the query's document frequencies are read first: no hit
+   * returns nothing at once, more hits than the bound go to {@link BoundedFullText}, and the rest run the
+   * statements above unchanged.
    */
   static List<ScoredEntry> searchFullText(Session s, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
