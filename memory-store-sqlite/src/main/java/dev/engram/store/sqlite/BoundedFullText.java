@@ -78,6 +78,11 @@ final class BoundedFullText {
       byVersion.put(versionId, frequencies);
     }
 
+    /** The number of versions held. */
+    synchronized int size() {
+      return byVersion.size();
+    }
+
     /** Forgets every version (an erasure happened). */
     synchronized void clear() {
       byVersion.clear();

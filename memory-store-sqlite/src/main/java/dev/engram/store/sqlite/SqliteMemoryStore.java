@@ -103,9 +103,16 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     FULL
   }
 
+  /** The store's cache of ranked versions' term frequencies (for tests). */
+  BoundedFullText.Cache fullTextCache() {
+    return fullTextCache;
+  }
+
   /** The default of {@link Builder#fullTextCandidates}: the most versions one full-text search ranks. */
   public static final int DEFAULT_FULL_TEXT_CANDIDATES = 1200;
 
+  /** The term frequencies of recently ranked versions, shared by the store's connections. */
+  private final BoundedFullText.Cache fullTextCache = new BoundedFullText.Cache();
   private final String database;
   private final Connections readers;
   private final Connections writers;
@@ -207,7 +214,6 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
   }
 
   private SqliteMemoryStore(Builder b) {
-    BoundedFullText.Cache fullTextCache = new BoundedFullText.Cache();
     this.writeLockTimeout = b.writeLockTimeout;
     List<String> pragmas = List.of(
         "PRAGMA busy_timeout = " + b.busyTimeout.toMillis(),

@@ -222,6 +222,20 @@ class SqliteFullTextBoundTest {
     }
   }
 
+  /** A bounded search caches its candidates' term frequencies; an erasure empties the cache. */
+  @Test
+  void anErasureEmptiesTheCacheOfRankedVersions() {
+    try (SqliteMemoryStore store = store(dir.resolve("cache.db"), 8)) {
+      fill(store);
+      assertThat(store.searchFullText(List.of(SCOPE), query("lantern bell zebrawood"), 5)).isNotEmpty();
+      assertThat(store.fullTextCache().size()).isBetween(1, 8);
+      store.inTransaction(SCOPE, tx -> tx.eraseEntry("e-v900"));
+      assertThat(store.fullTextCache().size()).isZero();
+      assertThat(store.searchFullText(List.of(SCOPE), query("lantern bell zebrawood"), 5))
+          .noneMatch(h -> h.entry().versionId().equals("v900"));
+    }
+  }
+
   /** The bound is 0 (rank every hit) or at least 4. */
   @Test
   void theBoundIsChecked() {
