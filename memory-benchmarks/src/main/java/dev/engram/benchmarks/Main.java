@@ -35,6 +35,7 @@ public final class Main {
   static {
     register("retrieval", RetrievalCommand.SUMMARY, RetrievalCommand::run);
     register("search", SearchCommand.SUMMARY, SearchCommand::run);
+    register("fulltext", FullTextCommand.SUMMARY, FullTextCommand::run);
     register("vectors", VectorCommand.SUMMARY, VectorCommand::run);
     register("chain", ChainCommand.SUMMARY, ChainCommand::run);
     register("context", ContextCommand.SUMMARY, ContextCommand::run);

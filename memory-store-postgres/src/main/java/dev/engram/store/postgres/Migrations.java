@@ -34,6 +34,7 @@ final class Migrations {
       "V8__search_costs.sql", "V9__counted_inserts.sql", "V10__versions_occurred_at.sql",
       "V11__expected_head_lock.sql", "V12__one_hash_index_entry.sql",
       "V13__topic_counts_above_zero.sql", "V14__retrieval_keys.sql", "V15__experience_review.sql",
+      "V16__term_counts.sql",
       "V17__model_usage.sql");
   /** The version of each script, from its name ({@code V<n>__…}), oldest first; strictly increasing. */
   private static final List<Integer> VERSIONS = versionsOf(SCRIPTS);

@@ -94,6 +94,8 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
   static final int ANALYZE_AFTER_VERSIONS = 500;
   /** The table prefix used unless the builder sets another. */
   public static final String DEFAULT_TABLE_PREFIX = "engram_";
+  /** The default of {@link Builder#fullTextCandidates}: the most versions one full-text search ranks. */
+  public static final int DEFAULT_FULL_TEXT_CANDIDATES = 1200;
 
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]*");
   private static final int MAX_PREFIX_CHARS = 30;
@@ -170,7 +172,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     this.schema = b.schema;
     this.tablePrefix = b.tablePrefix;
     this.sql = new Sql(schema, tablePrefix);
-    this.reads = new Reads(sql);
+    this.reads = new Reads(sql, b.fullTextCandidates);
     this.experience = new ExperienceSql(schema, tablePrefix);
     this.usage = new UsageSql(schema, tablePrefix);
     this.insertVersions = new ManyRows(sql.insertVersions, Sql.INSERT_VERSIONS_TYPES);
@@ -1885,6 +1887,7 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
     private String schema = "";
     private boolean runMigrations = true;
     private int maximumPoolSize = 10;
+    private int fullTextCandidates = DEFAULT_FULL_TEXT_CANDIDATES;
     private @Nullable Runnable afterClose;
 
     private Builder() {}
@@ -1981,6 +1984,30 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
         throw new InvalidInputException("maximumPoolSize", "must be between 1 and 1000, was " + size);
       }
       this.maximumPoolSize = size;
+      return this;
+    }
+
+    /**
+     * The most versions one full-text search ranks ({@value PostgresMemoryStore#DEFAULT_FULL_TEXT_CANDIDATES}
+     * by default; 0 ranks every matching version). A search whose terms match at most this many active
+     * versions (the sum of its terms' document frequencies, kept per scope and term) ranks every match,
+     * exactly as with 0. Past it, the search ranks a bounded candidate set instead: up to half the bound
+     * of the versions holding the rarest term (three quarters for a query of two terms), a quarter
+     * holding all but one of the four rarest terms and a quarter holding every term, each scored by the
+     * same BM25 as a full ranking. The bound keeps the cost of a search (and of every write whose
+     * reasoner is shown candidates) flat as a scope grows; its price is that a version outside the
+     * candidate set is not found by that search.
+     *
+     * @param candidates 0, or 4 to 1,000,000 versions
+     * @return this builder
+     * @throws InvalidInputException if it is out of range
+     */
+    public Builder fullTextCandidates(int candidates) {
+      if (candidates != 0 && (candidates < 4 || candidates > 1_000_000)) {
+        throw new InvalidInputException("fullTextCandidates", "must be 0 or between 4 and 1000000, was "
+            + candidates);
+      }
+      this.fullTextCandidates = candidates;
       return this;
     }
 

@@ -29,9 +29,12 @@ import java.util.Set;
 /** The {@link dev.engram.spi.StoreReader} queries, run on a connection the caller provides. */
 final class Reads {
   private final Sql sql;
+  /** The most versions a full-text search ranks; 0 ranks every hit ({@code fullTextCandidates}). */
+  private final int candidates;
 
-  Reads(Sql sql) {
+  Reads(Sql sql, int candidates) {
     this.sql = sql;
+    this.candidates = candidates;
   }
 
   long headRevision(Connection c, String scope) throws SQLException {
@@ -300,15 +303,126 @@ final class Reads {
     }
   }
 
+  /**
+   * Active versions of the scopes holding any query term, best first. With a bound, the terms' document
+   * frequencies (schema 16) are read first: no hit returns nothing at once, more hits than the bound are
+   * ranked by {@link #searchBounded}, and the rest by {@link Sql#searchFullText}, unchanged.
+   */
   List<ScoredEntry> searchFullText(Connection c, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
     if (scopes.isEmpty() || query.terms().isEmpty() || limit <= 0) {
       return List.of();
     }
+    if (candidates > 0) {
+      java.sql.Array scopeArray = Rows.textArray(c, new LinkedHashSet<>(scopes));
+      java.util.Map<String, Long> frequencies = termFrequencies(c, scopeArray, new LinkedHashSet<>(query.terms()));
+      if (frequencies.isEmpty()) {
+        return List.of();
+      }
+      long hits = 0;
+      for (long df : frequencies.values()) {
+        hits += df;
+      }
+      if (hits > candidates) {
+        return searchBounded(c, scopeArray, query, frequencies, limit);
+      }
+    }
     try (PreparedStatement ps = c.prepareStatement(sql.searchFullText)) {
       bindSearch(c, ps, scopes, query, limit, true);
       return scored(ps);
     }
+  }
+
+  /** The document frequency of each term that an active version of the scopes holds (schema 16). */
+  private java.util.Map<String, Long> termFrequencies(Connection c, java.sql.Array scopes, Set<String> terms)
+      throws SQLException {
+    java.util.Map<String, Long> out = new java.util.HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.termFrequencies)) {
+      ps.setArray(1, scopes);
+      ps.setArray(2, Rows.textArray(c, terms));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.put(rs.getString(1), rs.getLong(2));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The full-text ranking over a bounded candidate set, for a query whose terms match more versions
+   * than the bound: up to half the bound of the versions holding the rarest term, a quarter of those
+   * holding all but one of the (up to) four rarest terms, and a quarter of those holding every term that
+   * occurs, each version scored as {@link Sql#searchFullText} scores it.
+   */
+  private List<ScoredEntry> searchBounded(Connection c, java.sql.Array scopes, FullTextQuery query,
+      java.util.Map<String, Long> frequencies, int limit) throws SQLException {
+    List<String> rarest = new ArrayList<>(frequencies.keySet());
+    rarest.sort(java.util.Comparator.comparingLong((String t) -> frequencies.get(t))
+        .thenComparing(java.util.Comparator.naturalOrder()));
+    List<String> tiers = candidateTiers(rarest);
+    int[] limits = tierLimits(candidates, rarest.size());
+    List<String> terms = new ArrayList<>(new LinkedHashSet<>(query.terms()));
+    List<String> lexemes = new ArrayList<>();
+    for (String term : terms) {
+      lexemes.add(SearchText.query(term));
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.searchFullTextBounded)) {
+      int i = 1;
+      ps.setArray(i++, Rows.textArray(c, terms));
+      ps.setArray(i++, Rows.textArray(c, lexemes));
+      ps.setArray(i++, scopes);
+      ps.setArray(i++, scopes);
+      for (int t = 0; t < tiers.size(); t++) {
+        ps.setString(i++, tiers.get(t));
+        ps.setArray(i++, scopes);
+        i = bindFilters(c, ps, i, query);
+        ps.setInt(i++, limits[t]);
+      }
+      ps.setInt(i, limit);
+      return scored(ps);
+    }
+  }
+
+  /**
+   * How many candidates each tier takes: half the bound for the rarest term, a quarter for each other
+   * tier; with two terms or one, the second tier (the more common term alone, whose holders are the
+   * least likely to rank first) takes none and the rarest term three quarters.
+   */
+  static int[] tierLimits(int candidates, int terms) {
+    if (terms <= 2) {
+      return new int[] {candidates - candidates / 4, 0, candidates / 4};
+    }
+    return new int[] {candidates / 2, candidates / 4, candidates - candidates / 2 - candidates / 4};
+  }
+
+  /**
+   * The three candidate queries of a bounded search over terms ordered rarest first: the rarest term;
+   * all but one of the (up to) four rarest (the second rarest of two); every term.
+   */
+  static List<String> candidateTiers(List<String> rarest) {
+    List<String> q = new ArrayList<>();
+    for (String term : rarest) {
+      q.add(SearchText.query(term));
+    }
+    String second;
+    int k = Math.min(4, q.size());
+    if (k >= 3) {
+      StringBuilder any = new StringBuilder();
+      for (int skip = k - 1; skip >= 0; skip--) {
+        StringBuilder all = new StringBuilder();
+        for (int j = 0; j < k; j++) {
+          if (j != skip) {
+            all.append(all.length() == 0 ? "" : " & ").append(q.get(j));
+          }
+        }
+        any.append(any.length() == 0 ? "" : " | ").append('(').append(all).append(')');
+      }
+      second = any.toString();
+    } else {
+      second = q.get(k - 1);
+    }
+    return List.of(q.get(0), second, String.join(" & ", q));
   }
 
   /**
@@ -344,6 +458,15 @@ final class Reads {
     ps.setArray(3, scopeArray);
     int i = 4;
     if (filters) {
+      i = bindFilters(c, ps, i, query);
+    }
+    ps.setInt(i, limit);
+  }
+
+  /** Binds the topic, type and event-time filters from parameter {@code i} on; returns the next parameter. */
+  private static int bindFilters(Connection c, PreparedStatement ps, int i, FullTextQuery query)
+      throws SQLException {
+    {
       List<String> types = new ArrayList<>();
       for (EntryType t : query.types()) {
         types.add(t.wireName());
@@ -366,7 +489,7 @@ final class Reads {
         }
       }
     }
-    ps.setInt(i, limit);
+    return i;
   }
 
   /** The rows of a search statement: a version's columns, then its score. */

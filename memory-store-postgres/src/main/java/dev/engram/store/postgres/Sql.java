@@ -116,6 +116,14 @@ final class Sql {
 
   // ---- search and vectors
   final String searchFullText;
+  /** The document frequency of each of some terms in some scopes (schema 16); a term in none is left out. */
+  final String termFrequencies;
+  /**
+   * {@link #searchFullText}'s ranking over a bounded candidate set: the active versions of the scopes that
+   * pass the filters and match one of three tier queries, each tier up to its own limit; document
+   * frequencies from term_counts (schema 16) instead of a count over the hits.
+   */
+  final String searchFullTextBounded;
   /** Retrieval keys by version id (any status). */
   final String keysOf;
   /** A version's scope and whether it has retrieval keys. */
@@ -163,8 +171,13 @@ final class Sql {
     appendRevision = "WITH r AS (INSERT INTO " + revisionsT + " (scope, revision, changes, at)"
         + " VALUES (?, ?, ?::jsonb, ?))"
         + " UPDATE " + heads + " SET head = ? WHERE scope = ?";
-    // the inserted versions' topic rows, and both added to the active counts (no trigger counts inserts)
-    String topicRowsAndCounts = " RETURNING version_id, scope, topics, status),"
+    // the inserted versions' topic rows, and both added to the active counts, and the active versions'
+    // lexemes to the term counts of schema 16 (no trigger counts inserts)
+    String topicRowsAndCounts = " RETURNING version_id, scope, topics, status, search),"
+        + " tc AS (INSERT INTO " + p + "term_counts AS c (scope, term, df)"
+        + " SELECT v.scope, t.term, count(*) FROM v CROSS JOIN LATERAL unnest(tsvector_to_array(v.search)) AS t(term)"
+        + " WHERE v.status = 'ACTIVE' GROUP BY v.scope, t.term ORDER BY v.scope, t.term"
+        + " ON CONFLICT (scope, term) DO UPDATE SET df = c.df + EXCLUDED.df),"
         + " x AS (SELECT DISTINCT v.scope, t.topic, v.version_id, v.status = 'ACTIVE' AS active"
         + " FROM v CROSS JOIN LATERAL unnest(v.topics) AS t(topic)),"
         + " vt AS (INSERT INTO " + topicsIdx + " (scope, topic, version_id, active)"
@@ -354,6 +367,35 @@ final class Sql {
         + " AND (?::bigint IS NULL OR (h.occurred_s, h.occurred_n) >= (?::bigint, ?::integer))"
         + " AND (?::bigint IS NULL OR (h.occurred_s, h.occurred_n) < (?::bigint, ?::integer))"
         + " GROUP BY h.version_id),"
+        + " best AS (SELECT version_id, score FROM scored ORDER BY score DESC, version_id DESC LIMIT ?)"
+        + " SELECT " + VERSION_COLUMNS + ", s.score FROM best s JOIN " + versionsT + " v ON v.version_id = s.version_id"
+        + " ORDER BY s.score DESC, v.version_id DESC";
+    termFrequencies = "SELECT term, sum(df) FROM " + p + "term_counts"
+        + " WHERE scope = ANY (?::text[]) AND term = ANY (?::text[]) GROUP BY term";
+    // one tier: the scopes' active versions matching a query and passing the filters, up to a limit;
+    // bound as ?tier query, scopes, the filters as in searchFullText, limit
+    String tier = "(SELECT v.version_id FROM " + versionsT + " v WHERE v.search @@ ?::tsquery"
+        + " AND v.scope = ANY (?::text[]) AND v.status = 'ACTIVE'"
+        + " AND (cardinality(?::text[]) = 0 OR v.topics && ?::text[])"
+        + " AND (cardinality(?::text[]) = 0 OR v.type = ANY (?::text[]))"
+        + " AND (?::bigint IS NULL OR (v.occurred_s, v.occurred_n) >= (?::bigint, ?::integer))"
+        + " AND (?::bigint IS NULL OR (v.occurred_s, v.occurred_n) < (?::bigint, ?::integer))"
+        + " LIMIT ?)";
+    searchFullTextBounded = "WITH terms AS (SELECT DISTINCT t.term, t.term_query::tsquery AS query"
+        + " FROM unnest(?::text[], ?::text[]) AS t(term, term_query)),"
+        + " n AS (SELECT coalesce(sum(active_count), 0)::float8 AS n FROM " + p + "scope_counts"
+        + " WHERE scope = ANY (?::text[])),"
+        + " df AS (SELECT t.query, sum(c.df)::float8 AS df FROM terms t JOIN " + p + "term_counts c"
+        + " ON c.term = t.term AND c.scope = ANY (?::text[]) GROUP BY t.query),"
+        + " candidates AS (" + tier + " UNION " + tier + " UNION " + tier + "),"
+        // the candidates' rows, read by key and kept apart, so that matching them with the terms cannot be
+        // planned as an index scan of each term's every hit joined with the candidates afterwards
+        + " rows AS MATERIALIZED (SELECT v.version_id, v.search FROM candidates k"
+        + " JOIN " + versionsT + " v ON v.version_id = k.version_id),"
+        + " hits AS (SELECT r.version_id, r.search, t.query FROM rows r CROSS JOIN terms t WHERE r.search @@ t.query),"
+        + " scored AS (SELECT h.version_id,"
+        + " sum(ln(1 + (n.n - df.df + 0.5) / (df.df + 0.5)) * ts_rank(" + RANK_WEIGHTS + ", h.search, h.query, 1))"
+        + " AS score FROM hits h JOIN df ON df.query = h.query CROSS JOIN n GROUP BY h.version_id),"
         + " best AS (SELECT version_id, score FROM scored ORDER BY score DESC, version_id DESC LIMIT ?)"
         + " SELECT " + VERSION_COLUMNS + ", s.score FROM best s JOIN " + versionsT + " v ON v.version_id = s.version_id"
         + " ORDER BY s.score DESC, v.version_id DESC";

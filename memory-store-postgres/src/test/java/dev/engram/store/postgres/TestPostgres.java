@@ -37,7 +37,7 @@ public final class TestPostgres {
   public static final String URL_VARIABLE = "ENGRAM_PG_URL";
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final List<String> TABLES =
-      List.of("scope_heads", "versions", "version_topics", "topic_counts", "scope_counts", "vectors", "events", "revisions",
+      List.of("scope_heads", "versions", "version_topics", "topic_counts", "scope_counts", "term_counts", "vectors", "events", "revisions",
           "topics", "sources", "source_state", "version_keys", "key_counts", "experience_versions", "review_items",
           "incubation_state", "model_usage");
   private static @Nullable TestPostgres instance;

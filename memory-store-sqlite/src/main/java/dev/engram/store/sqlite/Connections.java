@@ -22,11 +22,19 @@ import org.sqlite.SQLiteConnection;
 final class Connections {
   private final DataSource dataSource;
   private final List<String> pragmas;
+  /** The sessions' full-text bound ({@code fullTextCandidates}). */
+  private final int fullTextCandidates;
   private final Map<Connection, Session> sessions = new IdentityHashMap<>();
 
-  Connections(DataSource dataSource, List<String> pragmas) {
+  /** The store's cache of ranked versions' term frequencies, shared by its sessions. */
+  private final BoundedFullText.Cache fullTextCache;
+
+  Connections(DataSource dataSource, List<String> pragmas, int fullTextCandidates,
+      BoundedFullText.Cache fullTextCache) {
     this.dataSource = dataSource;
     this.pragmas = List.copyOf(pragmas);
+    this.fullTextCandidates = fullTextCandidates;
+    this.fullTextCache = fullTextCache;
   }
 
   /** A borrowed connection; closing it returns the connection to its pool. */
@@ -84,7 +92,7 @@ final class Connections {
         return s;
       }
     }
-    Session created = new Session(physical);
+    Session created = new Session(physical, fullTextCandidates, fullTextCache);
     ((SQLiteConnection) physical).getConnectionConfig().setGetGeneratedKeys(false);
     FtsTerms.register(physical);
     for (String pragma : pragmas) {

@@ -19,12 +19,34 @@ import org.sqlite.Function;
  */
 final class FtsTerms extends Function {
   static final String NAME = "engram_fts_terms";
+  /**
+   * {@value}{@code (content, glossary, disclosure, topics)}: the distinct terms of the four texts that
+   * the full-text index holds for a version, as a JSON array, for the per-scope document frequencies
+   * (schema 15); {@code NULL} texts hold none.
+   */
+  static final String SET_NAME = "engram_fts_term_set";
 
   private FtsTerms() {}
 
-  /** Registers the function on one physical connection. */
+  /** Registers the functions on one physical connection. */
   static void register(Connection physical) throws SQLException {
     Function.create(physical, NAME, new FtsTerms(), 1, Function.FLAG_DETERMINISTIC);
+    Function.create(physical, SET_NAME, new TermSet(), 4, Function.FLAG_DETERMINISTIC);
+  }
+
+  /** {@link #SET_NAME}. */
+  private static final class TermSet extends Function {
+    @Override
+    protected void xFunc() throws SQLException {
+      java.util.Set<String> terms = new java.util.LinkedHashSet<>();
+      for (int i = 0; i < 4; i++) {
+        String text = value_text(i);
+        if (text != null) {
+          terms.addAll(TextAnalysis.terms(text));
+        }
+      }
+      result(Codec.strings(java.util.List.copyOf(terms)));
+    }
   }
 
   @Override

@@ -51,6 +51,7 @@ final class Migrations {
       new Migration(12, "fewer pages per write", "V12__fewer_pages_per_write.sql"),
       new Migration(13, "retrieval keys", "V13__retrieval_keys.sql"),
       new Migration(14, "experience and the review inbox", "V14__experience_review.sql"),
+      new Migration(15, "term counts", "V15__term_counts.sql"),
       new Migration(16, "model usage per scope and day", "V16__model_usage.sql"),
       new Migration(17, "work claims", "V17__work_claims.sql"));
 

@@ -435,6 +435,10 @@ final class Queries {
    * instead looks each version of the range up in the full-text index, which costs about as much as a
    * twentieth of the whole term scan per version (measured with 15,000 matching versions), so it loses
    * from a few dozen versions in the range on.
+   *
+   * <p>With a bound ({@code fullTextCandidates}), the query's document frequencies are read first: no hit
+   * returns nothing at once, more hits than the bound go to {@link BoundedFullText}, and the rest run the
+   * statements above unchanged.
    */
   static List<ScoredEntry> searchFullText(Session s, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
@@ -457,6 +461,18 @@ final class Queries {
     Set<String> unique = new LinkedHashSet<>(scopes);
     if (unique.isEmpty() || query.terms().isEmpty() || limit < 1) {
       return List.of();
+    }
+    int candidates = s.fullTextCandidates();
+    if (index == FullTextIndex.CONTENT && candidates > 0) {
+      java.util.Map<String, BoundedFullText.Frequency> frequencies =
+          BoundedFullText.frequencies(s, unique, query.terms());
+      long hits = BoundedFullText.hits(frequencies);
+      if (hits == 0) {
+        return List.of();
+      }
+      if (hits > candidates) {
+        return BoundedFullText.search(s, unique, query, frequencies, candidates, limit);
+      }
     }
     boolean filtered = !query.types().isEmpty() || !query.topics().isEmpty() || query.filtersOccurredAt();
     boolean confined = unique.size() <= MATCH_SCOPE_KEYS;
@@ -507,6 +523,55 @@ final class Queries {
     }
     occurredBounds(sql, query);
     return sql.append(" ORDER BY rank, v.version_id DESC LIMIT ?").toString();
+  }
+
+  /**
+   * The content index's candidate statement of a bounded search: the row ids of the newest active versions
+   * of the scopes that match and pass the query's filters, up to a limit; {@link #bindCandidates} binds it.
+   */
+  static String candidatesSql(int scopes, FullTextQuery query) {
+    StringBuilder sql = new StringBuilder("SELECT f.rowid FROM versions_fts f CROSS JOIN versions v ON v.seq = f.rowid")
+        .append(" WHERE versions_fts MATCH ? AND v.status = 'ACTIVE' AND v.scope IN (").append(marks(scopes)).append(')');
+    if (!query.types().isEmpty()) {
+      sql.append(" AND v.type IN (").append(marks(query.types().size())).append(')');
+    }
+    if (!query.topics().isEmpty()) {
+      sql.append(" AND EXISTS (SELECT 1 FROM version_topics t WHERE t.scope = v.scope AND t.topic IN (")
+          .append(marks(query.topics().size())).append(") AND t.active = 1 AND t.version_id = v.version_id)");
+    }
+    occurredBounds(sql, query);
+    return sql.append(" ORDER BY f.rowid DESC LIMIT ?").toString();
+  }
+
+  /** Binds {@link #candidatesSql} with a MATCH expression and a limit. */
+  static void bindCandidates(PreparedStatement ps, String match, Collection<String> scopes, FullTextQuery query,
+      int limit) throws SQLException {
+    int i = 1;
+    ps.setString(i++, match);
+    for (String scope : scopes) {
+      ps.setString(i++, scope);
+    }
+    for (EntryType type : query.types()) {
+      ps.setString(i++, type.wireName());
+    }
+    for (String topic : query.topics()) {
+      ps.setString(i++, topic);
+    }
+    i = bindOccurred(ps, i, query);
+    ps.setInt(i, limit);
+  }
+
+  /** {@code AND scope_key : ("k…" OR …)} for up to {@link #MATCH_SCOPE_KEYS} scopes, else nothing. */
+  static String scopeKeys(Collection<String> scopes) {
+    if (scopes.size() > MATCH_SCOPE_KEYS) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder(" AND scope_key : (");
+    int i = 0;
+    for (String scope : scopes) {
+      b.append(i++ == 0 ? "" : " OR ").append('"').append(scopeKey(scope)).append('"');
+    }
+    return b.append(')').toString();
   }
 
   /** {@code [from, to)} on {@code (occurred_s, occurred_n)}; a version without event time fails either bound. */

@@ -46,8 +46,30 @@ final class Session {
   /** The pending lists as they were when each open savepoint began, innermost first. */
   private final Deque<Pending> savepoints = new ArrayDeque<>();
 
+  /** The most versions a full-text search on this connection ranks; 0 ranks every hit. */
+  private final int fullTextCandidates;
+
+  /** The store's cache of ranked versions' term frequencies. */
+  private final BoundedFullText.Cache fullTextCache;
+
   Session(Connection connection) {
+    this(connection, 0, new BoundedFullText.Cache());
+  }
+
+  Session(Connection connection, int fullTextCandidates, BoundedFullText.Cache fullTextCache) {
     this.connection = connection;
+    this.fullTextCandidates = fullTextCandidates;
+    this.fullTextCache = fullTextCache;
+  }
+
+  /** The store's cache of ranked versions' term frequencies, emptied by every erasure. */
+  BoundedFullText.Cache fullTextCache() {
+    return fullTextCache;
+  }
+
+  /** The most versions a full-text search ranks ({@code fullTextCandidates}); 0 ranks every hit. */
+  int fullTextCandidates() {
+    return fullTextCandidates;
   }
 
   Connection connection() {
@@ -114,8 +136,12 @@ final class Session {
   void flushFullText() throws SQLException {
     if (!fullTextPending.isEmpty()) {
       PreparedStatement ps = prepare(INDEX_PENDING);
-      ps.setString(1, Codec.strings(List.copyOf(fullTextPending)));
+      String pending = Codec.strings(List.copyOf(fullTextPending));
+      ps.setString(1, pending);
       ps.executeUpdate();
+      PreparedStatement counts = prepare(COUNT_PENDING_TERMS);
+      counts.setString(1, pending);
+      counts.executeUpdate();
       fullTextPending = new LinkedHashSet<>();
     }
     if (!keysPending.isEmpty()) {
@@ -157,6 +183,19 @@ final class Session {
    * Indexes the active versions among a JSON array of version ids, in rowid order (FTS5 writes the terms
    * it holds out as a new segment whenever a rowid does not follow the previous one).
    */
+  /**
+   * Adds the versions {@link #INDEX_PENDING} indexed to the document frequencies of their scopes' terms
+   * (schema 15): each distinct term of the indexed columns once per version.
+   */
+  static final String COUNT_PENDING_TERMS =
+      "INSERT INTO term_counts (term, scope, df)"
+          + " SELECT t.value, v.scope, count(*) FROM json_each(?) p CROSS JOIN versions v ON v.version_id = p.value"
+          + " CROSS JOIN json_each(" + FtsTerms.SET_NAME + "(substr(v.content, 1, 262144),"
+          + " (SELECT group_concat(value, ' ') FROM json_each(v.glossary)), v.disclosure,"
+          + " (SELECT group_concat(value, ' ') FROM json_each(v.topics) WHERE value <> 'general'))) t"
+          + " WHERE v.status = 'ACTIVE' GROUP BY t.value, v.scope"
+          + " ON CONFLICT (term, scope) DO UPDATE SET df = df + excluded.df";
+
   static final String INDEX_PENDING =
       "INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics, scope_key)"
           + " SELECT v.seq, engram_fts_terms(substr(v.content, 1, 262144)),"

@@ -104,6 +104,16 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     FULL
   }
 
+  /** The store's cache of ranked versions' term frequencies (for tests). */
+  BoundedFullText.Cache fullTextCache() {
+    return fullTextCache;
+  }
+
+  /** The default of {@link Builder#fullTextCandidates}: the most versions one full-text search ranks. */
+  public static final int DEFAULT_FULL_TEXT_CANDIDATES = 1200;
+
+  /** The term frequencies of recently ranked versions, shared by the store's connections. */
+  private final BoundedFullText.Cache fullTextCache = new BoundedFullText.Cache();
   private final String database;
   private final Connections readers;
   private final Connections writers;
@@ -229,13 +239,13 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
       if (b.backgroundCheckpoint) {
         writerPragmas.add("PRAGMA wal_autocheckpoint = " + WAL_BOUND_FRAMES);
       }
-      this.writers = new Connections(writePool, writerPragmas);
-      this.readers = new Connections(readPool, pragmas);
+      this.writers = new Connections(writePool, writerPragmas, b.fullTextCandidates, fullTextCache);
+      this.readers = new Connections(readPool, pragmas, b.fullTextCandidates, fullTextCache);
       this.checkpointer = b.backgroundCheckpoint ? new Checkpointer(source, database, b.checkpointScheduler) : null;
     } else {
       DataSource source = Objects.requireNonNull(b.dataSource);
       this.database = "SQLite DataSource " + source.getClass().getName();
-      this.writers = new Connections(source, pragmas);
+      this.writers = new Connections(source, pragmas, b.fullTextCandidates, fullTextCache);
       this.readers = writers;
       this.checkpointer = null;
     }
@@ -420,6 +430,10 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
       commits.incrementAndGet();
       if (checkpointer != null) {
         checkpointer.committed();
+      }
+      if (erased) {
+        // a search that ran before the commit may have cached an erased version's terms
+        session.fullTextCache().clear();
       }
       if (erased || wipePending) {
         wipeErased(session, erased);
@@ -773,6 +787,7 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     private Duration busyTimeout = Duration.ofSeconds(5);
     private Duration writeLockTimeout = Duration.ofSeconds(30);
     private int readPoolSize = 4;
+    private int fullTextCandidates = DEFAULT_FULL_TEXT_CANDIDATES;
     private boolean backgroundCheckpoint = true;
     private java.util.concurrent.@Nullable ScheduledExecutorService checkpointScheduler;
     private final Set<String> given = new java.util.HashSet<>();
@@ -826,6 +841,33 @@ public final class SqliteMemoryStore extends SessionReads implements MemoryStore
     public Builder writeLockTimeout(Duration timeout) {
       once("writeLockTimeout");
       this.writeLockTimeout = check("writeLockTimeout", timeout, Duration.ofMillis(1));
+      return this;
+    }
+
+    /**
+     * The most versions one full-text search ranks ({@value SqliteMemoryStore#DEFAULT_FULL_TEXT_CANDIDATES}
+     * by default; 0 ranks every matching version in the full-text index). A search whose terms match at
+     * most this many active versions of its scopes (the sum of its terms' document frequencies, kept per
+     * scope and term) is ranked by FTS5's {@code bm25()} exactly as with 0. Past it, the search ranks a
+     * bounded candidate set instead: up to half the bound of the newest versions holding the rarest term
+     * (three quarters for a query of two terms),
+     * a quarter holding all but one of the four rarest terms and a quarter holding every term, each
+     * scored by the same BM25 with the same statistics as {@code bm25()}. The bound keeps the cost of a
+     * search (and of every write whose reasoner is shown candidates) flat as a scope grows; its price is
+     * that a version outside the candidate set is not found by that search.
+     *
+     * @param candidates 0, or 4 to 1,000,000 versions
+     * @return this builder
+     * @throws InvalidInputException if it is out of range
+     * @throws IllegalStateException if the setting was already given or the builder was built
+     */
+    public Builder fullTextCandidates(int candidates) {
+      once("fullTextCandidates");
+      if (candidates != 0 && (candidates < 4 || candidates > 1_000_000)) {
+        throw new InvalidInputException("fullTextCandidates", "must be 0 or between 4 and 1000000, was "
+            + candidates);
+      }
+      this.fullTextCandidates = candidates;
       return this;
     }
 

@@ -372,6 +372,7 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       versions.setString(1, entryId);
       int removed = versions.executeUpdate();
       erased = true;
+      s.fullTextCache().clear();
       PreparedStatement uncarried = s.prepare(DELETE_UNCARRIED_TOPICS);
       uncarried.setString(1, entryScope);
       uncarried.setString(2, topics);
@@ -419,6 +420,7 @@ final class SqliteTransaction extends SessionReads implements StoreTransaction {
       usage.setString(1, scope);
       usage.executeUpdate();
       erased = true;
+      s.fullTextCache().clear();
       return entries;
     });
   }

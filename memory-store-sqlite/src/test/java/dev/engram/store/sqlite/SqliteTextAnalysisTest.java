@@ -95,7 +95,7 @@ class SqliteTextAnalysisTest {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
       String retire = "UPDATE versions SET status = 'RETIRED' WHERE status = 'ACTIVE'";
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> st.executeUpdate(retire))
-          .hasMessageContaining("no such function: " + FtsTerms.NAME);
+          .hasMessageContaining("no such function: engram_fts_term");
       SqliteMemoryStore.registerSqlFunctions(c);
       st.executeUpdate(retire);
       st.execute("INSERT INTO versions_fts (versions_fts) VALUES ('integrity-check')");
