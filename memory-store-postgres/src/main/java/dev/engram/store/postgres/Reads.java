@@ -305,8 +305,9 @@ final class Reads {
 
   /**
    * Active versions of the scopes holding any query term, best first. With a bound, the terms' document
-   * frequencies (schema 16) are read first: no hit returns nothing at once, more hits than the bound are
-   * ranked by {@link #searchBounded}, and the rest by {@link Sql#searchFullText}, unchanged.
+   * frequencies (schema 16) are read first: no hit returns nothing at once, more hits than the bound in scopes
+   * holding more active versions than the bound are ranked by {@link #searchBounded}, and the rest by
+   * {@link Sql#searchFullText}, unchanged.
    */
   List<ScoredEntry> searchFullText(Connection c, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
@@ -323,13 +324,26 @@ final class Reads {
       for (long df : frequencies.values()) {
         hits += df;
       }
-      if (hits > candidates) {
+      // the sum of the frequencies overstates the hits of a query whose terms share versions; scopes that
+      // hold no more active versions than the bound are ranked in full whatever the query
+      if (hits > candidates && activeUpTo(c, scopeArray, candidates + 1) > candidates) {
         return searchBounded(c, scopeArray, query, frequencies, limit);
       }
     }
     try (PreparedStatement ps = c.prepareStatement(sql.searchFullText)) {
       bindSearch(c, ps, scopes, query, limit, true);
       return scored(ps);
+    }
+  }
+
+  /** How many active versions {@code scopes} hold, counted up to {@code cap} at most. */
+  private long activeUpTo(Connection c, java.sql.Array scopes, int cap) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.activeUpTo)) {
+      ps.setArray(1, scopes);
+      ps.setInt(2, cap);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
+      }
     }
   }
 

@@ -118,6 +118,8 @@ final class Sql {
   final String searchFullText;
   /** The document frequency of each of some terms in some scopes (schema 16); a term in none is left out. */
   final String termFrequencies;
+  /** How many active versions the scopes hold, counted up to a limit (an index range read of that many rows). */
+  final String activeUpTo;
   /**
    * {@link #searchFullText}'s ranking over a bounded candidate set: the active versions of the scopes that
    * pass the filters and match one of three tier queries, each tier up to its own limit; document
@@ -370,6 +372,8 @@ final class Sql {
         + " best AS (SELECT version_id, score FROM scored ORDER BY score DESC, version_id DESC LIMIT ?)"
         + " SELECT " + VERSION_COLUMNS + ", s.score FROM best s JOIN " + versionsT + " v ON v.version_id = s.version_id"
         + " ORDER BY s.score DESC, v.version_id DESC";
+    activeUpTo = "SELECT count(*) FROM (SELECT 1 FROM " + versionsT + " WHERE scope = ANY (?::text[]) AND status = 'ACTIVE'"
+        + " LIMIT ?) a";
     termFrequencies = "SELECT term, sum(df) FROM " + p + "term_counts"
         + " WHERE scope = ANY (?::text[]) AND term = ANY (?::text[]) GROUP BY term";
     // one tier: the scopes' active versions matching a query and passing the filters, up to a limit;

@@ -160,6 +160,29 @@ class PostgresFullTextBoundTest {
   }
 
   /**
+   * Scopes holding no more active versions than the bound are ranked exactly, even when the terms'
+   * frequencies add up to more than the bound (they overstate the hits of terms that share versions).
+   */
+  @Test
+  void aScopeNoLargerThanTheBoundIsRankedExactlyWhateverTheQuery() {
+    String schema = pg.newSchema("small");
+    try (PostgresMemoryStore bounded = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema)
+            .fullTextCandidates(70).build();
+        PostgresMemoryStore full = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema)
+            .fullTextCandidates(0).build()) {
+      fill(bounded);
+      for (String q : List.of("lantern harbour bell zebrawood", "lantern bell", "note lantern bell harbour")) {
+        assertThat(full.searchFullText(List.of(SCOPE), query(q), 1000)).as("%s: more hits than the bound", q)
+            .hasSizeGreaterThan(35);
+        for (int limit : new int[] {1, 10, 100}) {
+          assertThat(bounded.searchFullText(List.of(SCOPE), query(q), limit)).as("%s, limit %d", q, limit)
+              .isEqualTo(full.searchFullText(List.of(SCOPE), query(q), limit));
+        }
+      }
+    }
+  }
+
+  /**
    * Past the bound a search ranks at most the bound of candidates, the rare term's holder among them,
    * each scored exactly as the full ranking scores it; filters apply to the candidates.
    */

@@ -118,6 +118,22 @@ final class BoundedFullText {
     return out;
   }
 
+  private static final String ACTIVE_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM versions"
+      + " WHERE scope IN (SELECT value FROM json_each(?)) AND status = 'ACTIVE' LIMIT ?)";
+
+  /**
+   * How many active versions {@code scopes} hold, counted up to {@code cap} at most (an index range read of
+   * at most {@code cap} rows).
+   */
+  static long activeUpTo(Session s, Set<String> scopes, int cap) throws SQLException {
+    PreparedStatement ps = s.prepare(ACTIVE_UP_TO);
+    ps.setString(1, Codec.strings(List.copyOf(scopes)));
+    ps.setInt(2, cap);
+    try (java.sql.ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+
   /** The number of hits the searched scopes hold at most: the sum of the scoped document frequencies. */
   static long hits(Map<String, Frequency> frequencies) {
     long n = 0;

@@ -437,8 +437,8 @@ final class Queries {
    * from a few dozen versions in the range on.
    *
    * <p>With a bound ({@code fullTextCandidates}), the query's document frequencies are read first: no hit
-   * returns nothing at once, more hits than the bound go to {@link BoundedFullText}, and the rest run the
-   * statements above unchanged.
+   * returns nothing at once, more hits than the bound in scopes holding more active versions than the bound
+   * go to {@link BoundedFullText}, and the rest run the statements above unchanged.
    */
   static List<ScoredEntry> searchFullText(Session s, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
@@ -470,7 +470,9 @@ final class Queries {
       if (hits == 0) {
         return List.of();
       }
-      if (hits > candidates) {
+      // the sum of the frequencies overstates the hits of a query whose terms share versions; a scope that
+      // holds no more active versions than the bound is ranked in full whatever its query
+      if (hits > candidates && BoundedFullText.activeUpTo(s, unique, candidates + 1) > candidates) {
         return BoundedFullText.search(s, unique, query, frequencies, candidates, limit);
       }
     }

@@ -185,6 +185,28 @@ class SqliteFullTextBoundTest {
   }
 
   /**
+   * Scopes holding no more active versions than the bound are ranked exactly, even when the terms'
+   * frequencies add up to more than the bound (they overstate the hits of terms that share versions).
+   */
+  @Test
+  void aScopeNoLargerThanTheBoundIsRankedExactlyWhateverTheQuery() {
+    Path file = dir.resolve("small.db");
+    try (SqliteMemoryStore bounded = store(file, 70)) {
+      fill(bounded);
+      try (SqliteMemoryStore full = store(file, 0)) {
+        for (String q : List.of("lantern harbour bell zebrawood", "lantern bell", "note lantern bell harbour tower")) {
+          assertThat(full.searchFullText(List.of(SCOPE), query(q), 1000)).as("%s: more hits than the bound", q)
+              .hasSizeGreaterThan(35);
+          for (int limit : new int[] {1, 10, 100}) {
+            assertThat(bounded.searchFullText(List.of(SCOPE), query(q), limit)).as("%s, limit %d", q, limit)
+                .isEqualTo(full.searchFullText(List.of(SCOPE), query(q), limit));
+          }
+        }
+      }
+    }
+  }
+
+  /**
    * Past the bound a search ranks at most the bound of candidates, the rare term's holder first, each
    * scored within 1e-9 of FTS5's {@code bm25()} for it (glossary, disclosure and topics weighted, the
    * other scope counted in the statistics); filters apply to the candidates.
