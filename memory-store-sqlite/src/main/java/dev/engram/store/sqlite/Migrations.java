@@ -51,7 +51,7 @@ final class Migrations {
       new Migration(12, "fewer pages per write", "V12__fewer_pages_per_write.sql"),
       new Migration(13, "retrieval keys", "V13__retrieval_keys.sql"),
       new Migration(14, "experience and the review inbox", "V14__experience_review.sql"),
-      new Migration(15, "text analysis 2: katakana and Hangul bigrams", "V15__text_analysis_2.sql"));
+      new Migration(18, "text analysis 2: katakana and Hangul bigrams", "V18__text_analysis_2.sql"));
 
   private Migrations() {}
 
