@@ -30,7 +30,11 @@ import org.jspecify.annotations.Nullable;
  *       ({@code _}). A period or apostrophe between two letters and a period, comma or apostrophe
  *       between two digits stay inside the token, so numbers, decimals and versions are single
  *       terms: {@code 3.14}, {@code 1,000}, {@code v2.1.3}, {@code e.g}, {@code o'brien}. Curly
- *       apostrophes become {@code '}. Han ideographs and hiragana are one token per character.
+ *       apostrophes become {@code '}. Han ideographs and hiragana are one token per character. A run
+ *       of katakana (with the prolonged sound mark {@code ー}) or of Hangul is cut into overlapping
+ *       pairs of characters, so a word is found inside a longer compound or before a particle:
+ *       {@code ウェブフック} → {@code ウェ ェブ ブフ フッ ック} (and {@code フック} → {@code フッ ック}),
+ *       {@code 웹훅은} → {@code 웹훅 훅은}; a run of one character is that character.
  *       Tokens longer than {@value #MAX_TERM_CHARS} characters are cut into pieces of that length.</li>
  *   <li>English clitics are cut off at their apostrophe: {@code 's}, {@code 't}, {@code 're},
  *       {@code 've}, {@code 'll}, {@code 'd}, {@code 'm} ({@code maria's} → {@code maria},
@@ -51,7 +55,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class TextAnalysis {
   /** The version of this analysis; it changes whenever the terms of some text change. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   /** The longest term, in UTF-16 characters; longer tokens are cut into pieces. */
   public static final int MAX_TERM_CHARS = 255;
@@ -135,6 +139,10 @@ public final class TextAnalysis {
         int end = skipExtend(s, i + Character.charCount(cp));
         add(out, s.substring(i, end), stemmer);
         i = end;
+        continue;
+      }
+      if (kind == KATAKANA || kind == HANGUL) {
+        i = bigrams(s, i, kind, out);
         continue;
       }
       if (kind != LETTER && kind != DIGIT && kind != CONNECTOR) {
@@ -311,6 +319,32 @@ public final class TextAnalysis {
     return true;
   }
 
+  /**
+   * The run of {@code kind} characters (katakana, or Hangul syllables and jamo) starting at {@code start} as
+   * overlapping pairs of characters, each character with the marks that follow it; a run of one character is
+   * that character. Returns where the run ends.
+   */
+  private static int bigrams(String s, int start, int kind, List<String> out) {
+    List<String> chars = new ArrayList<>();
+    int i = start;
+    while (i < s.length()) {
+      int c = s.codePointAt(i);
+      if (kind(c) != kind) {
+        break;
+      }
+      int end = skipExtend(s, i + Character.charCount(c));
+      chars.add(s.substring(i, end));
+      i = end;
+    }
+    if (chars.size() == 1) {
+      out.add(chars.get(0));
+    }
+    for (int k = 0; k + 1 < chars.size(); k++) {
+      out.add(chars.get(k) + chars.get(k + 1));
+    }
+    return i;
+  }
+
   private static int skipExtend(String text, int i) {
     while (i < text.length()) {
       int c = text.codePointAt(i);
@@ -329,6 +363,8 @@ public final class TextAnalysis {
   private static final int EXTEND = 4;
   private static final int MID = 5;
   private static final int SINGLE = 6;
+  private static final int KATAKANA = 7;
+  private static final int HANGUL = 8;
 
   private static int kind(int cp) {
     if (cp < 0x80) {
@@ -346,6 +382,9 @@ public final class TextAnalysis {
     if (cp == 0x200B) {
       return OTHER; // zero-width space separates words (it is Cf, but not a UAX #29 Format character)
     }
+    if (cp == 0x30FC) {
+      return KATAKANA; // the prolonged sound mark (script Common) lengthens the katakana before it
+    }
     switch (Character.getType(cp)) {
       case Character.NON_SPACING_MARK, Character.ENCLOSING_MARK, Character.COMBINING_SPACING_MARK, Character.FORMAT:
         return EXTEND;
@@ -360,7 +399,12 @@ public final class TextAnalysis {
     }
     if (Character.isLetter(cp)) {
       Character.UnicodeScript script = Character.UnicodeScript.of(cp);
-      return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA ? SINGLE : LETTER;
+      return switch (script) {
+        case HAN, HIRAGANA -> SINGLE;
+        case KATAKANA -> KATAKANA;
+        case HANGUL -> HANGUL;
+        default -> LETTER;
+      };
     }
     return midLetter(cp) || midNum(cp) ? MID : OTHER;
   }

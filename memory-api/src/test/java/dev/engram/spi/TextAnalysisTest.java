@@ -145,7 +145,20 @@ class TextAnalysisTest {
   @Test
   void scriptsMarksAndSeparators() {
     assertThat(terms("東京に住んでいます")).startsWith("東", "京", "に", "住");
-    assertThat(terms("한국어 문장")).containsExactly("한국어", "문장");
+    assertThat(terms("한국어 문장")).containsExactly("한국", "국어", "문장");
+    assertThat(terms("집 webhook")).containsExactly("집", "webhook");
+    assertThat(terms("ウェブフック")).containsExactly("ウェ", "ェブ", "ブフ", "フッ", "ック");
+    assertThat(terms("サーバー")).containsExactly("サー", "ーバ", "バー");
+    assertThat(terms("ｳｪﾌﾞ")).as("half-width katakana fold to full width first").containsExactly("ウェ", "ェブ");
+    assertThat(terms("APIキーを")).containsExactly("api", "キー", "を");
+  }
+
+  /** A katakana or Hangul word is found inside a compound and before a particle (PowerContext's CJK bigrams). */
+  @Test
+  void katakanaAndHangulWordsMatchInsideLongerWords() {
+    assertThat(terms("ウェブフックの設定")).containsAll(terms("フック"));
+    assertThat(terms("웹훅은 실패했다")).containsAll(terms("웹훅"));
+    assertThat(terms("コンテキスト")).doesNotContainAnyElementsOf(terms("フック"));
     assertThat(terms("zero\u200Bwidth tabs\tand\nnewlines")).containsExactly("zero", "width", "tab", "newlin");
     assertThat(terms("--dashes-- ..dots.. \"double\" (parens) {braces} <b>bold</b>"))
         .containsExactly("dash", "dot", "doubl", "paren", "brace", "b", "bold", "b");

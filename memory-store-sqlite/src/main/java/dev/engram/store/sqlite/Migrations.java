@@ -53,7 +53,8 @@ final class Migrations {
       new Migration(14, "experience and the review inbox", "V14__experience_review.sql"),
       new Migration(15, "term counts", "V15__term_counts.sql"),
       new Migration(16, "model usage per scope and day", "V16__model_usage.sql"),
-      new Migration(17, "work claims", "V17__work_claims.sql"));
+      new Migration(17, "work claims", "V17__work_claims.sql"),
+      new Migration(18, "text analysis 2: katakana and Hangul bigrams", "V18__text_analysis_2.sql"));
 
   private Migrations() {}
 

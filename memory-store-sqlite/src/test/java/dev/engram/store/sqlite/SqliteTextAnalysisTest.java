@@ -83,6 +83,70 @@ class SqliteTextAnalysisTest {
     }
   }
 
+  /**
+   * A file of text analysis 1 held a katakana or Hangul word as one term; opening it rebuilds the three indexes
+   * with analysis 2's pairs of characters: the word is found inside a compound and before a particle, and
+   * removing its version afterwards leaves every index consistent and free of the earlier terms.
+   */
+  @Test
+  void anIndexOfTextAnalysisOneIsRebuiltWithKatakanaAndHangulPairs() throws Exception {
+    Path db = dir.resolve("analysis1.db");
+    dev.engram.Experience lesson = new dev.engram.Experience("x1", "xv1", 1, null, "app/user/u1",
+        "ウェブフックの再送", "zqxaction", "It worked", "Retry later", List.of(), dev.engram.ExperienceStatus.ACTIVE,
+        null, null, null, java.time.Instant.parse("2026-01-01T00:00:00Z"), java.time.Instant.parse("2026-01-01T00:00:00Z"));
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+      EarlierSchemas.upTo(c, "__text_analysis_2.sql");
+      st.execute("INSERT INTO revisions VALUES ('app/user/u1', 1, '[]', '2026-01-01T00:00:00Z')");
+      st.execute("INSERT INTO revisions VALUES ('app/user/u1', 2, '[]', '2026-01-01T00:00:00Z')");
+      st.execute(versionRow("e1", "v1", "ウェブフックの設定 zqxfirst", 1));
+      st.execute(versionRow("e2", "v2", "웹훅은 실패했다 zqxsecond", 2));
+      st.execute("UPDATE versions SET has_keys = 1 WHERE version_id = 'v2'");
+      st.execute("INSERT INTO version_keys VALUES ('v2', 'app/user/u1', '[\"이전 턴 웹훅은 zqxkey\"]')");
+      // what analysis 1 indexed: each katakana or Hangul run as one term
+      st.execute("INSERT INTO versions_fts (rowid, content, glossary, disclosure, topics, scope_key)"
+          + " SELECT seq, CASE version_id WHEN 'v1' THEN 'ウェブフック の 設 定 zqxfirst' ELSE '웹훅은 실패했다 zqxsecond' END,"
+          + " 'sla', '', 'financ', 'k' || lower(hex(scope)) FROM versions");
+      st.execute("INSERT INTO version_keys_fts (rowid, keys, scope_key) SELECT seq, '이전 턴 웹훅은 zqxkey',"
+          + " 'k' || lower(hex(scope)) FROM versions WHERE version_id = 'v2'");
+      try (var ps = c.prepareStatement("INSERT INTO experience_versions (version_id, experience_id, version, scope,"
+          + " status, doc) VALUES ('xv1', 'x1', 1, 'app/user/u1', 'ACTIVE', ?)")) {
+        ps.setString(1, dev.engram.spi.ReviewJson.writeExperience(lesson));
+        ps.executeUpdate();
+      }
+      st.execute("INSERT INTO experience_fts (rowid, terms) SELECT seq, 'situat ウェブフック の 再 送 action zqxaction'"
+          + " FROM experience_versions");
+    }
+    try (SqliteMemoryStore store = new SqliteMemoryStore(db);
+        Engram e = Engram.builder().store(store).reasoner(new DeterministicReasoner()).build()) {
+      assertThat(found(e, "フック")).containsExactly("v1");
+      assertThat(found(e, "ウェブフック")).containsExactly("v1");
+      assertThat(found(e, "웹훅")).containsExactly("v2");
+      assertThat(store.searchKeys(List.of("app/user/u1"), query("웹훅"), 5)).extracting(h -> h.entry().versionId())
+          .containsExactly("v2");
+      assertThat(store.searchExperience(List.of("app/user/u1"), query("フック"), 5))
+          .extracting(h -> h.experience().versionId()).containsExactly("xv1");
+      e.deleteEntry(U1, "e1");
+      e.deleteEntry(U1, "e2");
+      e.experience().delete(U1, "x1");
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+      for (String index : List.of("versions_fts", "version_keys_fts", "experience_fts")) {
+        st.execute("INSERT INTO " + index + " (" + index + ") VALUES ('integrity-check')");
+        st.execute("CREATE VIRTUAL TABLE temp.vocab_" + index + " USING fts5vocab(main, " + index + ", row)");
+        try (ResultSet rs = st.executeQuery("SELECT count(*) FROM temp.vocab_" + index
+            + " WHERE term LIKE 'zqx%' OR term IN ('ウェブフック', '웹훅은', 'フック')")) {
+          rs.next();
+          assertThat(rs.getInt(1)).as("terms of removed versions left in %s", index).isZero();
+        }
+      }
+    }
+  }
+
+  private static dev.engram.spi.FullTextQuery query(String text) {
+    return new dev.engram.spi.FullTextQuery(dev.engram.spi.FullTextQuery.terms(text), java.util.Set.of(),
+        java.util.Set.of(), null, null);
+  }
+
   /** Another program changing versions registers the store's SQL functions; without them its change fails whole. */
   @Test
   void aForeignConnectionChangesVersionsOnceItRegistersTheStoresFunctions() throws Exception {
