@@ -131,8 +131,11 @@ public interface EngramOperator {
    * @throws InvalidGrantException when a grant is malformed or protected
    * @throws StoreException ({@code STORE_CLOSED}) when the engine is closed
    * @throws java.util.concurrent.RejectedExecutionException when the given scheduler refuses the task
+   * @throws CapabilityNotSupportedException from a view that does not implement it (the engine's does)
    */
-  MaintenanceRunner startMaintenance(List<Grants> grants, MaintenanceOptions options);
+  default MaintenanceRunner startMaintenance(List<Grants> grants, MaintenanceOptions options) {
+    throw new CapabilityNotSupportedException(getClass().getSimpleName() + " runs no scheduled maintenance");
+  }
 
   /**
    * {@link #startMaintenance(List, MaintenanceOptions)} for one grants with {@link MaintenanceOptions#defaults()}.
