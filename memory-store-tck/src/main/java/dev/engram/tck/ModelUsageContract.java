@@ -53,7 +53,12 @@ public abstract class ModelUsageContract extends ContractSupport {
   private static final LocalDate D2 = LocalDate.parse("2031-05-07");
   private static final String MODEL = "usage-contract-model";
 
-  /** What {@code store} holds beneath the SPI (see {@link StoredRows}). */
+  /**
+   * What {@code store} holds beneath the SPI (see {@link StoredRows}).
+   *
+   * @param store a store made by {@link #createStore()}
+   * @return its rows at rest
+   */
   protected abstract StoredRows storedRows(MemoryStore store);
 
   private MemoryStore probe;

@@ -517,30 +517,8 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
    */
   @Override
   public List<WorkClaim> claimDirtyTopics(String workerId, Collection<String> scopes, int limit, Duration lease) {
-    List<String> checked = WorkClaim.checkClaim(workerId, scopes, limit, lease);
-    double seconds = leaseSeconds(lease);
-    String token = UUID.randomUUID().toString();
-    if (checked.isEmpty()) {
-      return List.of();
-    }
-    return read("claiming dirty topics", c -> {
-      List<WorkClaim> out = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement(sql.claimDirtyTopicsIn)) {
-        ps.setArray(1, Rows.textArray(c, checked));
-        ps.setInt(2, limit);
-        ps.setString(3, workerId);
-        ps.setString(4, token);
-        ps.setDouble(5, seconds);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            out.add(new WorkClaim(WorkClaim.Kind.DIRTY_TOPIC, rs.getString(1), rs.getString(2), workerId, token,
-                rs.getObject(3, OffsetDateTime.class).toInstant()));
-          }
-        }
-      }
-      out.sort(Comparator.comparing(WorkClaim::scope).thenComparing(w -> String.valueOf(w.topic())));
-      return List.copyOf(out);
-    });
+    return claim(WorkClaim.Kind.DIRTY_TOPIC, sql.claimDirtyTopicsIn, "claiming dirty topics", workerId, scopes, limit,
+        lease);
   }
 
   /**
@@ -550,15 +528,26 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
    */
   @Override
   public List<WorkClaim> claimPendingSources(String workerId, Collection<String> scopes, int limit, Duration lease) {
+    return claim(WorkClaim.Kind.PENDING_SOURCES, sql.claimPendingSourcesIn, "claiming scopes with pending sources",
+        workerId, scopes, limit, lease);
+  }
+
+  /**
+   * Runs one of the scope-confined claim statements (bound as scopes, limit, worker, token, lease seconds;
+   * answering the scope, for topics the topic, then the lease end) and returns its claims by scope and topic.
+   */
+  private List<WorkClaim> claim(WorkClaim.Kind kind, String statement, String what, String workerId,
+      Collection<String> scopes, int limit, Duration lease) {
     List<String> checked = WorkClaim.checkClaim(workerId, scopes, limit, lease);
     double seconds = leaseSeconds(lease);
     String token = UUID.randomUUID().toString();
     if (checked.isEmpty()) {
       return List.of();
     }
-    return read("claiming scopes with pending sources", c -> {
+    boolean topics = kind == WorkClaim.Kind.DIRTY_TOPIC;
+    return read(what, c -> {
       List<WorkClaim> out = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement(sql.claimPendingSourcesIn)) {
+      try (PreparedStatement ps = c.prepareStatement(statement)) {
         ps.setArray(1, Rows.textArray(c, checked));
         ps.setInt(2, limit);
         ps.setString(3, workerId);
@@ -566,12 +555,12 @@ public final class PostgresMemoryStore extends ConnectionReads implements Memory
         ps.setDouble(5, seconds);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
-            out.add(new WorkClaim(WorkClaim.Kind.PENDING_SOURCES, rs.getString(1), null, workerId, token,
-                rs.getObject(2, OffsetDateTime.class).toInstant()));
+            out.add(new WorkClaim(kind, rs.getString(1), topics ? rs.getString(2) : null, workerId, token,
+                rs.getObject(topics ? 3 : 2, OffsetDateTime.class).toInstant()));
           }
         }
       }
-      out.sort(Comparator.comparing(WorkClaim::scope));
+      out.sort(Comparator.comparing(WorkClaim::scope).thenComparing(w -> String.valueOf(w.topic())));
       return List.copyOf(out);
     });
   }
