@@ -121,7 +121,8 @@ final class Reindex {
     }
     try {
       repairs().execute(() -> {
-        try {
+        // the model calls of the views step count for the scope, as a reindex's do
+        try (ModelUsageMeter.Frame usage = meter.open(dev.engram.Grants.of(scope))) {
           int n = reindexScope(with, scope);
           LOG.info("Completed the missing {} vectors of {} versions in {} in the background", with.profile().id(), n,
               scope);
