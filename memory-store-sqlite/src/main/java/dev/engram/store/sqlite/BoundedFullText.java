@@ -165,7 +165,7 @@ final class BoundedFullText {
       String match = Queries.FullTextIndex.CONTENT.columns + " : (" + tiers.get(t) + ")"
           + Queries.scopeKeys(scopes);
       PreparedStatement ps = s.prepare(Queries.candidatesSql(scopes.size(), query));
-      Queries.bindCandidates(ps, match, scopes, query, limits[t]);
+      Queries.bindMatch(ps, match, scopes, query, limits[t]);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           seqs.add(rs.getLong(1));

@@ -529,7 +529,7 @@ final class Queries {
 
   /**
    * The content index's candidate statement of a bounded search: the row ids of the newest active versions
-   * of the scopes that match and pass the query's filters, up to a limit; {@link #bindCandidates} binds it.
+   * of the scopes that match and pass the query's filters, up to a limit; {@link #bindMatch} binds it.
    */
   static String candidatesSql(int scopes, FullTextQuery query) {
     StringBuilder sql = new StringBuilder("SELECT f.rowid FROM versions_fts f CROSS JOIN versions v ON v.seq = f.rowid")
@@ -545,8 +545,11 @@ final class Queries {
     return sql.append(" ORDER BY f.rowid DESC LIMIT ?").toString();
   }
 
-  /** Binds {@link #candidatesSql} with a MATCH expression and a limit. */
-  static void bindCandidates(PreparedStatement ps, String match, Collection<String> scopes, FullTextQuery query,
+  /**
+   * Binds a statement made by {@link #candidatesSql} or {@link #searchFullTextSql(FullTextIndex, int,
+   * FullTextQuery)}: the MATCH expression, the scopes, the filters, the limit.
+   */
+  static void bindMatch(PreparedStatement ps, String match, Collection<String> scopes, FullTextQuery query,
       int limit) throws SQLException {
     int i = 1;
     ps.setString(i++, match);
@@ -607,19 +610,7 @@ final class Queries {
   /** Binds the parameters of {@link #searchFullTextSql(FullTextIndex, int, FullTextQuery)}. */
   static void bindFullText(PreparedStatement ps, FullTextIndex index, Collection<String> scopes,
       FullTextQuery query, int limit) throws SQLException {
-    int i = 1;
-    ps.setString(i++, matchExpression(index, query.terms(), scopes));
-    for (String scope : scopes) {
-      ps.setString(i++, scope);
-    }
-    for (EntryType type : query.types()) {
-      ps.setString(i++, type.wireName());
-    }
-    for (String topic : query.topics()) {
-      ps.setString(i++, topic);
-    }
-    i = bindOccurred(ps, i, query);
-    ps.setInt(i, limit);
+    bindMatch(ps, matchExpression(index, query.terms(), scopes), scopes, query, limit);
   }
 
   /**
