@@ -31,6 +31,9 @@ final class Reads {
   private final Sql sql;
   /** The most versions a full-text search ranks; 0 ranks every hit ({@code fullTextCandidates}). */
   private final int candidates;
+  /** Whether this store already logged that a search ranked a bounded candidate set. */
+  private final java.util.concurrent.atomic.AtomicBoolean announced = new java.util.concurrent.atomic.AtomicBoolean();
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Reads.class);
 
   Reads(Sql sql, int candidates) {
     this.sql = sql;
@@ -371,6 +374,10 @@ final class Reads {
    */
   private List<ScoredEntry> searchBounded(Connection c, java.sql.Array scopes, FullTextQuery query,
       java.util.Map<String, Long> frequencies, int limit) throws SQLException {
+    if (announced.compareAndSet(false, true)) {
+      LOG.info("A full-text search over scopes holding more than {} active versions ranked a bounded candidate"
+          + " set; its order may differ from ranking every hit (fullTextCandidates(0) ranks every hit)", candidates);
+    }
     List<String> rarest = new ArrayList<>(frequencies.keySet());
     rarest.sort(java.util.Comparator.comparingLong((String t) -> frequencies.get(t))
         .thenComparing(java.util.Comparator.naturalOrder()));

@@ -59,9 +59,13 @@ final class BoundedFullText {
    * erasure empties the cache, so it holds nothing of erased content. Analysing a version's text again
    * costs about 40 microseconds, which a search ranking a thousand candidates would pay every time.
    */
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BoundedFullText.class);
+
   static final class Cache {
     /** Versions held; each holds its distinct terms and their weighted counts (about 1 kB). */
     static final int CAPACITY = 8192;
+    /** Whether this store already logged that a search ranked a bounded candidate set. */
+    final java.util.concurrent.atomic.AtomicBoolean announced = new java.util.concurrent.atomic.AtomicBoolean();
     private final Map<String, Map<String, Double>> byVersion =
         new java.util.LinkedHashMap<>(256, 0.75f, true) {
           @Override
@@ -150,6 +154,10 @@ final class BoundedFullText {
    */
   static List<ScoredEntry> search(Session s, Set<String> scopes, FullTextQuery query,
       Map<String, Frequency> frequencies, int candidates, int limit) throws SQLException {
+    if (s.fullTextCache().announced.compareAndSet(false, true)) {
+      LOG.info("A full-text search over scopes holding more than {} active versions ranked a bounded candidate"
+          + " set; its order may differ from ranking every hit (fullTextCandidates(0) ranks every hit)", candidates);
+    }
     List<String> rarest = new ArrayList<>();
     for (Map.Entry<String, Frequency> e : frequencies.entrySet()) {
       if (e.getValue().scoped() > 0) {
