@@ -16,10 +16,11 @@ import java.util.Objects;
 /**
  * Observations of Engram through Micrometer's Observation API: wrap the engine (one observation per
  * operation), and the embedder and reasoner it is built with (one per embedding call and per reasoner
- * job). The application's {@link ObservationRegistry} decides what they become (timers, traces, logs);
+ * job), and the store (one per transaction). The application's {@link ObservationRegistry} decides what they become (timers, traces, logs);
  * with {@link ObservationRegistry#NOOP} every call goes straight through.
  *
  * <pre>{@code
+ * MemoryStore store = EngramObservation.observe(SqliteMemoryStore.open(path), registry);
  * Engram engram = EngramObservation.observe(Engram.builder()
  *     .store(store)
  *     .reasoner(EngramObservation.observe(reasoner, registry))
@@ -44,6 +45,16 @@ public final class EngramObservation {
   public static final String EMBEDDING = "engram.embedding";
   /** The observation of one job of the reasoner. */
   public static final String REASONER = "engram.reasoner";
+  /** The observation of one transaction of the store ({@code inTransaction}). */
+  public static final String TRANSACTION = "engram.store.transaction";
+  /** Key: the store call a {@value #TRANSACTION} observation times ({@code inTransaction}). */
+  public static final String STORE_CALL = "engram.store.call";
+  /** Key: {@code true} for a transaction the work of another opened (a nested unit), else {@code false}. */
+  public static final String NESTED = "engram.store.nested";
+  /** Key: the provider of the model a reasoner job called ({@code openai}, {@code anthropic}, …). */
+  public static final String MODEL_PROVIDER = "engram.model.provider";
+  /** Key: the model a reasoner job called ({@code gpt-4o-mini}, …). */
+  public static final String MODEL = "engram.model";
   /** Key: the operation ({@code write}, {@code search}, {@code operator.export}, …). */
   public static final String OPERATION_KEY = "engram.operation";
   /** Key: the embedder call ({@code embed}, {@code embedQueries}). */
@@ -134,7 +145,29 @@ public final class EngramObservation {
     Objects.requireNonNull(engram, "engram");
     Objects.requireNonNull(registry, "registry");
     return new ObservedEngram(engram, new Observations(registry, OPERATION, OPERATION_KEY,
-        KeyValues.of(STORE, kind(Objects.requireNonNull(store, "store").getClass(), "MemoryStore"))));
+        KeyValues.of(STORE, storeKind(Objects.requireNonNull(store, "store")))));
+  }
+
+  /**
+   * The store, observed: every {@code inTransaction} call is one {@value #TRANSACTION} observation
+   * tagged with the store's kind, {@value #NESTED} and the outcome, timing the whole transaction (the
+   * wait for the scope's head, the work and the commit). Every other method of the store, the SPI's
+   * default methods included, is forwarded to {@code store} unchanged. Build the engine with the
+   * result, and pass either to {@link #observe(Engram, MemoryStore, ObservationRegistry)}.
+   *
+   * @param store the store
+   * @param registry where the observations go
+   * @return the observed store
+   * @throws NullPointerException if an argument is null
+   */
+  public static MemoryStore observe(MemoryStore store, ObservationRegistry registry) {
+    Objects.requireNonNull(store, "store");
+    return ObservedProxy.store(store, new Observations(Objects.requireNonNull(registry, "registry"), TRANSACTION,
+        STORE_CALL, KeyValues.of(STORE, storeKind(store))));
+  }
+
+  private static String storeKind(MemoryStore store) {
+    return kind(ObservedProxy.unwrap(store).getClass(), "MemoryStore");
   }
 
   /**
@@ -154,7 +187,9 @@ public final class EngramObservation {
 
   /**
    * The reasoner, observed: every job ({@code tag}, {@code curate}, {@code extract}, {@code incubate}, {@code views}) is
-   * one {@value #REASONER} observation tagged with the reasoner's kind; what it declares
+   * one {@value #REASONER} observation tagged with the reasoner's kind and, when the job called a model
+   * (a reasoner that reports its calls, as {@code LlmReasoner} does), with that model's
+   * {@value #MODEL_PROVIDER} and {@value #MODEL}; what it declares
    * ({@code curates()}, {@code extracts()}, …) is passed through unchanged.
    *
    * @param reasoner the reasoner

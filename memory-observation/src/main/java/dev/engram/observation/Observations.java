@@ -43,13 +43,19 @@ final class Observations {
   }
 
   <T> T call(String operation, Supplier<T> call, Function<? super T, KeyValues> tags) {
+    return call(operation, KeyValues.empty(), call, tags);
+  }
+
+  /** {@link #call(String, Supplier, Function)} with {@code extra} key values known before the call. */
+  <T> T call(String operation, KeyValues extra, Supplier<T> call, Function<? super T, KeyValues> tags) {
     if (registry.isNoop()) {
       return call.get();
     }
     Observation o = Observation.createNotStarted(name, registry)
         .contextualName(name + " " + operation)
         .lowCardinalityKeyValue(operationKey, operation)
-        .lowCardinalityKeyValues(fixed);
+        .lowCardinalityKeyValues(fixed)
+        .lowCardinalityKeyValues(extra);
     String correlation = EngramObservation.correlationId();
     if (correlation != null && !correlation.isBlank()) {
       o.highCardinalityKeyValue(EngramObservation.CORRELATION, correlation);
@@ -69,6 +75,12 @@ final class Observations {
     } finally {
       o.stop();
     }
+  }
+
+  /** The registry's current observation when it is one of these, else null. */
+  @Nullable Observation current() {
+    Observation o = registry.getCurrentObservation();
+    return o != null && name.equals(o.getContext().getName()) ? o : null;
   }
 
   static String outcome(@Nullable Throwable e) {

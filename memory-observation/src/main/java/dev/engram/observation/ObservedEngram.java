@@ -252,16 +252,16 @@ final class ObservedEngram implements Engram {
     return operator;
   }
 
-  /** The engine's experience view, not observed yet: its calls go straight to the engine. */
+  /** The engine's experience view, observed: each call is the operation {@code experience.<method>}. */
   @Override
   public dev.engram.Experiences experience() {
-    return delegate.experience();
+    return ObservedProxy.view(dev.engram.Experiences.class, delegate.experience(), "experience", observation);
   }
 
-  /** The engine's review inbox, not observed yet: its calls go straight to the engine. */
+  /** The engine's review inbox, observed: each call is the operation {@code review.<method>}. */
   @Override
   public dev.engram.ReviewInbox review() {
-    return delegate.review();
+    return ObservedProxy.view(dev.engram.ReviewInbox.class, delegate.review(), "review", observation);
   }
 
   @Override

@@ -22,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  * included, so the engine sees exactly what the wrapped reasoner declares.
  */
 final class ObservedReasoner implements Reasoner {
+  private static final io.micrometer.common.KeyValues NO_MODEL = io.micrometer.common.KeyValues.of(
+      EngramObservation.MODEL_PROVIDER, "none", EngramObservation.MODEL, "none");
   private final Reasoner delegate;
   private final Observations observation;
 
@@ -30,15 +32,31 @@ final class ObservedReasoner implements Reasoner {
     this.observation = observation;
   }
 
-  @Override
-  public TagProposal tag(TagRequest request) {
-    return observation.call("tag", () -> delegate.tag(request));
+  /** A job as an observation whose model key values say {@code none} until a model call names them. */
+  private <T> T job(String name, java.util.function.Supplier<T> call) {
+    return observation.call(name, NO_MODEL, call, r -> io.micrometer.common.KeyValues.empty());
   }
 
-  /** The wrapped reasoner reporting to {@code listener}, observed the same way. */
+  @Override
+  public TagProposal tag(TagRequest request) {
+    return job("tag", () -> delegate.tag(request));
+  }
+
+  /**
+   * The wrapped reasoner reporting to {@code listener}, observed the same way; each model call it
+   * reports also tags the job's observation running on that thread with the call's provider and model.
+   */
   @Override
   public Reasoner reportingTo(dev.engram.spi.ModelCallListener listener) {
-    return new ObservedReasoner(delegate.reportingTo(listener), observation);
+    java.util.Objects.requireNonNull(listener, "listener");
+    return new ObservedReasoner(delegate.reportingTo(call -> {
+      io.micrometer.observation.Observation job = observation.current();
+      if (job != null) {
+        job.lowCardinalityKeyValue(EngramObservation.MODEL_PROVIDER, call.provider());
+        job.lowCardinalityKeyValue(EngramObservation.MODEL, call.model());
+      }
+      listener.onModelCall(call);
+    }), observation);
   }
 
   @Override
@@ -58,7 +76,7 @@ final class ObservedReasoner implements Reasoner {
 
   @Override
   public List<CurateOp> curate(CurateRequest request) {
-    return observation.call("curate", () -> delegate.curate(request));
+    return job("curate", () -> delegate.curate(request));
   }
 
   @Override
@@ -68,7 +86,7 @@ final class ObservedReasoner implements Reasoner {
 
   @Override
   public List<ExtractedMemory> extract(ExtractRequest request) {
-    return observation.call("extract", () -> delegate.extract(request));
+    return job("extract", () -> delegate.extract(request));
   }
 
   @Override
@@ -78,13 +96,13 @@ final class ObservedReasoner implements Reasoner {
 
   @Override
   public List<dev.engram.spi.IncubatedExperience> incubate(dev.engram.spi.IncubateRequest request) {
-    return observation.call("incubate", () -> delegate.incubate(request));
+    return job("incubate", () -> delegate.incubate(request));
   }
 
   @Override
   public @Nullable EntryViews views(String content, @Nullable String disclosure, List<String> glossary,
       @Nullable String path) {
-    return observation.call("views", () -> delegate.views(content, disclosure, glossary, path));
+    return job("views", () -> delegate.views(content, disclosure, glossary, path));
   }
 
   @Override

@@ -79,7 +79,7 @@ class EngramObservationTest {
   }
 
   private static Engram observed(ObservationRegistry registry) {
-    MemoryStore store = new InMemoryMemoryStore();
+    MemoryStore store = EngramObservation.observe(new InMemoryMemoryStore(), registry);
     Reasoner reasoner = EngramObservation.observe(new DeterministicReasoner(), registry);
     Embedder embedder = EngramObservation.observe(new HashingEmbedder(), registry);
     return EngramObservation.observe(
@@ -109,11 +109,14 @@ class EngramObservationTest {
     engram.capture(GRANTS, SourceRecord.of("s1", "user", "I saw a quokka today"));
     engram.sources(GRANTS, SourceQuery.defaults());
     engram.curate(GRANTS);
+    engram.flush(GRANTS);
     StringWriter out = new StringWriter();
     engram.operator().export(GRANTS, out);
     engram.operator().reindex(GRANTS);
     engram.operator().vectorCacheStats();
     engram.operator().listDirtyTopics(10);
+    engram.review().list(GRANTS);
+    engram.experience().list(GRANTS, dev.engram.ExperienceListOptions.defaults());
     Engram copy = observed(registry);
     copy.operator().importFrom(GRANTS, new StringReader(out.toString()), ImportOptions.validateOnly());
     assertThatThrownBy(() -> engram.get(GRANTS, "no-such-entry")).isInstanceOf(NotFoundException.class);
@@ -121,8 +124,9 @@ class EngramObservationTest {
 
     assertThat(recorder.operations()).containsSubsequence(
         "write", "writeAll", "read", "scan", "list", "get", "history", "search", "prepareContext", "correct",
-        "update", "revision", "changes", "captureAll", "sources", "curate", "operator.export",
-        "operator.reindex", "operator.vectorCacheStats", "operator.listDirtyTopics", "operator.importFrom", "get",
+        "update", "revision", "changes", "captureAll", "sources", "curate", "flush", "operator.export",
+        "operator.reindex", "operator.vectorCacheStats", "operator.listDirtyTopics", "review.list",
+        "experience.list", "operator.importFrom", "get",
         "deleteScope");
     // a convenience overload is observed once, as the call it makes
     assertThat(recorder.operations().stream().filter("write"::equals)).hasSize(1);
@@ -141,7 +145,13 @@ class EngramObservationTest {
     assertThat(recorder.named(EngramObservation.EMBEDDING)).isNotEmpty()
         .allSatisfy(c -> assertThat(recorder.low(c)).containsEntry(EngramObservation.PROFILE, new HashingEmbedder().profile().id()));
     assertThat(recorder.named(EngramObservation.REASONER)).isNotEmpty()
-        .allSatisfy(c -> assertThat(recorder.low(c)).containsEntry(EngramObservation.REASONER_KIND, "deterministic"));
+        .allSatisfy(c -> assertThat(recorder.low(c)).containsEntry(EngramObservation.REASONER_KIND, "deterministic")
+            .containsEntry(EngramObservation.MODEL, "none"));
+    // every write and the curation ran in store transactions, each timed on its own
+    assertThat(recorder.named(EngramObservation.TRANSACTION)).hasSizeGreaterThanOrEqualTo(4)
+        .allSatisfy(c -> assertThat(recorder.low(c)).containsEntry(EngramObservation.STORE, "inmemory")
+            .containsEntry(EngramObservation.STORE_CALL, "inTransaction").containsKey(EngramObservation.NESTED)
+            .containsKey(EngramObservation.OUTCOME));
 
     // no tag carries content, a namespace or an id
     List<String> forbidden = new ArrayList<>(List.of(SCOPE, "app/user", e.entryId(), e.versionId(), corrected.versionId(),
@@ -180,6 +190,79 @@ class EngramObservationTest {
     assertThat(engram.write(GRANTS, "Platypuses glow under ultraviolet light").entry().content())
         .isEqualTo("Platypuses glow under ultraviolet light");
     assertThat(engram.search(GRANTS, "platypuses").hits()).isNotEmpty();
+  }
+
+  @Test
+  void theObservedStoreTimesEachTransactionAndForwardsEverythingElse() throws Exception {
+    ObservationRegistry registry = ObservationRegistry.create();
+    Recorder recorder = new Recorder();
+    registry.observationConfig().observationHandler(recorder);
+    InMemoryMemoryStore plain = new InMemoryMemoryStore();
+    MemoryStore store = EngramObservation.observe(plain, registry);
+    assertThat(store.capabilities()).isEqualTo(plain.capabilities());
+    assertThat(store.toString()).isEqualTo(plain.toString());
+    assertThat(store).isEqualTo(store).isNotEqualTo(plain);
+
+    Integer nested = store.inTransaction(SCOPE, tx -> store.inTransaction("app/user/u8", inner -> 7));
+    assertThat(nested).isEqualTo(7);
+    IllegalStateException boom = new IllegalStateException("work failed");
+    assertThatThrownBy(() -> store.inTransaction(SCOPE, tx -> {
+      throw boom;
+    })).isSameAs(boom);
+
+    List<Observation.Context> tx = recorder.named(EngramObservation.TRANSACTION);
+    assertThat(tx).extracting(c -> recorder.low(c).get(EngramObservation.NESTED)).containsExactly("true", "false", "false");
+    assertThat(tx).extracting(c -> recorder.low(c).get(EngramObservation.OUTCOME))
+        .containsExactly("success", "success", "error");
+    assertThat(tx.get(2).getError()).isSameAs(boom);
+    // the engine's observation names the kind of the store under the wrapper
+    Engram engram = EngramObservation.observe(Engram.builder().store(store).reasoner(new DeterministicReasoner()).build(),
+        store, registry);
+    engram.write(GRANTS, "Echidnas lay eggs");
+    assertThat(recorder.low(recorder.named(EngramObservation.OPERATION).get(0)))
+        .containsEntry(EngramObservation.STORE, "inmemory");
+    engram.close();
+  }
+
+  /** A reasoner that calls a "model" for every tag job and reports it, as {@code LlmReasoner} does. */
+  private static final class ReportingReasoner implements Reasoner {
+    private final DeterministicReasoner rules = new DeterministicReasoner();
+    private final dev.engram.spi.ModelCallListener listener;
+
+    ReportingReasoner(dev.engram.spi.ModelCallListener listener) {
+      this.listener = listener;
+    }
+
+    @Override
+    public dev.engram.spi.TagProposal tag(dev.engram.spi.TagRequest request) {
+      listener.onModelCall(new dev.engram.spi.ModelCall("tag", "loopback", "tiny-model-1", 12, 3, false));
+      return rules.tag(request);
+    }
+
+    @Override
+    public Reasoner reportingTo(dev.engram.spi.ModelCallListener next) {
+      return new ReportingReasoner(next);
+    }
+  }
+
+  @Test
+  void aReasonerJobIsTaggedWithTheModelItCalled() {
+    ObservationRegistry registry = ObservationRegistry.create();
+    Recorder recorder = new Recorder();
+    registry.observationConfig().observationHandler(recorder);
+    Engram engram = Engram.builder().store(new InMemoryMemoryStore())
+        .reasoner(EngramObservation.observe(new ReportingReasoner(call -> { }), registry)).build();
+    engram.write(GRANTS, "Cassowaries are the most dangerous birds");
+    List<dev.engram.ModelUsageRow> usage = engram.operator().modelUsage(GRANTS, dev.engram.ModelUsageQuery.defaults());
+    engram.close();
+    assertThat(recorder.named(EngramObservation.REASONER)).isNotEmpty()
+        .allSatisfy(c -> assertThat(recorder.low(c)).containsEntry(EngramObservation.MODEL_PROVIDER, "loopback")
+            .containsEntry(EngramObservation.MODEL, "tiny-model-1").containsEntry(EngramObservation.JOB, "tag"));
+    // the engine still receives the calls it counts per scope
+    assertThat(usage).singleElement().satisfies(r -> {
+      assertThat(r.model()).isEqualTo("tiny-model-1");
+      assertThat(r.inputTokens()).isEqualTo(12);
+    });
   }
 
   @Test

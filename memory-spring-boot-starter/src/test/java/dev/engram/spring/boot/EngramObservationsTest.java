@@ -45,6 +45,7 @@ class EngramObservationsTest {
       engram.write(Grants.of("app/user/u1"), "Prefers metric units.");
       assertThat(names).contains("engram.operation:write");
       assertThat(names).anyMatch(n -> n.startsWith("engram.reasoner:"));
+      assertThat(names).contains("engram.store.transaction:");
     });
   }
 
