@@ -47,6 +47,11 @@ import org.slf4j.LoggerFactory;
  */
 final class SearchService {
   private static final Logger LOG = LoggerFactory.getLogger(SearchService.class);
+  /**
+   * The candidate bound of a full-text ranking the search running on this thread met (0: none), set by
+   * {@link #readFullText} and reported on the search's warnings.
+   */
+  private static final ThreadLocal<int[]> BOUNDED = new ThreadLocal<>();
   /** The longest query a search takes (PowerContext's limit); {@link #clipped} cuts longer tasks to it. */
   static final int MAX_QUERY_CHARS = 8192;
 
@@ -109,6 +114,38 @@ final class SearchService {
   }
 
   SearchResult search(Grants grants, SearchRequest request) {
+    int[] outer = BOUNDED.get();
+    int[] bound = new int[1];
+    BOUNDED.set(bound);
+    try {
+      SearchResult out = reranked(grants, request);
+      return bound[0] == 0 ? out : withWarning(out, boundedWarning(bound[0]));
+    } finally {
+      if (outer == null) {
+        BOUNDED.remove();
+      } else {
+        BOUNDED.set(outer);
+      }
+    }
+  }
+
+  /**
+   * The warning of a search whose full text was ranked among a bounded candidate set: the store logs it
+   * once, and every such result says so.
+   */
+  static String boundedWarning(int candidates) {
+    return "full text was ranked among a bounded set of " + candidates + " candidates (the store's "
+        + "fullTextCandidates): a version outside it that would rank higher can be missing; "
+        + "fullTextCandidates(0) on the store ranks every match";
+  }
+
+  private static SearchResult withWarning(SearchResult r, String warning) {
+    List<String> warnings = new ArrayList<>(r.warnings());
+    warnings.add(warning);
+    return new SearchResult(r.requested(), r.used(), r.hits(), r.fallbackReason(), warnings);
+  }
+
+  private SearchResult reranked(Grants grants, SearchRequest request) {
     SearchResult fused = timeBoosted(grants, request);
     if (reranker == null || fused.hits().isEmpty()) {
       return fused;
@@ -456,8 +493,13 @@ final class SearchService {
     if (terms.isEmpty()) {
       return List.of();
     }
-    return store.searchFullText(grants.visibleScopes(),
+    dev.engram.spi.FullTextResult read = store.rankFullText(grants.visibleScopes(),
         new FullTextQuery(terms, topics, request.types(), request.occurredFrom(), request.occurredTo()), depth);
+    int[] bound = BOUNDED.get();
+    if (read.bounded() && bound != null) {
+      bound[0] = read.candidateBound();
+    }
+    return read.hits();
   }
 
   /** The store's hits this search may return, in the store's order. */

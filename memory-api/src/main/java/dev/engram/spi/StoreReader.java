@@ -231,6 +231,23 @@ public interface StoreReader {
   }
 
   /**
+   * {@link #searchFullText}, saying whether the hits were ranked among a bounded candidate set (a store
+   * that keeps large scopes' searches cheap by ranking only some of the matching versions, as the durable
+   * stores do past their {@code fullTextCandidates} setting). The hits are exactly those
+   * {@link #searchFullText} returns. The engine searches through this method; the default, for stores that
+   * always rank every matching version, wraps {@link #searchFullText} as {@link FullTextResult#exact}.
+   *
+   * @param scopes the scopes
+   * @param query the analysed query
+   * @param limit the most hits returned
+   * @return the hits and whether their ranking was bounded
+   * @throws CapabilityNotSupportedException if the store has no full-text search
+   */
+  default FullTextResult rankFullText(Collection<String> scopes, FullTextQuery query, int limit) {
+    return FullTextResult.exact(searchFullText(scopes, query, limit));
+  }
+
+  /**
    * The retrieval keys of the named versions (any status), in the order they were stored; versions
    * without keys (or unknown) are absent from the map. Stores declaring
    * {@link StoreCapability#RETRIEVAL_KEYS} implement it; others have no keys to return.

@@ -206,6 +206,11 @@ abstract class ConnectionReads implements StoreReader {
 
   @Override
   public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
+    return rankFullText(scopes, query, limit).hits();
+  }
+
+  @Override
+  public dev.engram.spi.FullTextResult rankFullText(Collection<String> scopes, FullTextQuery query, int limit) {
     return query("searching full text", c -> reads().searchFullText(c, scopes, query, limit));
   }
 

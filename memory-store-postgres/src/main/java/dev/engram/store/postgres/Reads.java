@@ -312,16 +312,16 @@ final class Reads {
    * holding more active versions than the bound are ranked by {@link #searchBounded}, and the rest by
    * {@link Sql#searchFullText}, unchanged.
    */
-  List<ScoredEntry> searchFullText(Connection c, Collection<String> scopes, FullTextQuery query, int limit)
+  dev.engram.spi.FullTextResult searchFullText(Connection c, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
     if (scopes.isEmpty() || query.terms().isEmpty() || limit <= 0) {
-      return List.of();
+      return dev.engram.spi.FullTextResult.exact(List.of());
     }
     if (candidates > 0) {
       java.sql.Array scopeArray = Rows.textArray(c, new LinkedHashSet<>(scopes));
       java.util.Map<String, Long> frequencies = termFrequencies(c, scopeArray, new LinkedHashSet<>(query.terms()));
       if (frequencies.isEmpty()) {
-        return List.of();
+        return dev.engram.spi.FullTextResult.exact(List.of());
       }
       long hits = 0;
       for (long df : frequencies.values()) {
@@ -330,12 +330,12 @@ final class Reads {
       // the sum of the frequencies overstates the hits of a query whose terms share versions; scopes that
       // hold no more active versions than the bound are ranked in full whatever the query
       if (hits > candidates && activeUpTo(c, scopeArray, candidates + 1) > candidates) {
-        return searchBounded(c, scopeArray, query, frequencies, limit);
+        return new dev.engram.spi.FullTextResult(searchBounded(c, scopeArray, query, frequencies, limit), candidates);
       }
     }
     try (PreparedStatement ps = c.prepareStatement(sql.searchFullText)) {
       bindSearch(c, ps, scopes, query, limit, true);
-      return scored(ps);
+      return dev.engram.spi.FullTextResult.exact(scored(ps));
     }
   }
 

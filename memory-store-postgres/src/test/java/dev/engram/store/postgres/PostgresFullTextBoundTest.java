@@ -194,6 +194,9 @@ class PostgresFullTextBoundTest {
         PostgresMemoryStore full = PostgresMemoryStore.builder().dataSource(pg.pool()).schema(schema)
             .fullTextCandidates(0).build()) {
       fill(bounded);
+      assertThat(bounded.rankFullText(List.of(SCOPE), query("lantern bell"), 10).candidateBound()).isEqualTo(8);
+      assertThat(bounded.rankFullText(List.of(SCOPE), query("zebrawood"), 10).bounded()).isFalse();
+      assertThat(full.rankFullText(List.of(SCOPE), query("lantern bell"), 10).bounded()).isFalse();
       Map<String, Double> exact = new HashMap<>();
       for (ScoredEntry hit : full.searchFullText(List.of(SCOPE), query("lantern harbour bell zebrawood"), 1000)) {
         exact.put(hit.entry().versionId(), hit.score());

@@ -12,6 +12,7 @@ import dev.engram.Revision;
 import dev.engram.EventKind;
 import dev.engram.spi.EntryJson;
 import dev.engram.spi.FullTextQuery;
+import dev.engram.spi.FullTextResult;
 import dev.engram.spi.ScoredEntry;
 import dev.engram.spi.StoredVector;
 import dev.engram.spi.TopicState;
@@ -440,8 +441,8 @@ final class Queries {
    * returns nothing at once, more hits than the bound in scopes holding more active versions than the bound
    * go to {@link BoundedFullText}, and the rest run the statements above unchanged.
    */
-  static List<ScoredEntry> searchFullText(Session s, Collection<String> scopes, FullTextQuery query, int limit)
-      throws SQLException {
+  static FullTextResult searchFullText(Session s, Collection<String> scopes, FullTextQuery query,
+      int limit) throws SQLException {
     return search(s, FullTextIndex.CONTENT, scopes, query, limit);
   }
 
@@ -452,15 +453,15 @@ final class Queries {
    */
   static List<ScoredEntry> searchKeys(Session s, Collection<String> scopes, FullTextQuery query, int limit)
       throws SQLException {
-    return search(s, FullTextIndex.KEYS, scopes, query, limit);
+    return search(s, FullTextIndex.KEYS, scopes, query, limit).hits();
   }
 
-  private static List<ScoredEntry> search(Session s, FullTextIndex index, Collection<String> scopes,
+  private static FullTextResult search(Session s, FullTextIndex index, Collection<String> scopes,
       FullTextQuery query, int limit) throws SQLException {
     s.flushFullText();
     Set<String> unique = new LinkedHashSet<>(scopes);
     if (unique.isEmpty() || query.terms().isEmpty() || limit < 1) {
-      return List.of();
+      return FullTextResult.exact(List.of());
     }
     int candidates = s.fullTextCandidates();
     if (index == FullTextIndex.CONTENT && candidates > 0) {
@@ -468,12 +469,12 @@ final class Queries {
           BoundedFullText.frequencies(s, unique, query.terms());
       long hits = BoundedFullText.hits(frequencies);
       if (hits == 0) {
-        return List.of();
+        return FullTextResult.exact(List.of());
       }
       // the sum of the frequencies overstates the hits of a query whose terms share versions; a scope that
       // holds no more active versions than the bound is ranked in full whatever its query
       if (hits > candidates && BoundedFullText.activeUpTo(s, unique, candidates + 1) > candidates) {
-        return BoundedFullText.search(s, unique, query, frequencies, candidates, limit);
+        return new FullTextResult(BoundedFullText.search(s, unique, query, frequencies, candidates, limit), candidates);
       }
     }
     boolean filtered = !query.types().isEmpty() || !query.topics().isEmpty() || query.filtersOccurredAt();
@@ -481,12 +482,12 @@ final class Queries {
     if (!filtered && confined) {
       // an index holds active versions only, and every scope with one has a row in topic_counts
       boolean alone = onlyScopesWithEntries(s, unique);
-      return rankedInIndex(s, index,
-          alone ? terms(index, query.terms()) : matchExpression(index, query.terms(), unique), limit);
+      return FullTextResult.exact(rankedInIndex(s, index,
+          alone ? terms(index, query.terms()) : matchExpression(index, query.terms(), unique), limit));
     }
     PreparedStatement ps = s.prepare(searchFullTextSql(index, unique.size(), query));
     bindFullText(ps, index, unique, query, limit);
-    return scored(s, ps);
+    return FullTextResult.exact(scored(s, ps));
   }
 
   /** The retrieval keys of the named versions that have keys, in the order of the ids. */

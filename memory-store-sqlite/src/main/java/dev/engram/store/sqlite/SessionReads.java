@@ -149,6 +149,11 @@ abstract class SessionReads implements StoreReader {
 
   @Override
   public List<ScoredEntry> searchFullText(Collection<String> scopes, FullTextQuery query, int limit) {
+    return rankFullText(scopes, query, limit).hits();
+  }
+
+  @Override
+  public dev.engram.spi.FullTextResult rankFullText(Collection<String> scopes, FullTextQuery query, int limit) {
     return read("search the full-text index", false, s -> Queries.searchFullText(s, scopes, query, limit));
   }
 

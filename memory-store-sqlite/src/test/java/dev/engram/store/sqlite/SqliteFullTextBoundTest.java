@@ -185,6 +185,31 @@ class SqliteFullTextBoundTest {
   }
 
   /**
+   * A ranking past the bound says so: the store's result names the bound, and a search through the engine
+   * carries a warning; under the bound, or with no bound, neither does.
+   */
+  @Test
+  void aBoundedRankingIsReportedOnTheSearchResult() {
+    Path file = dir.resolve("reported.db");
+    try (SqliteMemoryStore bounded = store(file, 8)) {
+      fill(bounded);
+      assertThat(bounded.rankFullText(List.of(SCOPE), query("lantern bell"), 10).candidateBound()).isEqualTo(8);
+      assertThat(bounded.rankFullText(List.of(SCOPE), query("zebrawood"), 10).bounded()).isFalse();
+      try (dev.engram.Engram engram = dev.engram.Engram.builder().borrowedStore(bounded)
+          .reasoner(new dev.engram.reasoner.DeterministicReasoner()).build()) {
+        dev.engram.SearchResult past = engram.search(dev.engram.Grants.of(SCOPE), "lantern bell");
+        assertThat(past.hits()).isNotEmpty();
+        assertThat(past.warnings()).anySatisfy(w -> assertThat(w).contains("bounded set of 8 candidates")
+            .contains("fullTextCandidates(0)"));
+        assertThat(engram.search(dev.engram.Grants.of(SCOPE), "zebrawood").warnings()).isEmpty();
+      }
+      try (SqliteMemoryStore full = store(file, 0)) {
+        assertThat(full.rankFullText(List.of(SCOPE), query("lantern bell"), 10).bounded()).isFalse();
+      }
+    }
+  }
+
+  /**
    * Scopes holding no more active versions than the bound are ranked exactly, even when the terms'
    * frequencies add up to more than the bound (they overstate the hits of terms that share versions).
    */
