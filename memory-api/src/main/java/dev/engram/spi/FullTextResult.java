@@ -22,6 +22,8 @@ public record FullTextResult(List<ScoredEntry> hits, int candidateBound) {
   /**
    * Checks and copies the hits.
    *
+   * @param hits the hits, best first
+   * @param candidateBound the candidate bound, or 0
    * @throws InvalidInputException if {@code candidateBound} is negative
    * @throws NullPointerException if {@code hits} is null or holds null
    */
